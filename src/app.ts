@@ -1,0 +1,63 @@
+// build(deps): the shared plugins, then the explicit list of products. No globals: everything the app
+// uses arrives in deps or is made here, so tests can build as many isolated apps as they like.
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Config } from './config.js';
+import { createControl } from './control/index.js';
+import { OperatorToken } from './control/operator.js';
+import { createIam, type IamProduct } from './iam/index.js';
+import { registerAuth } from './platform/auth/plugin.js';
+import type { Clock } from './platform/clock.js';
+import type { Database } from './platform/db/index.js';
+import { registerErrorHandling } from './platform/error-handler.js';
+import { registerJsonParser, registerRequestId, requestIdFor, trackRoutes } from './platform/http.js';
+import { registerMetrics } from './platform/metrics.js';
+import { registerOpenApi } from './platform/openapi.js';
+import type { Product } from './platform/product.js';
+import { createSchemaCompiler, registerQueryArrays } from './platform/validation.js';
+import { VERSION } from './version.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  clock: Clock;
+}
+
+export interface Edgeplane {
+  app: FastifyInstance;
+  iam: IamProduct;
+  /** Set when this start generated the operator token (print it once). */
+  generatedOperatorToken?: string;
+}
+
+export async function build(deps: AppDeps): Promise<Edgeplane> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    bodyLimit: config.bodyLimit,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(createSchemaCompiler());
+
+  const routes = trackRoutes(app);
+  const iam = createIam(deps);
+  const products: Product[] = [iam, createControl({ ...deps, routes })];
+
+  const { operator, generated } = await OperatorToken.load(db.kysely, config.adminToken);
+  registerRequestId(app);
+  registerJsonParser(app);
+  registerQueryArrays(app);
+  registerAuth(app, iam.tokens, operator);
+  registerErrorHandling(
+    app,
+    products.flatMap((p) => p.prefixes.map((prefix) => ({ prefix, envelope: p.envelope }))),
+    routes.allowedMethods,
+  );
+  registerMetrics(app);
+  await registerOpenApi(app, { version: VERSION, tags: products.flatMap((p) => p.tags ?? []) });
+  for (const product of products) await product.register(app);
+  await app.ready();
+  return { app, iam, generatedOperatorToken: generated };
+}

@@ -1,0 +1,83 @@
+// The only reader of process.env. One table of settings drives the environment variables, the CLI flags
+// and `edgeplane --help`, so a setting cannot exist in one place and not the others.
+import { Ajv } from 'ajv';
+import { Type, type Static } from 'typebox';
+
+export const TASK_MODES = ['instant', 'realistic', 'manual'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+interface Setting {
+  flag: string;
+  env: string;
+  description: string;
+}
+
+/** Every setting: its CLI flag, its environment variable and what it does. Defaults live in the schema. */
+export const SETTINGS = {
+  host: { flag: '--host <address>', env: 'EDGEPLANE_HOST', description: 'address to listen on' },
+  port: { flag: '--port <number>', env: 'EDGEPLANE_PORT', description: 'TCP port (0 picks a free one)' },
+  dataDir: { flag: '--data-dir <path>', env: 'EDGEPLANE_DATA_DIR', description: 'folder of the embedded SQLite database' },
+  memory: { flag: '--memory', env: 'EDGEPLANE_MEMORY', description: 'keep everything in memory (nothing survives a restart)' },
+  databaseUrl: { flag: '--database-url <url>', env: 'EDGEPLANE_DATABASE_URL', description: 'postgres://... to use PostgreSQL instead of SQLite' },
+  databaseSchema: { flag: '--database-schema <name>', env: 'EDGEPLANE_DATABASE_SCHEMA', description: 'PostgreSQL schema to use (created if missing)' },
+  adminToken: { flag: '--admin-token <token>', env: 'EDGEPLANE_ADMIN_TOKEN', description: 'operator token for /_edgeplane (generated and printed at first start if unset)' },
+  apiKey: { flag: '--api-key <token>', env: 'EDGEPLANE_API_KEY', description: "API token of the demo client created on an empty database" },
+  logLevel: { flag: '--log-level <level>', env: 'EDGEPLANE_LOG_LEVEL', description: `log level (${LOG_LEVELS.join(', ')})` },
+  logRequests: { flag: '--log-requests', env: 'EDGEPLANE_LOG_REQUESTS', description: 'log every request (halves throughput)' },
+  bodyLimit: { flag: '--body-limit <bytes>', env: 'EDGEPLANE_BODY_LIMIT', description: 'largest accepted request body' },
+  taskMode: { flag: '--task-mode <mode>', env: 'EDGEPLANE_TASK_MODE', description: `cloud task progression (${TASK_MODES.join(', ')})` },
+  taskSpeed: { flag: '--task-speed <factor>', env: 'EDGEPLANE_TASK_SPEED', description: 'realistic mode: durations are divided by this factor' },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+const ConfigSchema = Type.Object(
+  {
+    host: Type.String({ default: '127.0.0.1', minLength: 1 }),
+    port: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
+    dataDir: Type.String({ default: './.edgeplane', minLength: 1 }),
+    memory: Type.Boolean({ default: false }),
+    databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+    databaseSchema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
+    adminToken: Type.Optional(Type.String({ minLength: 16 })),
+    apiKey: Type.Optional(Type.String({ minLength: 8, maxLength: 512 })),
+    logLevel: Type.Enum([...LOG_LEVELS], { default: 'info' }),
+    logRequests: Type.Boolean({ default: false }),
+    bodyLimit: Type.Integer({ default: 1_048_576, minimum: 1024, maximum: 1_073_741_824 }),
+    taskMode: Type.Enum([...TASK_MODES], { default: 'instant' }),
+    taskSpeed: Type.Number({ default: 1, exclusiveMinimum: 0, maximum: 1_000_000 }),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Readonly<Static<typeof ConfigSchema>>;
+
+export class ConfigError extends Error {}
+
+const validateConfig = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true }).compile(ConfigSchema);
+
+/** Environment first, then explicit overrides (CLI flags, or a test's options) on top. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<SettingName, unknown>> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(SETTINGS)) {
+    const fromEnv = env[setting.env];
+    if (fromEnv !== undefined && fromEnv !== '') raw[name] = fromEnv;
+  }
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value !== undefined) raw[name] = value;
+  }
+  if (!validateConfig(raw)) {
+    const problems = (validateConfig.errors ?? []).map((e) => {
+      const name = e.instancePath.slice(1) as SettingName;
+      const where = SETTINGS[name] ? `${SETTINGS[name].flag.split(' ')[0]} / ${SETTINGS[name].env}` : name || 'config';
+      return `${where}: ${e.message}`;
+    });
+    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return Object.freeze(raw as Static<typeof ConfigSchema>);
+}
+
+/** Read by the test suite only: which engine the suite runs on. Lives here to keep env access in one file. */
+export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.EDGEPLANE_TEST_DATABASE_URL || undefined;
+}

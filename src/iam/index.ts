@@ -1,0 +1,32 @@
+// The IAM product: accounts, users and API tokens. Its services are also what authenticates every
+// request (TokenService is the credential verifier) and what the control API seeds accounts with.
+import { fieldMapEnvelope } from '../platform/envelopes.js';
+import type { PlatformDeps, Product } from '../platform/product.js';
+import { accountRoutes } from './account/routes.js';
+import { AccountService } from './account/service.js';
+import { AccountStore } from './account/store.js';
+import { tokenRoutes } from './tokens/routes.js';
+import { TokenService } from './tokens/service.js';
+import { TokenStore } from './tokens/store.js';
+
+export interface IamProduct extends Product {
+  accounts: AccountService;
+  tokens: TokenService;
+}
+
+export function createIam({ db, clock }: PlatformDeps): IamProduct {
+  const accounts = new AccountService(new AccountStore(db.kysely), clock);
+  const tokens = new TokenService(new TokenStore(db.kysely), accounts, clock);
+  return {
+    name: 'iam',
+    prefixes: ['/iam'],
+    envelope: fieldMapEnvelope,
+    tags: [{ name: 'IAM', description: 'Accounts, users and API tokens' }],
+    accounts,
+    tokens,
+    register(app) {
+      accountRoutes(app, accounts);
+      tokenRoutes(app, tokens);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// One data layer over two engines: embedded SQLite (default) and PostgreSQL (EDGEPLANE_DATABASE_URL).
+// Stores write Kysely queries once; the few engine differences (auto-increment ids, upserts) are asked
+// of `engine` in migrations and stores.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, CompiledQuery } from 'kysely';
+import pg from 'pg';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Database {
+  readonly kysely: Kysely<any>;
+  readonly engine: Engine;
+  /** Where the data lives, for logs and /_edgeplane/info (never includes a password). */
+  readonly location: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  databaseSchema?: string;
+  dataDir: string;
+  memory: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10) : openSqlite(options);
+}
+
+function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
+  let file = ':memory:';
+  if (!memory) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    file = path.join(dataDir, 'edgeplane.sqlite');
+  }
+  const connection = new SQLite(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    kysely,
+    engine: 'sqlite',
+    location: memory ? 'sqlite (in memory)' : `sqlite ${file}`,
+    async ping() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+// BIGINT and NUMERIC arrive as strings by default; our values fit in a double (epoch ms, counters).
+const PG_NUMERIC_TYPES = new Set([20, 1700]);
+
+async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Database> {
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    options: schema ? `-c search_path="${schema}"` : undefined,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server must not crash the process; the next query reports the failure.
+  pool.on('error', () => {});
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const safeUrl = new URL(url);
+  safeUrl.password = '';
+  return {
+    kysely,
+    engine: 'postgres',
+    location: `postgres ${safeUrl.host}${safeUrl.pathname}${schema ? ` schema ${schema}` : ''}`,
+    async ping() {
+      await kysely.executeQuery(CompiledQuery.raw('select 1'));
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+/** Drops a PostgreSQL schema and everything in it (test clean-up). */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,76 @@
+// The one error catalogue: every error the API can answer with has a code here, and each code has one
+// HTTP status. Services throw AppError with a code; the error handler turns it into the envelope of the
+// product that served the request. Services never mention HTTP statuses.
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type FieldLocation = 'body' | 'query' | 'path' | 'header';
+
+/** One problem with one input field, e.g. {location: 'body', path: ['options', 'gzipOn'], ...}. */
+export interface FieldError {
+  location: FieldLocation;
+  path: (string | number)[];
+  message: string;
+  /** Machine-readable kind of problem: missing, extra_forbidden, type_error, value_error, conflict, ... */
+  type: string;
+}
+
+export interface AppErrorOptions {
+  fields?: FieldError[];
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: FieldError[];
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.fields = options.fields ?? [];
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+/** A validation failure of one or more fields, all reported at once. */
+export function invalid(fields: FieldError[], message?: string): AppError {
+  const summary = message ?? fields.map((f) => `${[f.location, ...f.path].join('.')}: ${f.message}`).join('; ');
+  return new AppError('validation_failed', summary, { fields });
+}
+
+export function bodyField(path: (string | number)[], message: string, type = 'value_error'): FieldError {
+  return { location: 'body', path, message, type };
+}
+
+export function queryField(name: string, message: string, type = 'value_error'): FieldError {
+  return { location: 'query', path: [name], message, type };
+}
+
+/** Dotted name of a field without its location: `options.gzipOn`, `results.0.id`. */
+export function fieldName(field: FieldError): string {
+  return field.path.join('.');
+}

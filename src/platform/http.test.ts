@@ -1,0 +1,128 @@
+// HTTP-level behaviour every route shares: error shapes for bad requests, request ids, metrics, docs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../../tests/support/app.js';
+
+let t: TestApp;
+let a: TestAccount;
+beforeAll(async () => {
+  t = await createTestApp({ bodyLimit: 4096 });
+  a = await t.account();
+});
+afterAll(async () => t.close());
+
+const tokenBody = { name: 'x', exp_date: null, client_user: { role: { name: 'Users' } } };
+
+describe('bad requests get a clear 4xx in the product envelope', () => {
+  it('400 for malformed JSON', async () => {
+    const res = await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, { headers: a.headers, body: '{"name": ' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/JSON parse error/);
+  });
+
+  it('415 for a body that is not JSON', async () => {
+    const res = await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, { headers: { ...a.headers, 'content-type': 'text/plain' }, body: 'hello' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toHaveProperty('detail');
+  });
+
+  it('413 for a body over the limit', async () => {
+    const res = await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, { headers: a.headers, body: { ...tokenBody, name: 'x'.repeat(10_000) } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().detail).toBeTruthy();
+  });
+
+  it('422 naming every wrong field at once: wrong type, unknown field, missing field', async () => {
+    const res = await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, {
+      headers: a.headers,
+      body: { name: 5, surprise: true, client_user: { role: { name: 'Users' } } },
+    });
+    expect(res.statusCode).toBe(422);
+    const { errors } = res.json();
+    expect(Object.keys(errors).sort()).toEqual(['exp_date', 'name', 'surprise']);
+    expect(errors.name[0]).toMatch(/string/);
+    expect(errors.surprise[0]).toMatch(/Extra fields/);
+    expect(errors.exp_date[0]).toMatch(/required/);
+  });
+
+  it('422 for a path id that is not an integer', async () => {
+    const res = await t.request('GET', `/iam/v2/clients/abc/tokens`, { headers: a.headers });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors['path.clientId']).toBeTruthy();
+  });
+
+  it('accepts Content-Type: application/json on a DELETE without a body (as the official client sends it)', async () => {
+    const created = (await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, { headers: a.headers, body: tokenBody })).json();
+    const res = await t.request('DELETE', `/iam/v2/clients/${a.clientId}/tokens/${created.id}`, { headers: { ...a.headers, 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(204);
+  });
+
+  it('404 JSON for an unknown route, in the envelope of the product that owns the prefix', async () => {
+    const iam = await t.request('GET', '/iam/nothing-here', { headers: a.headers });
+    expect(iam.statusCode).toBe(404);
+    expect(iam.json()).toEqual({ detail: 'No route for GET /iam/nothing-here' });
+    const elsewhere = await t.request('GET', '/nowhere');
+    expect(elsewhere.statusCode).toBe(404);
+    expect(elsewhere.json()).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('405 with Allow for a wrong method on a known path', async () => {
+    const res = await t.request('PUT', '/iam/clients/me', { headers: a.headers });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(res.json().detail).toMatch(/not allowed/);
+  });
+
+  it('ignores unknown headers', async () => {
+    const res = await t.request('GET', '/iam/clients/me', { headers: { ...a.headers, 'x-stainless-lang': 'python', 'x-whatever': '1' } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('parses true/false booleans in the query', async () => {
+    const res = await t.request('GET', `/iam/v2/clients/${a.clientId}/tokens?deleted=true`, { headers: a.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().every((tok: { deleted: boolean }) => tok.deleted)).toBe(true);
+    const bad = await t.request('GET', `/iam/v2/clients/${a.clientId}/tokens?deleted=maybe`, { headers: a.headers });
+    expect(bad.statusCode).toBe(422);
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a well-formed X-Request-Id', async () => {
+    const res = await t.request('GET', '/iam/clients/me', { headers: { ...a.headers, 'x-request-id': 'abc-123' } });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('generates one otherwise, also on errors', async () => {
+    const res = await t.request('GET', '/iam/clients/me', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('operations endpoints', () => {
+  it('exposes Prometheus metrics per operation', async () => {
+    await t.request('GET', '/iam/clients/me', { headers: a.headers });
+    const res = await t.request('GET', '/metrics');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/edgeplane_http_requests_total\{operation="iam.account.get",method="GET",status="200"\} \d+/);
+    expect(res.body).toMatch(/edgeplane_http_request_duration_seconds_bucket\{le="0.005",operation="iam.account.get"/);
+  });
+
+  it('serves the generated OpenAPI document and the docs page', async () => {
+    const doc = await t.request('GET', '/openapi.json');
+    expect(doc.statusCode).toBe(200);
+    const spec = doc.json();
+    expect(spec.openapi).toBe('3.1.0');
+    expect(spec.paths['/iam/clients/me'].get.operationId).toBe('iam.account.get');
+    expect(spec.paths['/iam/v2/clients/{clientId}/tokens'].post.requestBody).toBeTruthy();
+    const docs = await t.request('GET', '/docs/');
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toMatch(/swagger/i);
+  });
+
+  it('reports health and readiness with the database', async () => {
+    const res = await t.request('GET', '/_edgeplane/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ live: true, ready: true, database: { ok: true } });
+  });
+});

@@ -1,0 +1,38 @@
+// Prometheus metrics: per-operation request counts and latency, plus the process defaults.
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export function registerMetrics(app: FastifyInstance): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'edgeplane_' });
+  const requests = new Counter({
+    name: 'edgeplane_http_requests_total',
+    help: 'HTTP requests by operation, method and status code',
+    labelNames: ['operation', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'edgeplane_http_request_duration_seconds',
+    help: 'HTTP request latency by operation',
+    labelNames: ['operation', 'method'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = operationIdOf(request.routeOptions.schema, request.is404);
+    requests.inc({ operation, method: request.method, status: reply.statusCode });
+    latency.observe({ operation, method: request.method }, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+  return registry;
+}
+
+export function operationIdOf(schema: { operationId?: string } | undefined, is404: boolean): string {
+  if (is404) return 'unknown';
+  return schema?.operationId ?? 'unnamed';
+}

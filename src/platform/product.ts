@@ -1,0 +1,22 @@
+// What app.ts needs to know of a product: where it lives, how its errors look, and its routes.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Clock } from './clock.js';
+import type { Database } from './db/index.js';
+import type { ErrorEnvelope } from './envelopes.js';
+
+export interface PlatformDeps {
+  config: Config;
+  db: Database;
+  clock: Clock;
+}
+
+export interface Product {
+  name: string;
+  /** URL prefixes the product owns; errors under them, including unknown routes, use its envelope. */
+  prefixes: string[];
+  envelope: ErrorEnvelope;
+  /** OpenAPI tag descriptions for the product's routes. */
+  tags?: { name: string; description: string }[];
+  register(app: FastifyInstance): Promise<void> | void;
+}

@@ -1,0 +1,141 @@
+// Request validation: one Ajv for bodies (no type coercion: a string is not a number) and one for
+// query strings, path parameters and headers (which are text on the wire and are coerced). Ajv errors
+// become FieldErrors so every product reports them in its own envelope.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { type FieldError, type FieldLocation, invalid, type AppError } from './errors.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+    discriminator: false,
+  });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-deprecated' });
+  return ajv;
+}
+
+export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
+  const bodyAjv = makeAjv(false);
+  const textAjv = makeAjv('array');
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+    return ajv.compile(schema as object) as ValidateFunction;
+  };
+}
+
+const LOCATIONS: Record<string, FieldLocation> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function pointerToPath(pointer: string): (string | number)[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+function describe(error: ErrorObject): { extra: string[]; message: string; type: string } {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { extra: [String(params.missingProperty)], message: 'Field required', type: 'missing' };
+    case 'additionalProperties':
+      return { extra: [String(params.additionalProperty)], message: 'Extra fields not permitted', type: 'extra_forbidden' };
+    case 'type':
+      return { extra: [], message: `Input should be of type ${String(params.type).replace(',', ' or ')}`, type: 'type_error' };
+    case 'enum':
+      return { extra: [], message: `Input should be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
+    case 'const':
+      return { extra: [], message: `Input should be ${JSON.stringify(params.allowedValue)}`, type: 'enum' };
+    case 'uniqueItems':
+      return { extra: [], message: 'Items must be unique', type: 'value_error' };
+    case 'anyOf':
+    case 'oneOf':
+      return { extra: [], message: 'Input does not match any allowed form', type: 'value_error' };
+    default:
+      return { extra: [], message: `Input ${error.message ?? 'is invalid'}`, type: 'value_error' };
+  }
+}
+
+/**
+ * Ajv reports every failed branch of an anyOf (e.g. "not a string" and "not null" for a nullable string)
+ * as well as the anyOf itself. Keep one message per field: branch errors are dropped in favour of the
+ * anyOf when a branch failed for its type, and kept when the input had the right shape but a wrong value.
+ */
+function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (unions.length === 0) return errors;
+  return errors.filter((error) => {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') return true;
+    const owner = unions.find((u) => error.schemaPath.startsWith(`${u.schemaPath}/`) && error.instancePath.startsWith(u.instancePath));
+    return !owner;
+  });
+}
+
+export function ajvErrorsToFields(errors: ErrorObject[], location: FieldLocation): FieldError[] {
+  const seen = new Set<string>();
+  const fields: FieldError[] = [];
+  for (const error of collapseUnions(errors)) {
+    const { extra, message, type } = describe(error);
+    const path = [...pointerToPath(error.instancePath), ...extra];
+    const key = `${path.join('.')}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fields.push({ location, path, message, type });
+  }
+  return fields;
+}
+
+/** Fastify's schema-validation error (error.validation set) as an AppError. */
+export function fromFastifyValidation(errors: ErrorObject[], context: string | undefined): AppError {
+  return invalid(ajvErrorsToFields(errors, LOCATIONS[context ?? 'body'] ?? 'body'));
+}
+
+/** Names of the query parameters a querystring schema declares as arrays. */
+export function arrayQueryKeys(querySchema: unknown): string[] {
+  const properties = (querySchema as { properties?: Record<string, { type?: unknown; anyOf?: { type?: unknown }[] }> })?.properties;
+  if (!properties) return [];
+  return Object.entries(properties)
+    .filter(([, s]) => s.type === 'array' || (s.anyOf ?? []).some((branch) => branch.type === 'array'))
+    .map(([name]) => name);
+}
+
+/**
+ * Official clients repeat keys for arrays (`decision=a&decision=b`); browsers and hand-written scripts
+ * often join them with commas (`decision=a,b`). Accept both by splitting comma lists before validation.
+ */
+export function splitCommaLists(query: Record<string, unknown>, keys: string[]): void {
+  for (const key of keys) {
+    const value = query[key];
+    if (value === undefined) continue;
+    const items = Array.isArray(value) ? value : [value];
+    query[key] = items.flatMap((item) => (typeof item === 'string' ? item.split(',').map((s) => s.trim()).filter((s) => s !== '') : [item]));
+  }
+}
+
+/** Adds comma-list splitting to every route whose query schema has array parameters. */
+export function registerQueryArrays(app: import('fastify').FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const keys = arrayQueryKeys(route.schema?.querystring);
+    if (keys.length === 0) return;
+    const split = async (request: import('fastify').FastifyRequest) => {
+      splitCommaLists(request.query as Record<string, unknown>, keys);
+    };
+    const existing = route.preValidation;
+    route.preValidation = existing ? [split, ...(Array.isArray(existing) ? existing : [existing])] : [split];
+  });
+}
