@@ -14,6 +14,8 @@ export interface Database {
   readonly engine: Engine;
   /** Where the data lives, for logs and /_edgeplane/info (never includes a password). */
   readonly location: string;
+  /** Raw driver handles for the few hot paths Kysely would slow down (bulk ingestion). Exactly one is set. */
+  readonly raw: { sqlite?: SQLite.Database; pg?: pg.Pool };
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -46,6 +48,7 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
     kysely,
     engine: 'sqlite',
     location: memory ? 'sqlite (in memory)' : `sqlite ${file}`,
+    raw: { sqlite: connection },
     async ping() {
       await sql`select 1`.execute(kysely);
     },
@@ -86,6 +89,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     kysely,
     engine: 'postgres',
     location: `postgres ${safeUrl.host}${safeUrl.pathname}${schema ? ` schema ${schema}` : ''}`,
+    raw: { pg: pool },
     async ping() {
       await kysely.executeQuery(CompiledQuery.raw('select 1'));
     },
