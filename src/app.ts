@@ -13,6 +13,7 @@ import { registerJsonParser, registerRequestId, requestIdFor, trackRoutes } from
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
 import type { Product } from './platform/product.js';
+import { registerTaskFaultSlot } from './platform/task-faults.js';
 import { createSchemaCompiler, registerQueryArrays } from './platform/validation.js';
 import { VERSION } from './version.js';
 
@@ -43,12 +44,17 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
 
   const routes = trackRoutes(app);
   const iam = createIam(deps);
-  const products: Product[] = [iam, createControl({ ...deps, routes })];
+  // The explicit list of products, in registration order.
+  const products: Product[] = [
+    iam,
+    createControl({ ...deps, routes }),
+  ];
 
   const { operator, generated } = await OperatorToken.load(db.kysely, config.adminToken);
   registerRequestId(app);
   registerJsonParser(app);
   registerQueryArrays(app);
+  registerTaskFaultSlot(app);
   registerAuth(app, iam.tokens, operator);
   registerErrorHandling(
     app,
