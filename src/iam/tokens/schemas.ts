@@ -25,7 +25,7 @@ export type TokenCreate = Static<typeof TokenCreateSchema>;
 export const TokenSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  description: Nullable(Type.String()),
+  description: Type.Optional(Type.String({ description: 'Absent when the token has none' })),
   exp_date: Nullable(Type.String()),
   expired: Type.Boolean(),
   deleted: Type.Boolean(),

@@ -140,7 +140,7 @@ export class TokenService implements CredentialVerifier {
     return {
       id: row.id,
       name: row.name,
-      description: row.description,
+      description: row.description ?? undefined,
       exp_date: row.expires_at === null ? null : iso(row.expires_at),
       expired: row.expires_at !== null && row.expires_at <= this.clock.now(),
       deleted: row.deleted === 1,
