@@ -1,0 +1,286 @@
+// The durable asynchronous task engine. Tasks live in the database; a step (NEW -> RUNNING, RUNNING ->
+// FINISHED | ERROR) is one transaction that moves the task row and does the task type's work together,
+// guarded by a lease so that with several processes on one database each step happens exactly once.
+// How fast tasks progress is the progression mode: instant, realistic (durations of the real
+// operation on the server clock, divided by a speed factor) or manual (the control API advances them).
+import { randomUUID, createHash } from 'node:crypto';
+import os from 'node:os';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/index.js';
+import { TaskRegistry } from './registry.js';
+import { TaskQueueStore } from './store.js';
+import { TaskFailure, type NewTask, type ProgressionMode, type TaskContext, type TaskRow, type TaskType } from './types.js';
+
+export interface ModeSetting {
+  mode: ProgressionMode;
+  speed: number;
+}
+
+export interface TaskEngineOptions {
+  db: Database;
+  clock: Clock;
+  types: TaskType[];
+  mode: ModeSetting;
+  /** How long a claimed task stays reserved for its claimer; a dead claimer's tasks are retaken after it. */
+  leaseMs?: number;
+  /** How often the queue is looked at even when nothing local is due (other processes, expired leases). */
+  pollMs?: number;
+  log?: { error(obj: unknown, msg?: string): void };
+}
+
+/** Unexpected (non-TaskFailure) errors are retried this many times before the task is failed. */
+const MAX_ATTEMPTS = 5;
+const BATCH = 100;
+
+// Leases guard against dead processes, so they run on wall time shared by every process, never on
+// the server clock: that clock is per process and can be frozen or moved by the control API.
+const wallNow = () => Date.now();
+
+export class TaskEngine {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly registry: TaskRegistry;
+  private readonly store: TaskQueueStore;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private defaultMode: ModeSetting;
+  private readonly typeModes = new Map<string, ModeSetting>();
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly options: TaskEngineOptions) {
+    this.registry = new TaskRegistry(options.types);
+    this.store = new TaskQueueStore(options.db.kysely, options.db.engine);
+    this.leaseMs = options.leaseMs ?? 5000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.defaultMode = { ...options.mode };
+  }
+
+  // ---- modes ---------------------------------------------------------------------------------------
+
+  modeOf(type: string): ModeSetting {
+    return this.typeModes.get(type) ?? this.defaultMode;
+  }
+
+  modes(): { default: ModeSetting; task_types: Record<string, ModeSetting> } {
+    return { default: { ...this.defaultMode }, task_types: Object.fromEntries(this.typeModes) };
+  }
+
+  /** Sets the mode globally (type omitted: also clears per-type settings) or for one task type. */
+  async setMode(setting: ModeSetting, type?: string): Promise<void> {
+    if (type) this.typeModes.set(type, { ...setting });
+    else {
+      this.defaultMode = { ...setting };
+      this.typeModes.clear();
+    }
+    // Tasks held for manual advance start flowing when their type leaves manual mode, and vice versa.
+    const types = type ? [type] : null;
+    await this.store.reschedule(types, setting.mode === 'manual' ? null : this.options.clock.now());
+    this.kick();
+  }
+
+  // ---- enqueueing ----------------------------------------------------------------------------------
+
+  /** Writes a NEW task inside the caller's transaction (with the resource rows it is about). */
+  async enqueue(trx: import('kysely').Kysely<any>, input: NewTask): Promise<string> {
+    this.registry.get(input.type);
+    const now = this.options.clock.now();
+    const taskId = randomUUID();
+    await this.store.insert(trx, {
+      task_id: taskId,
+      client_id: input.clientId,
+      user_id: input.userId,
+      project_id: input.projectId,
+      region_id: input.regionId,
+      task_type: input.type,
+      state: 'NEW',
+      error: null,
+      planned_failure: input.plannedFailure ?? null,
+      data: JSON.stringify(input.data ?? {}),
+      created_resources: null,
+      request_id: input.requestId ?? null,
+      due_at: this.modeOf(input.type).mode === 'manual' ? null : now,
+      lease_owner: null,
+      lease_until: null,
+      runner: null,
+      attempts: 0,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+      acknowledged_at: null,
+      acknowledged_by: null,
+    });
+    return taskId;
+  }
+
+  /**
+   * Called once the creating transaction has committed. In instant mode the tasks run to the end
+   * here, so they are FINISHED (or ERROR) before the client can first poll; otherwise the loop is woken.
+   */
+  async afterCommit(taskIds: string[], type: string): Promise<void> {
+    if (this.modeOf(type).mode === 'instant') {
+      for (const id of taskIds) await this.runOne(id, 'end');
+    } else this.kick();
+  }
+
+  // ---- manual advance ------------------------------------------------------------------------------
+
+  /** Advances one task, or every pending task (optionally of some types), one step or to the end. */
+  async advance(options: { taskId?: string; types?: string[]; to: 'step' | 'end' }): Promise<string[]> {
+    const ids = options.taskId ? [options.taskId] : await this.store.pendingIds(options.types ?? null, 100_000);
+    const advanced: string[] = [];
+    for (const id of ids) if (await this.runOne(id, options.to)) advanced.push(id);
+    return advanced;
+  }
+
+  private async runOne(taskId: string, to: 'step' | 'end'): Promise<boolean> {
+    const task = await this.store.claimOne(taskId, this.owner, wallNow(), this.leaseMs);
+    if (!task) return false;
+    if (to === 'end') await this.finish(task, this.options.clock.now());
+    else await this.step(task, this.options.clock.now(), true);
+    return true;
+  }
+
+  // ---- the loop ------------------------------------------------------------------------------------
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.unsubscribe = this.options.clock.onChange(() => this.kick());
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking;
+  }
+
+  /** Runs every due step now (and again if woken meanwhile). Resolves when the queue has caught up. */
+  kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.ticking) {
+      this.again = true;
+      return this.ticking;
+    }
+    this.ticking = this.tick().finally(() => {
+      this.ticking = null;
+      this.schedule();
+    });
+    return this.ticking;
+  }
+
+  private async tick(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        while (!this.stopped && (await this.processDue()) > 0);
+      } catch (error) {
+        this.options.log?.error(error, 'task queue pass failed');
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.store.nextDue().then(
+      (next) => {
+        if (this.stopped) return;
+        const wait = next === null ? this.pollMs : Math.max(0, Math.min(this.pollMs, next - this.options.clock.now()));
+        this.timer = setTimeout(() => void this.kick(), wait);
+        this.timer.unref();
+      },
+      () => {
+        if (this.stopped) return;
+        this.timer = setTimeout(() => void this.kick(), this.pollMs);
+        this.timer.unref();
+      },
+    );
+  }
+
+  /** One pass: claims the due tasks, in due order, and moves each one step. Returns how many moved. */
+  async processDue(): Promise<number> {
+    const now = this.options.clock.now();
+    const tasks = await this.store.claimDue(this.owner, now, wallNow(), this.leaseMs, BATCH);
+    for (const task of tasks) {
+      if (this.stopped) {
+        await this.store.release(task.id, this.owner);
+        continue;
+      }
+      await this.step(task, now, false);
+    }
+    return tasks.length;
+  }
+
+  // ---- steps ---------------------------------------------------------------------------------------
+
+  /** Moves a claimed task one step; instant mode goes straight to the end. */
+  private async step(task: TaskRow, now: number, manual: boolean): Promise<void> {
+    const setting = this.modeOf(task.task_type);
+    if (task.state === 'RUNNING' || (!manual && setting.mode === 'instant')) return this.finish(task, now);
+    const type = this.registry.get(task.task_type);
+    let due: number | null = null;
+    if (setting.mode === 'instant') due = now;
+    else if (setting.mode === 'realistic') due = (task.due_at ?? now) + durationOf(task.task_id, type.durationMs, setting.speed);
+    await this.guarded(task, async (trx) => {
+      const moved = await this.store.move(trx, task.id, this.owner, 'NEW', { state: 'RUNNING', due_at: due, updated_at: now, lease_owner: null, lease_until: null });
+      if (moved && type.start) await type.start(this.context(trx, task, now));
+      return moved;
+    });
+  }
+
+  /** Runs the task type's work and moves the task to FINISHED, or to ERROR with the failure's reason. */
+  private async finish(task: TaskRow, now: number): Promise<void> {
+    const type = this.registry.get(task.task_type);
+    const done = { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
+    try {
+      await this.guarded(task, async (trx) => {
+        if (!(await this.store.move(trx, task.id, this.owner, task.state, { state: 'RUNNING' }))) return false;
+        if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now));
+        if (task.planned_failure) throw new TaskFailure(task.planned_failure);
+        const created = (await type.complete(this.context(trx, task, now))) ?? {};
+        return this.store.move(trx, task.id, this.owner, 'RUNNING', { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) });
+      });
+    } catch (error) {
+      const reason = error instanceof TaskFailure ? error.message : task.attempts >= MAX_ATTEMPTS ? `internal error: ${(error as Error).message}` : null;
+      if (reason === null) {
+        // A transient failure (e.g. the database went away): leave the lease to run out and retry.
+        this.options.log?.error(error, `task ${task.task_id} failed unexpectedly; will retry`);
+        return;
+      }
+      await this.guarded(task, async (trx) => {
+        if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'ERROR', error: reason, created_resources: null }))) return false;
+        await type.fail(this.context(trx, task, now), reason);
+        return true;
+      });
+    }
+  }
+
+  /** Runs a step in a transaction that is rolled back when the task was no longer ours to move. */
+  private async guarded(task: TaskRow, work: (trx: import('kysely').Kysely<any>) => Promise<boolean>): Promise<void> {
+    const lost = new Error('lease lost');
+    try {
+      await this.options.db.kysely.transaction().execute(async (trx) => {
+        if (!(await work(trx))) throw lost;
+      });
+    } catch (error) {
+      if (error !== lost) throw error;
+    }
+  }
+
+  private context(trx: import('kysely').Kysely<any>, task: TaskRow, now: number): TaskContext {
+    return { trx, task, data: JSON.parse(task.data), now };
+  }
+}
+
+/** A stable duration per task within the type's typical range, divided by the speed factor. */
+export function durationOf(taskId: string, [min, max]: readonly [number, number], speed: number): number {
+  const hash = createHash('sha1').update(taskId).digest().readUInt32BE(0);
+  return Math.round((min + (hash % (max - min + 1))) / speed);
+}

@@ -1,0 +1,105 @@
+// SQL of the task queue: enqueue, claim with a lease, guarded state moves. No rules here.
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../db/index.js';
+import { PENDING_STATES, type TaskRow, type TaskState } from './types.js';
+
+interface Tables {
+  tasks: TaskRow;
+}
+
+export class TaskQueueStore {
+  private readonly db: Kysely<Tables>;
+
+  constructor(db: Kysely<any>, private readonly engine: Engine) {
+    this.db = db as Kysely<Tables>;
+  }
+
+  static in(trx: Kysely<any>): Kysely<Tables> {
+    return trx as Kysely<Tables>;
+  }
+
+  async insert(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<void> {
+    await (trx as Kysely<Tables>).insertInto('tasks').values(row as TaskRow).execute();
+  }
+
+  /**
+   * Leases up to `limit` due tasks to `owner`, oldest due first. On PostgreSQL, SKIP LOCKED lets several
+   * processes claim from the same queue at once without waiting on each other or taking the same row.
+   */
+  async claimDue(owner: string, now: number, wallNow: number, leaseMs: number, limit: number): Promise<TaskRow[]> {
+    let due = this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('state', 'in', PENDING_STATES)
+      .where('due_at', 'is not', null)
+      .where('due_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', wallNow)]))
+      .orderBy('due_at')
+      .orderBy('id')
+      .limit(limit);
+    if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
+    const rows = await this.db
+      .updateTable('tasks')
+      .set({ lease_owner: owner, lease_until: wallNow + leaseMs, attempts: sql`attempts + 1` })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+    return rows.sort((a, b) => Number(a.due_at) - Number(b.due_at) || a.id - b.id);
+  }
+
+  /** Leases one pending task (whatever its due time) unless another live owner holds it. */
+  async claimOne(taskId: string, owner: string, wallNow: number, leaseMs: number): Promise<TaskRow | undefined> {
+    return this.db
+      .updateTable('tasks')
+      .set({ lease_owner: owner, lease_until: wallNow + leaseMs, attempts: sql`attempts + 1` })
+      .where('task_id', '=', taskId)
+      .where('state', 'in', PENDING_STATES)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', wallNow), eb('lease_owner', '=', owner)]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async pendingIds(types: string[] | null, limit: number): Promise<string[]> {
+    let q = this.db.selectFrom('tasks').select('task_id').where('state', 'in', PENDING_STATES).orderBy('id').limit(limit);
+    if (types) q = q.where('task_type', 'in', types);
+    return (await q.execute()).map((r) => r.task_id);
+  }
+
+  /**
+   * Moves a task this owner holds from `from` to new values. Returns false when the task is no longer
+   * ours or no longer in `from` (another process took it over after our lease ran out): the caller's
+   * transaction must then roll back, which is what makes each step happen exactly once.
+   */
+  async move(trx: Kysely<any>, id: number, owner: string, from: TaskState, values: Partial<TaskRow>): Promise<boolean> {
+    const result = await (trx as Kysely<Tables>)
+      .updateTable('tasks')
+      .set(values)
+      .where('id', '=', id)
+      .where('state', '=', from)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async release(id: number, owner: string): Promise<void> {
+    await this.db.updateTable('tasks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+  }
+
+  async nextDue(): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.min('due_at').as('next'))
+      .where('state', 'in', PENDING_STATES)
+      .where('due_at', 'is not', null)
+      .executeTakeFirst();
+    return row?.next == null ? null : Number(row.next);
+  }
+
+  /** Holds (due null) or releases (due now) the pending tasks of some types when the mode changes. */
+  async reschedule(types: string[] | null, due: number | null): Promise<void> {
+    let q = this.db.updateTable('tasks').set({ due_at: due }).where('state', 'in', PENDING_STATES);
+    if (types) q = q.where('task_type', 'in', types);
+    q = due === null ? q.where('due_at', 'is not', null) : q.where('due_at', 'is', null);
+    await q.execute();
+  }
+}
