@@ -1,6 +1,7 @@
 // Accounts: creating them (first start, seeding, control API) and describing them to their users.
 import { AppError, notFound } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { groupById, type GroupId, type Principal } from '../../platform/auth/principal.js';
 import type { Account, User } from './schemas.js';
 import { SERVICES } from './schemas.js';
@@ -19,11 +20,22 @@ export interface NewAccount {
   adminName?: string;
 }
 
+// GET /iam/clients/me is the call every client makes to check its token; reading the account and its
+// users once a second per account (and at once after a change through this node) keeps it cheap.
+const ACCOUNT_CACHE_MS = 1_000;
+
 export class AccountService {
+  private readonly snapshots = new TtlCache<number, { client: ClientRow; users: UserRow[] }>(ACCOUNT_CACHE_MS);
+
   constructor(
     private readonly store: AccountStore,
     private readonly clock: Clock,
   ) {}
+
+  /** Call after any change to an account or its users. */
+  changed(clientId: number): void {
+    this.snapshots.delete(clientId);
+  }
 
   async createAccount(input: NewAccount): Promise<{ clientId: number; adminUserId: number }> {
     if (input.resellerId != null) {
@@ -53,6 +65,7 @@ export class AccountService {
   }
 
   async addUser(clientId: number, user: { email: string; name: string | null; groupId: GroupId }): Promise<number> {
+    this.changed(clientId);
     return this.store.insertUser({
       client_id: clientId,
       email: user.email,
@@ -71,15 +84,24 @@ export class AccountService {
     return (await this.store.countClients()) === 0;
   }
 
+  /** Whether an account exists (and is not deleted); other products' control APIs check this before seeding. */
+  async exists(clientId: number): Promise<boolean> {
+    return (await this.store.findClient(clientId)) !== undefined;
+  }
+
   async user(clientId: number, userId: number): Promise<UserRow | undefined> {
     return this.store.findUser(clientId, userId);
   }
 
   async overview(principal: Principal): Promise<Account> {
-    const client = await this.store.findClient(principal.clientId);
-    if (!client) throw notFound('Account');
-    const users = await this.store.listUsers(client.id);
-    return toAccount(client, users, principal.userId);
+    let snapshot = this.snapshots.get(principal.clientId);
+    if (!snapshot) {
+      const client = await this.store.findClient(principal.clientId);
+      if (!client) throw notFound('Account');
+      snapshot = { client, users: await this.store.listUsers(client.id) };
+      this.snapshots.set(client.id, snapshot);
+    }
+    return toAccount(snapshot.client, snapshot.users, principal.userId);
   }
 
   /**

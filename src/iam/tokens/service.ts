@@ -1,5 +1,6 @@
 // API tokens: issuing, listing, revoking, and verifying the token of every request.
 import type { Clock } from '../../platform/clock.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { bodyField, invalid, notFound, queryField } from '../../platform/errors.js';
 import { hashSecret, lookupKey, randomSecret, sameHash } from '../../platform/auth/credentials.js';
 import type { CredentialVerifier, Verification } from '../../platform/auth/plugin.js';
@@ -26,9 +27,18 @@ export interface IssueToken {
 
 // Recording every use would be a write per request; once a minute per token is plenty for `last_usage`.
 const LAST_USAGE_RESOLUTION_MS = 60_000;
+// How long a verified token is trusted without asking the database again. Revocation through this node
+// takes effect at once; through another node (PostgreSQL, several servers) within this span.
+export const TOKEN_CACHE_MS = 2_000;
+
+interface VerifiedToken {
+  principal: Principal;
+  expiresAt: number | null;
+}
 
 export class TokenService implements CredentialVerifier {
   private readonly lastTouched = new Map<number, number>();
+  private readonly verified = new TtlCache<string, VerifiedToken>(TOKEN_CACHE_MS);
 
   constructor(
     private readonly store: TokenStore,
@@ -62,15 +72,23 @@ export class TokenService implements CredentialVerifier {
 
   async verify(token: string): Promise<Verification> {
     const hash = hashSecret(token);
+    const now = this.clock.now();
+    const cached = this.verified.get(hash);
+    if (cached) {
+      if (cached.expiresAt !== null && cached.expiresAt <= now) return { problem: 'The API token has expired.' };
+      this.recordUse(cached.principal.tokenId, now);
+      return { principal: cached.principal };
+    }
     const candidates = await this.store.findByLookupKey(hash.slice(0, 16));
     const row = candidates.find((c) => sameHash(c.secret_hash, hash));
     if (!row) return { problem: 'Invalid API token.' };
     if (row.deleted || row.user_deleted || row.client_deleted) return { problem: 'The API token has been revoked.' };
-    const now = this.clock.now();
     if (row.expires_at !== null && row.expires_at <= now) return { problem: 'The API token has expired.' };
     const role = groupById(row.group_id)?.name ?? 'Users';
+    const principal: Principal = { kind: row.kind, clientId: row.client_id, userId: row.user_id, role, tokenId: row.id };
+    this.verified.set(hash, { principal, expiresAt: row.expires_at });
     this.recordUse(row.id, now);
-    return { principal: { kind: row.kind, clientId: row.client_id, userId: row.user_id, role, tokenId: row.id } };
+    return { principal };
   }
 
   async create(principal: Principal, clientId: number, body: TokenCreate, format: TokenFormat): Promise<TokenCreated> {
@@ -112,6 +130,12 @@ export class TokenService implements CredentialVerifier {
   async revoke(principal: Principal, clientId: number, tokenId: number): Promise<void> {
     await this.get(principal, clientId, tokenId);
     if (!(await this.store.markDeleted(clientId, tokenId))) throw notFound('API token');
+    this.forget((p) => p.tokenId === tokenId);
+  }
+
+  /** Drops cached verifications, e.g. after a revocation or a change of users or accounts. */
+  forget(predicate: (principal: Principal) => boolean = () => true): void {
+    this.verified.deleteWhere((entry) => predicate(entry.principal));
   }
 
   /** Administrators and resellers see every token of the account; other users only their own. */

@@ -1,0 +1,84 @@
+// Helpers shared by the benchmarks: start the built Edgeplane server and a bare node:http baseline as
+// child processes (so the load generator does not share their event loop), and run autocannon.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Child {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+}
+
+/** Starts `node dist/src/cli.js serve` (run `npm run build` first). */
+export async function startEdgeplane(port: number, env: Record<string, string> = {}): Promise<Child> {
+  const child = spawn(process.execPath, [path.join(root, 'dist/src/cli.js'), 'serve', '--port', String(port), '--log-level', 'error'], {
+    env: { ...process.env, EDGEPLANE_MEMORY: 'true', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/_edgeplane/health`);
+  return { url, process: child, stop: stopper(child) };
+}
+
+/** Starts a bare node:http server that answers every request with the given bytes. */
+export async function startBare(port: number, body: string, headers: Record<string, string>): Promise<Child> {
+  const child = spawn(process.execPath, [path.join(root, 'bench/lib/bare-server.mjs'), String(port)], {
+    env: { ...process.env, BARE_BODY: body, BARE_HEADERS: JSON.stringify(headers) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url);
+  return { url, process: child, stop: stopper(child) };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: options.connections ?? 50, duration: options.seconds ?? 10, headers: options.headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
