@@ -1,7 +1,13 @@
 // Every migration, in order. Names sort: a new one gets the next number.
 import type { MigrationSet } from '../src/platform/db/migrate.js';
 import { accounts } from './001_accounts.js';
+import { cdn } from './002_cdn.js';
+import { cloud } from './003_cloud.js';
+import { securityEdge } from './005_security_edge.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
+  '002_cdn': cdn(engine),
+  '003_cloud': cloud(engine),
+  '005_security_edge': securityEdge(engine),
 });

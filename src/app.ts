@@ -2,9 +2,11 @@
 // uses arrives in deps or is made here, so tests can build as many isolated apps as they like.
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
+import { createCdn } from './cdn/index.js';
 import { createControl } from './control/index.js';
 import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
+import { createSecurity } from './security/index.js';
 import { registerAuth } from './platform/auth/plugin.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
@@ -47,6 +49,8 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   // The explicit list of products, in registration order.
   const products: Product[] = [
     iam,
+    createCdn(deps),
+    createSecurity({ ...deps, accounts: iam.accounts }),
     createControl({ ...deps, routes }),
   ];
 

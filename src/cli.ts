@@ -4,6 +4,7 @@
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, SETTINGS, type SettingName } from './config.js';
 import { closeOnSignals, startServer } from './server.js';
+import { registerDdosGenerateCommand } from './security/event-logs/cli.js';
 import { VERSION } from './version.js';
 
 const program = new Command('edgeplane').description('Self-hostable control plane for the unified infrastructure API').version(VERSION);
@@ -26,5 +27,7 @@ serve.action(async (flags: Partial<Record<SettingName, unknown>>) => {
     process.exit(1);
   }
 });
+
+registerDdosGenerateCommand(program);
 
 await program.parseAsync(process.argv);
