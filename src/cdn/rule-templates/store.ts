@@ -1,0 +1,98 @@
+// SQL for rule templates. A client sees its own templates and the system ones (is_default = 1);
+// it can change only its own. No rules here: the service decides.
+import type { Generated, Kysely } from 'kysely';
+import type { PageRequest } from '../../platform/pagination.js';
+
+export interface RuleTemplateRow {
+  id: number;
+  client_id: number;
+  name: string;
+  rule: string;
+  rule_type: number;
+  weight: number;
+  override_origin_protocol: string | null;
+  /** JSON object of the options that are set (ON or OFF). */
+  options: string;
+  is_default: number;
+  deleted: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type RuleTemplateFields = Pick<RuleTemplateRow, 'name' | 'rule' | 'rule_type' | 'weight' | 'override_origin_protocol' | 'options'>;
+
+interface Tables {
+  cdn_rule_templates: Omit<RuleTemplateRow, 'id'> & { id: Generated<number> };
+}
+
+/** Numbers come back as strings from PostgreSQL bigint columns. */
+function normalise(row: RuleTemplateRow): RuleTemplateRow {
+  return { ...row, id: Number(row.id), client_id: Number(row.client_id), weight: Number(row.weight), rule_type: Number(row.rule_type) };
+}
+
+export class RuleTemplateStore {
+  private readonly db: Kysely<Tables>;
+
+  constructor(db: Kysely<any>) {
+    this.db = db as Kysely<Tables>;
+  }
+
+  private visible(clientId: number) {
+    return this.db
+      .selectFrom('cdn_rule_templates')
+      .where('deleted', '=', 0)
+      .where((eb) => eb.or([eb('client_id', '=', clientId), eb('is_default', '=', 1)]));
+  }
+
+  async count(clientId: number): Promise<number> {
+    const row = await this.visible(clientId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async list(clientId: number, page: PageRequest): Promise<RuleTemplateRow[]> {
+    const rows = await this.visible(clientId).selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
+    return rows.map(normalise);
+  }
+
+  /** Every template the client sees, for rule matching. */
+  async all(clientId: number): Promise<RuleTemplateRow[]> {
+    const rows = await this.visible(clientId).selectAll().orderBy('id').execute();
+    return rows.map(normalise);
+  }
+
+  async find(clientId: number, id: number): Promise<RuleTemplateRow | undefined> {
+    const row = await this.visible(clientId).selectAll().where('id', '=', id).executeTakeFirst();
+    return row && normalise(row);
+  }
+
+  async insert(clientId: number, fields: RuleTemplateFields, now: number): Promise<number> {
+    const row = await this.db
+      .insertInto('cdn_rule_templates')
+      .values({ ...fields, client_id: clientId, is_default: 0, deleted: 0, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  /** Changes a custom template of the client; system templates are never touched. */
+  async update(clientId: number, id: number, fields: RuleTemplateFields, now: number): Promise<void> {
+    await this.db
+      .updateTable('cdn_rule_templates')
+      .set({ ...fields, updated_at: now })
+      .where('id', '=', id)
+      .where('client_id', '=', clientId)
+      .where('is_default', '=', 0)
+      .where('deleted', '=', 0)
+      .execute();
+  }
+
+  async markDeleted(clientId: number, id: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('cdn_rule_templates')
+      .set({ deleted: 1, updated_at: now })
+      .where('id', '=', id)
+      .where('client_id', '=', clientId)
+      .where('is_default', '=', 0)
+      .execute();
+  }
+}
