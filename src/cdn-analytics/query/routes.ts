@@ -1,0 +1,60 @@
+// POST /cdn/advanced/v2/query (the GraphQL endpoint) and GET /cdn/advanced/v2 (its playground page).
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { principalOf } from '../../platform/auth/plugin.js';
+import { Nullable } from '../../platform/schema.js';
+import { runGraphQL } from './executor.js';
+import { playgroundPage } from './playground.js';
+import { graphQLRequestOf } from './request.js';
+import type { AnalyticsService } from './service.js';
+
+const TAG = 'Advanced analytics';
+
+const GraphQLBody = Type.Object(
+  {
+    query: Type.String({ description: 'The GraphQL document (see docs/cdn-analytics.md for the schema, or introspect it).' }),
+    variables: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }), { description: 'Values of the variables the document declares.' })),
+    operationName: Type.Optional(Nullable(Type.String({ description: 'Which operation to run when the document holds several.' }))),
+  },
+  { additionalProperties: true, description: 'A GraphQL-over-HTTP request' },
+);
+
+const GraphQLResult = Type.Object(
+  {
+    data: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
+    errors: Type.Optional(Type.Array(Type.Object({ message: Type.String() }, { additionalProperties: true }))),
+  },
+  { description: 'A GraphQL response: `data`, and `errors` when the document or its execution failed (still HTTP 200)' },
+);
+
+export function queryRoutes(app: FastifyInstance, analytics: AnalyticsService): void {
+  const page = playgroundPage();
+  app.post(
+    '/cdn/advanced/v2/query',
+    {
+      config: { access: 'read' },
+      // The body is checked by graphQLRequestOf so that a non-GraphQL body is a 400 in GraphQL form,
+      // not the generic 422; the schema stays for the OpenAPI document.
+      attachValidation: true,
+      schema: {
+        operationId: 'cdn.advancedAnalytics.query',
+        tags: [TAG],
+        summary: 'Run a GraphQL query over CDN traffic statistics (unique visitors, traffic, requests)',
+        body: GraphQLBody,
+        response: { 200: GraphQLResult },
+      },
+    },
+    async (request) => {
+      const graphQLRequest = graphQLRequestOf(request.body);
+      return runGraphQL(graphQLRequest, { clientId: principalOf(request).clientId, analytics }, request.log);
+    },
+  );
+  app.get(
+    '/cdn/advanced/v2',
+    {
+      config: { access: 'public' },
+      schema: { operationId: 'cdn.advancedAnalytics.playground', tags: [TAG], summary: 'Query playground page (works offline; holds no data, the queries need your API key)' },
+    },
+    async (_request, reply) => reply.type('text/html; charset=utf-8').send(page),
+  );
+}

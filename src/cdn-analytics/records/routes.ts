@@ -1,0 +1,83 @@
+// Control API of the CDN access-record log: ingestion (JSON array or NDJSON), the deterministic
+// generator, a per-client count and an on-demand retention run. Operator token only.
+import type { FastifyInstance } from 'fastify';
+import { UnparseableLine } from './model.js';
+import { CountQuery, CountResult, GenerateBody, GenerateResult, IngestBody, IngestReportSchema, PurgeResult } from './schemas.js';
+import type { AccessRecordService } from './service.js';
+
+const TAG = 'Edgeplane control';
+const BASE = '/_edgeplane/cdn/access-records';
+// Large batches are the point of this route; the server-wide body limit is tuned for API calls.
+const INGEST_BODY_LIMIT = 64 * 1024 * 1024;
+
+/** NDJSON: one record per line; a line that is not JSON stays in place so the report can name it. */
+function parseNdjson(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      try {
+        return JSON.parse(line);
+      } catch (error) {
+        return new UnparseableLine(`line ${i + 1} is not valid JSON: ${(error as Error).message}`);
+      }
+    });
+}
+
+export async function recordRoutes(app: FastifyInstance, records: AccessRecordService): Promise<void> {
+  // Encapsulated so the NDJSON parser applies to these routes only.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT }, (_request, body, done) => {
+      done(null, parseNdjson(body as string));
+    });
+    scope.post(
+      BASE,
+      {
+        config: { access: 'operator' },
+        bodyLimit: INGEST_BODY_LIMIT,
+        schema: {
+          operationId: 'control.cdnAccessRecords.ingest',
+          tags: [TAG],
+          summary: 'Ingest CDN access records (JSON array or NDJSON); valid records are stored, invalid ones reported',
+          body: IngestBody,
+          response: { 200: IngestReportSchema },
+        },
+      },
+      async (request) => records.ingest(request.body as unknown[]),
+    );
+  });
+
+  app.post(
+    `${BASE}/generate`,
+    {
+      config: { access: 'operator' },
+      schema: { operationId: 'control.cdnAccessRecords.generate', tags: [TAG], summary: 'Generate deterministic CDN access records for a client', body: GenerateBody, response: { 200: GenerateResult } },
+    },
+    async (request) => {
+      const body = request.body as { clientId: number; records: number; days: number; seed: number; end?: string; resourceIds?: number[] };
+      const result = await records.generate({ ...body, end: body.end === undefined ? undefined : Date.parse(body.end) });
+      return { generated: result.generated, from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString() };
+    },
+  );
+
+  app.get(
+    `${BASE}/count`,
+    {
+      config: { access: 'operator' },
+      schema: { operationId: 'control.cdnAccessRecords.count', tags: [TAG], summary: "Number of a client's stored access records", querystring: CountQuery, response: { 200: CountResult } },
+    },
+    async (request) => {
+      const { clientId } = request.query as { clientId: number };
+      return { clientId, count: await records.countForClient(clientId) };
+    },
+  );
+
+  app.post(
+    `${BASE}/purge`,
+    {
+      config: { access: 'operator' },
+      schema: { operationId: 'control.cdnAccessRecords.purge', tags: [TAG], summary: 'Run the retention job now (records older than 90 days)', response: { 200: PurgeResult } },
+    },
+    async () => ({ deleted: await records.purgeExpired() }),
+  );
+}
