@@ -19,8 +19,8 @@ async function seed(records: Record<string, unknown>[]) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  t.clock.set(NOW);
   t.clock.freeze();
+  t.clock.set(NOW);
   a = await t.account();
   other = await t.account();
   await seed([
