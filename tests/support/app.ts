@@ -81,7 +81,8 @@ export async function createTestApp(overrides: Partial<Record<SettingName, unkno
     },
     async close() {
       await edgeplane.app.close();
-      await db.close();
+      // A test may have closed the database on purpose (database-down tests).
+      await db.close().catch(() => {});
       if (databaseUrl && schema) await dropPostgresSchema(databaseUrl, schema);
     },
   };
