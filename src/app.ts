@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { createCdn } from './cdn/index.js';
-import { createControl } from './control/index.js';
+import { type ControlProduct, createControl } from './control/index.js';
 import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
 import { createSecurity } from './security/index.js';
@@ -28,6 +28,7 @@ export interface AppDeps {
 export interface Edgeplane {
   app: FastifyInstance;
   iam: IamProduct;
+  control: ControlProduct;
   /** Set when this start generated the operator token (print it once). */
   generatedOperatorToken?: string;
 }
@@ -46,12 +47,13 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
 
   const routes = trackRoutes(app);
   const iam = createIam(deps);
+  const control = createControl({ ...deps, routes, iam });
   // The explicit list of products, in registration order.
   const products: Product[] = [
     iam,
     createCdn(deps),
     createSecurity({ ...deps, accounts: iam.accounts }),
-    createControl({ ...deps, routes }),
+    control,
   ];
 
   const { operator, generated } = await OperatorToken.load(db.kysely, config.adminToken);
@@ -60,6 +62,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   registerQueryArrays(app);
   registerTaskFaultSlot(app);
   registerAuth(app, iam.tokens, operator);
+  control.registerHooks(app);
   registerErrorHandling(
     app,
     products.flatMap((p) => p.prefixes.map((prefix) => ({ prefix, envelope: p.envelope }))),
@@ -69,5 +72,5 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   await registerOpenApi(app, { version: VERSION, tags: products.flatMap((p) => p.tags ?? []) });
   for (const product of products) await product.register(app);
   await app.ready();
-  return { app, iam, generatedOperatorToken: generated };
+  return { app, iam, control, generatedOperatorToken: generated };
 }

@@ -27,6 +27,10 @@ export const SETTINGS = {
   bodyLimit: { flag: '--body-limit <bytes>', env: 'EDGEPLANE_BODY_LIMIT', description: 'largest accepted request body' },
   taskMode: { flag: '--task-mode <mode>', env: 'EDGEPLANE_TASK_MODE', description: `cloud task progression (${TASK_MODES.join(', ')})` },
   taskSpeed: { flag: '--task-speed <factor>', env: 'EDGEPLANE_TASK_SPEED', description: 'realistic mode: durations are divided by this factor' },
+  journalSize: { flag: '--journal-size <entries>', env: 'EDGEPLANE_JOURNAL_SIZE', description: 'requests kept in the request journal (0 turns it off)' },
+  journalBodies: { flag: '--journal-bodies', env: 'EDGEPLANE_JOURNAL_BODIES', description: 'keep request and response bodies in the journal (secrets redacted)' },
+  journalBodyLimit: { flag: '--journal-body-limit <bytes>', env: 'EDGEPLANE_JOURNAL_BODY_LIMIT', description: 'largest body kept in the journal; longer ones are cut' },
+  seed: { flag: '--seed <file>', env: 'EDGEPLANE_SEED', description: 'JSON seed file applied at start (clients, tokens, product data)' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -46,6 +50,10 @@ const ConfigSchema = Type.Object(
     bodyLimit: Type.Integer({ default: 1_048_576, minimum: 1024, maximum: 1_073_741_824 }),
     taskMode: Type.Enum([...TASK_MODES], { default: 'instant' }),
     taskSpeed: Type.Number({ default: 1, exclusiveMinimum: 0, maximum: 1_000_000 }),
+    journalSize: Type.Integer({ default: 1000, minimum: 0, maximum: 1_000_000 }),
+    journalBodies: Type.Boolean({ default: false }),
+    journalBodyLimit: Type.Integer({ default: 4096, minimum: 0, maximum: 1_048_576 }),
+    seed: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
 );
@@ -75,6 +83,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   return Object.freeze(raw as Static<typeof ConfigSchema>);
+}
+
+/** Where the `edgeplane clock|faults|journal|state|seed` commands find a running server. */
+export function controlTarget(env: NodeJS.ProcessEnv = process.env): { url: string; adminToken?: string } {
+  return { url: env.EDGEPLANE_URL || `http://127.0.0.1:${env.EDGEPLANE_PORT || 8080}`, adminToken: env.EDGEPLANE_ADMIN_TOKEN || undefined };
 }
 
 /** Read by the test suite only: which engine the suite runs on. Lives here to keep env access in one file. */

@@ -1,0 +1,31 @@
+// The fault hook runs after authentication, so a declared fault never hides a missing or wrong token, and
+// never on /_edgeplane itself (a fault must not lock the test out of the control API that removes it).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import type { FaultService } from './service.js';
+
+export const SCENARIO_HEADER = 'x-edgeplane-scenario';
+
+export function scenarioOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers[SCENARIO_HEADER];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function registerFaultHook(app: FastifyInstance, faults: FaultService): void {
+  app.addHook('onRequest', async (request) => {
+    if (faults.size === 0 || request.is404) return;
+    const path = request.url.split('?')[0];
+    if (path === '/_edgeplane' || path.startsWith('/_edgeplane/')) return;
+    const effect = faults.apply({
+      method: request.method,
+      path,
+      operationId: (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId,
+      scenario: scenarioOf(request.headers),
+    });
+    if (!effect) return;
+    // Latency is the feature here: the caller must really wait, so this is a real timer.
+    if (effect.latencyMs > 0) await sleep(effect.latencyMs);
+    if (effect.taskError) request.injectedTaskFailure = effect.taskError;
+    if (effect.error) throw effect.error;
+  });
+}

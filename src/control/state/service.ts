@@ -1,0 +1,207 @@
+// State snapshots: the whole database (or one client's rows) as one versioned JSON document, imported
+// all-or-nothing, and reset. The version is the name of the last migration the exporting server had,
+// so an older document is brought forward by the same migrations that upgrade a database.
+import { type Kysely, Migrator } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database, Engine } from '../../platform/db/index.js';
+import { openDatabase } from '../../platform/db/index.js';
+import type { MigrationSet } from '../../platform/db/migrate.js';
+import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
+import { listTables, resetSequences, type TableInfo } from './tables.js';
+
+export const STATE_FORMAT = 'edgeplane-state';
+// The operator token is the server's own credential, not test data: never exported, never replaced.
+const SERVER_SETTINGS = new Set(['operator_token_hash']);
+
+export type Row = Record<string, unknown>;
+
+export interface StateDocument {
+  format: typeof STATE_FORMAT;
+  version: string;
+  exportedAt: string;
+  clientId: number | null;
+  tables: Record<string, Row[]>;
+}
+
+export class StateService {
+  constructor(
+    private readonly db: Database,
+    private readonly migrations: MigrationSet,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The schema version this server writes and reads: its last migration's name. */
+  latestVersion(): string {
+    return Object.keys(this.migrations(this.db.engine)).sort().at(-1) ?? '000';
+  }
+
+  async export(clientId?: number): Promise<StateDocument> {
+    const tables = await listTables(this.db.kysely, this.db.engine);
+    if (clientId !== undefined && !(await this.clientExists(clientId))) throw notFound('Client');
+    const out: Record<string, Row[]> = {};
+    for (const table of tables) {
+      const rows = await readRows(this.db.kysely, table, clientId);
+      if (rows) out[table.name] = rows;
+    }
+    return { format: STATE_FORMAT, version: this.latestVersion(), exportedAt: this.clock.date().toISOString(), clientId: clientId ?? null, tables: out };
+  }
+
+  /** Replaces everything (or, for a one-client document, that client's rows) in one transaction. */
+  async import(document: StateDocument): Promise<{ tables: number; rows: number }> {
+    const current = await this.upgrade(document);
+    const tables = await listTables(this.db.kysely, this.db.engine);
+    checkShape(current.tables, tables);
+    const clientId = current.clientId ?? undefined;
+    let rows = 0;
+    try {
+      await this.db.kysely.transaction().execute(async (trx) => {
+        for (const table of [...tables].reverse()) await deleteRows(trx, table, clientId);
+        for (const table of tables) rows += await insertRows(trx, table, current.tables[table.name] ?? [], this.db.engine);
+        if (this.db.engine === 'postgres') await resetSequences(trx, tables);
+      });
+    } catch (error) {
+      throw new AppError('conflict', `import failed, nothing was changed: ${(error as Error).message}`, { cause: error });
+    }
+    return { tables: Object.keys(current.tables).length, rows };
+  }
+
+  /** Deletes every row (the operator token stays), or one client's rows. */
+  async reset(clientId?: number): Promise<void> {
+    if (clientId !== undefined && !(await this.clientExists(clientId))) throw notFound('Client');
+    const tables = await listTables(this.db.kysely, this.db.engine);
+    await this.db.kysely.transaction().execute(async (trx) => {
+      for (const table of [...tables].reverse()) await deleteRows(trx, table, clientId);
+    });
+  }
+
+  /** Rows per table, for /_edgeplane/info. */
+  async counts(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const table of await listTables(this.db.kysely, this.db.engine)) {
+      const row = await this.db.kysely.selectFrom(table.name).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+      out[table.name] = Number(row?.n ?? 0);
+    }
+    return out;
+  }
+
+  private async clientExists(clientId: number): Promise<boolean> {
+    return (await this.db.kysely.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * A document from an older schema is loaded into a scratch in-memory database at its own version,
+   * migrated to this server's latest, and read back; a newer or unknown version is refused.
+   */
+  private async upgrade(document: StateDocument): Promise<StateDocument> {
+    checkEnvelope(document);
+    const names = Object.keys(this.migrations('sqlite')).sort();
+    const latest = this.latestVersion();
+    if (document.version === latest) return document;
+    if (document.version > latest) {
+      throw invalid([bodyField(['version'], `the document comes from a newer Edgeplane (schema ${document.version}); this server reads schema ${latest} and older: upgrade this server`, 'version')]);
+    }
+    if (!names.includes(document.version)) throw invalid([bodyField(['version'], `unknown schema version ${document.version}`, 'version')]);
+    const scratch = await openDatabase({ memory: true, dataDir: '.' });
+    try {
+      const migrator = new Migrator({ db: scratch.kysely, provider: { getMigrations: async () => this.migrations('sqlite') } });
+      await must(migrator.migrateTo(document.version));
+      const old = await listTables(scratch.kysely, 'sqlite');
+      checkShape(document.tables, old);
+      await scratch.kysely.transaction().execute(async (trx) => {
+        for (const table of old) await insertRows(trx, table, document.tables[table.name] ?? [], 'sqlite');
+      });
+      await must(migrator.migrateToLatest());
+      const tables: Record<string, Row[]> = {};
+      for (const table of await listTables(scratch.kysely, 'sqlite')) {
+        const rows = await readRows(scratch.kysely, table, document.clientId ?? undefined);
+        if (rows) tables[table.name] = rows;
+      }
+      return { ...document, version: latest, tables };
+    } finally {
+      await scratch.close();
+    }
+  }
+}
+
+async function must(result: Promise<{ error?: unknown }>): Promise<void> {
+  const { error } = await result;
+  if (error) throw new AppError('validation_failed', `the document could not be migrated: ${(error as Error).message ?? String(error)}`, { cause: error });
+}
+
+function checkEnvelope(document: StateDocument): void {
+  if (document.format !== STATE_FORMAT) throw invalid([bodyField(['format'], `expected "${STATE_FORMAT}"`, 'value_error')]);
+}
+
+/** Every table and column of the document must exist here: nothing is silently dropped. */
+function checkShape(documentTables: Record<string, Row[]>, tables: TableInfo[]): void {
+  const byName = new Map(tables.map((t) => [t.name, new Set(t.columns)]));
+  const problems = [];
+  for (const [name, rows] of Object.entries(documentTables)) {
+    const columns = byName.get(name);
+    if (!columns) {
+      problems.push(bodyField(['tables', name], 'no such table in this schema version', 'value_error'));
+      continue;
+    }
+    const unknown = new Set(rows.flatMap((row) => Object.keys(row).filter((c) => !columns.has(c))));
+    if (unknown.size > 0) problems.push(bodyField(['tables', name], `unknown columns: ${[...unknown].join(', ')}`, 'value_error'));
+  }
+  if (problems.length > 0) throw invalid(problems);
+}
+
+/** Which rows of a table belong to the scope: all, or one client's (null: the table is not per client). */
+function scoped(table: TableInfo, clientId: number | undefined): { column: string; value: unknown } | 'all' | null {
+  if (clientId === undefined) return table.name === 'settings' ? { column: 'key', value: SERVER_SETTINGS } : 'all';
+  if (table.name === 'clients') return { column: 'id', value: clientId };
+  if (table.columns.includes('client_id')) return { column: 'client_id', value: clientId };
+  return null;
+}
+
+async function readRows(db: Kysely<any>, table: TableInfo, clientId: number | undefined): Promise<Row[] | null> {
+  const scope = scoped(table, clientId);
+  if (scope === null) return null;
+  let query = db.selectFrom(table.name).selectAll();
+  if (scope !== 'all') query = scope.value instanceof Set ? query.where(scope.column, 'not in', [...scope.value]) : query.where(scope.column, '=', scope.value);
+  for (const column of table.columns) query = query.orderBy(column);
+  return (await query.execute()).map(encodeRow);
+}
+
+async function deleteRows(db: Kysely<any>, table: TableInfo, clientId: number | undefined): Promise<void> {
+  const scope = scoped(table, clientId);
+  if (scope === null) return;
+  let query = db.deleteFrom(table.name);
+  if (scope !== 'all') query = scope.value instanceof Set ? query.where(scope.column, 'not in', [...scope.value]) : query.where(scope.column, '=', scope.value);
+  await query.execute();
+}
+
+async function insertRows(db: Kysely<any>, table: TableInfo, rows: Row[], engine: Engine): Promise<number> {
+  const kept = table.name === 'settings' ? rows.filter((r) => !SERVER_SETTINGS.has(String(r.key))) : rows;
+  if (kept.length === 0) return 0;
+  // Both engines cap bound parameters per statement; stay well under the smaller cap.
+  const chunk = Math.max(1, Math.floor(8000 / Math.max(1, table.columns.length)));
+  for (let i = 0; i < kept.length; i += chunk) {
+    await db.insertInto(table.name).values(kept.slice(i, i + chunk).map((r) => decodeRow(r, engine))).execute();
+  }
+  return kept.length;
+}
+
+/** JSON-safe row: binary columns become {"$base64": ...}, dates ISO text. */
+function encodeRow(row: Row): Row {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (Buffer.isBuffer(value)) out[key] = { $base64: value.toString('base64') };
+    else if (typeof value === 'bigint') out[key] = Number(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function decodeRow(row: Row, engine: Engine): Row {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (value && typeof value === 'object' && '$base64' in value) out[key] = Buffer.from(String((value as { $base64: string }).$base64), 'base64');
+    else if (engine === 'sqlite' && typeof value === 'boolean') out[key] = value ? 1 : 0;
+    else if (value && typeof value === 'object') out[key] = JSON.stringify(value);
+    else out[key] = value;
+  }
+  return out;
+}
