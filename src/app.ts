@@ -7,6 +7,7 @@ import { type ControlProduct, createControl } from './control/index.js';
 import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
 import { createSecurity } from './security/index.js';
+import { createEdge } from './edge/index.js';
 import { registerAuth } from './platform/auth/plugin.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
@@ -53,6 +54,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     iam,
     createCdn(deps),
     createSecurity({ ...deps, accounts: iam.accounts }),
+    createEdge({ ...deps, accounts: iam.accounts }),
     control,
   ];
 

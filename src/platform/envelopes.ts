@@ -101,3 +101,9 @@ export const plainEnvelope: ErrorEnvelope = (error, { requestId }) => {
   }
   return body;
 };
+
+/**
+ * Single-message style: `{error: "..."}` for every error, validation included (the FastEdge API's `error`
+ * schema). Validation failures keep the per-field detail inside the message.
+ */
+export const errorMessageEnvelope: ErrorEnvelope = (error) => ({ error: error.message });
