@@ -12,16 +12,16 @@ const INGEST_BODY_LIMIT = 64 * 1024 * 1024;
 
 /** NDJSON: one record per line; a line that is not JSON stays in place so the report can name it. */
 function parseNdjson(text: string): unknown[] {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, i) => {
-      try {
-        return JSON.parse(line);
-      } catch (error) {
-        return new UnparseableLine(`line ${i + 1} is not valid JSON: ${(error as Error).message}`);
-      }
-    });
+  const records: unknown[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      records.push(JSON.parse(line));
+    } catch (error) {
+      records.push(new UnparseableLine(`line ${i + 1} is not valid JSON: ${(error as Error).message}`));
+    }
+  });
+  return records;
 }
 
 export async function recordRoutes(app: FastifyInstance, records: AccessRecordService): Promise<void> {
