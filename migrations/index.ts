@@ -1,12 +1,14 @@
 // Every migration, in order. Names sort: a new one gets the next number.
 import type { MigrationSet } from '../src/platform/db/migrate.js';
 import { accounts } from './001_accounts.js';
+import { cdnAnalytics } from './006_cdn_analytics.js';
 import { cdn } from './002_cdn.js';
 import { cloud } from './003_cloud.js';
 import { securityEdge } from './005_security_edge.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
+  '006_cdn_analytics': cdnAnalytics(engine),
   '002_cdn': cdn(engine),
   '003_cloud': cloud(engine),
   '005_security_edge': securityEdge(engine),

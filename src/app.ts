@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { createCdn } from './cdn/index.js';
+import { createCdnAnalytics } from './cdn-analytics/index.js';
 import { type ControlProduct, createControl } from './control/index.js';
 import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
@@ -52,6 +53,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   // The explicit list of products, in registration order.
   const products: Product[] = [
     iam,
+    createCdnAnalytics(deps),
     createCdn(deps),
     createSecurity({ ...deps, accounts: iam.accounts }),
     createEdge({ ...deps, accounts: iam.accounts }),

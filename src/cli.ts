@@ -2,6 +2,7 @@
 // The `edgeplane` command. Options come from the settings table in config.ts, so the flags, the
 // environment variables and this help text always agree.
 import { Command, Option } from 'commander';
+import { registerCdnGenerateCommand } from './cdn-analytics/cli.js';
 import { ConfigError, loadConfig, SETTINGS, type SettingName } from './config.js';
 import { closeOnSignals, startServer } from './server.js';
 import { registerDdosGenerateCommand } from './security/event-logs/cli.js';
@@ -29,5 +30,6 @@ serve.action(async (flags: Partial<Record<SettingName, unknown>>) => {
 });
 
 registerDdosGenerateCommand(program);
+registerCdnGenerateCommand(program);
 
 await program.parseAsync(process.argv);
