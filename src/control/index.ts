@@ -33,7 +33,10 @@ export function createControl(deps: PlatformDeps & { routes: RouteCatalogue; iam
   const { config, db, clock } = deps;
   const faults = new FaultService(clock);
   const journal = new Journal({ size: config.journalSize, bodies: config.journalBodies, bodyLimit: config.journalBodyLimit });
-  const state = new StateService(db, migrations, clock);
+  const state = new StateService(db, migrations, clock, (clientIds) => {
+    deps.iam.tokens.forget();
+    for (const id of clientIds) deps.iam.accounts.changed(id);
+  });
   const seeds = new SeedService(deps.iam);
   return {
     name: 'control',

@@ -52,20 +52,24 @@ export function stateRoutes(app: FastifyInstance, state: StateService, hooks: Re
     async (request) => ({ version: state.latestVersion(), ...(await state.import(request.body)) }),
   );
 
-  app.post<{ Body: Static<typeof ResetSchema> | undefined }>(
+  app.post<{ Body: Static<typeof ResetSchema> }>(
     '/_edgeplane/state/reset',
     {
       config,
+      // A bare POST (no body) means "everything".
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         operationId: 'control.state.reset',
         tags,
         summary: 'Delete everything (then re-create the demo client, faults and journal emptied), or one client',
-        body: Type.Optional(ResetSchema),
+        body: ResetSchema,
         response: { 200: Type.Object({ clientId: Nullable(Type.Integer()), demo: Nullable(DemoSchema) }) },
       },
     },
     async (request) => {
-      const clientId = request.body?.clientId;
+      const clientId = request.body.clientId;
       await state.reset(clientId);
       const demo = clientId === undefined ? await hooks.afterFullReset() : undefined;
       return { clientId: clientId ?? null, demo: demo ?? null };

@@ -28,6 +28,8 @@ export class StateService {
     private readonly db: Database,
     private readonly migrations: MigrationSet,
     private readonly clock: Clock,
+    /** Told which clients' rows changed under the products' feet, so per-node caches drop them. */
+    private readonly invalidate: (clientIds: number[]) => void = () => {},
   ) {}
 
   /** The schema version this server writes and reads: its last migration's name. */
@@ -53,6 +55,7 @@ export class StateService {
     checkShape(current.tables, tables);
     const clientId = current.clientId ?? undefined;
     let rows = 0;
+    const before = await this.clientIds();
     try {
       await this.db.kysely.transaction().execute(async (trx) => {
         for (const table of [...tables].reverse()) await deleteRows(trx, table, clientId);
@@ -62,6 +65,7 @@ export class StateService {
     } catch (error) {
       throw new AppError('conflict', `import failed, nothing was changed: ${(error as Error).message}`, { cause: error });
     }
+    this.invalidate([...new Set([...before, ...(await this.clientIds())])]);
     return { tables: Object.keys(current.tables).length, rows };
   }
 
@@ -69,9 +73,11 @@ export class StateService {
   async reset(clientId?: number): Promise<void> {
     if (clientId !== undefined && !(await this.clientExists(clientId))) throw notFound('Client');
     const tables = await listTables(this.db.kysely, this.db.engine);
+    const before = clientId === undefined ? await this.clientIds() : [clientId];
     await this.db.kysely.transaction().execute(async (trx) => {
       for (const table of [...tables].reverse()) await deleteRows(trx, table, clientId);
     });
+    this.invalidate(before);
   }
 
   /** Rows per table, for /_edgeplane/info. */
@@ -82,6 +88,10 @@ export class StateService {
       out[table.name] = Number(row?.n ?? 0);
     }
     return out;
+  }
+
+  private async clientIds(): Promise<number[]> {
+    return (await this.db.kysely.selectFrom('clients').select('id').execute()).map((r) => Number(r.id));
   }
 
   private async clientExists(clientId: number): Promise<boolean> {
