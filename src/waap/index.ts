@@ -1,0 +1,76 @@
+// The WAAP product: the service overview, domains, and the 30-day request-event log with its control
+// side (ingestion, generator, retention, CSV export). Errors use the problem-details envelope the
+// provider's WAAP API answers with.
+import { problemEnvelope } from '../platform/envelopes.js';
+import type { PlatformDeps, Product } from '../platform/product.js';
+import { accountRoutes } from './account/routes.js';
+import { WaapAccountService } from './account/service.js';
+import { WaapClientStore } from './account/store.js';
+import { domainRoutes } from './domains/routes.js';
+import { DomainService } from './domains/service.js';
+import { DomainStore } from './domains/store.js';
+import { generateTraffic, type GenerateOptions } from './request-events/generator.js';
+import { EventIngestor } from './request-events/ingest.js';
+import { RetentionJob } from './request-events/retention.js';
+import { requestEventControlRoutes, requestEventRoutes } from './request-events/routes.js';
+import { RequestEventService } from './request-events/service.js';
+import { EventStore } from './request-events/store.js';
+import { statsRoutes } from './stats/routes.js';
+import { StatsService } from './stats/service.js';
+
+export interface WaapProduct extends Product {
+  domains: DomainService;
+  events: RequestEventService;
+  ingestor: EventIngestor;
+  retention: RetentionJob;
+  generate(options: GenerateOptions): ReturnType<typeof generateTraffic>;
+}
+
+export function createWaap({ db, clock }: PlatformDeps): WaapProduct {
+  const domains = new DomainService(new DomainStore(db.kysely), clock);
+  const accounts = new WaapAccountService(new WaapClientStore(db.kysely), domains);
+  domains.useQuotas(accounts);
+  const store = new EventStore(db);
+  const events = new RequestEventService(store, clock);
+  const ingestor = new EventIngestor(store, domains, clock);
+  const retention = new RetentionJob(store, clock);
+  const stats = new StatsService(store, events);
+
+  const domainSource = {
+    async domainsOf(clientId: number) {
+      return (await domains.list(clientId, { limit: 100, offset: 0 })).results;
+    },
+    async createDefaultDomains(clientId: number) {
+      const made = [];
+      for (const name of ['www', 'shop', 'api']) made.push(await domains.create({ client_id: clientId, name: `${name}.client${clientId}.example.com` }));
+      return made;
+    },
+  };
+  const generate = (options: GenerateOptions) => generateTraffic(options, domainSource, ingestor, clock);
+
+  return {
+    name: 'waap',
+    prefixes: ['/waap'],
+    envelope: problemEnvelope,
+    tags: [{ name: 'WAAP', description: 'Web application and API protection: service, domains, request-event log and statistics' }],
+    domains,
+    events,
+    ingestor,
+    retention,
+    generate,
+    register(app) {
+      accountRoutes(app, accounts);
+      domainRoutes(app, domains);
+      requestEventRoutes(app, events);
+      statsRoutes(app, stats);
+      requestEventControlRoutes(app, {
+        events,
+        ingestor,
+        retention,
+        generator: { generate: (b) => generate({ clientIds: b.client_ids, events: b.events, days: b.days, seed: b.seed, firstShare: b.first_share }) },
+      });
+      retention.start();
+      app.addHook('onClose', async () => retention.stop());
+    },
+  };
+}
