@@ -5,6 +5,7 @@ import { cdnAnalytics } from './006_cdn_analytics.js';
 import { cdn } from './002_cdn.js';
 import { cloud } from './003_cloud.js';
 import { securityEdge } from './005_security_edge.js';
+import { waap } from './004_waap.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -12,4 +13,5 @@ export const migrations: MigrationSet = (engine) => ({
   '002_cdn': cdn(engine),
   '003_cloud': cloud(engine),
   '005_security_edge': securityEdge(engine),
+  '004_waap': waap(engine),
 });

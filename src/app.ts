@@ -9,6 +9,7 @@ import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
 import { createSecurity } from './security/index.js';
 import { createEdge } from './edge/index.js';
+import { createWaap } from './waap/index.js';
 import { registerAuth } from './platform/auth/plugin.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
@@ -57,6 +58,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     createCdn(deps),
     createSecurity({ ...deps, accounts: iam.accounts }),
     createEdge({ ...deps, accounts: iam.accounts }),
+    createWaap(deps),
     control,
   ];
 
