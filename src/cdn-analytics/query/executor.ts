@@ -50,8 +50,10 @@ export async function runGraphQL(request: GraphQLRequest, context: AnalyticsCont
     operationName: request.operationName ?? undefined,
     contextValue: context,
   });
-  // Request errors (bad variables, unknown operation name) come back without `data`.
-  if (!('data' in result) || result.data === undefined) {
+  // Request errors (bad variables, unknown operation name, a mutation on this query-only schema) come
+  // back without `data`: graphql-js gives them no `data` or `data: null` with no field path.
+  const requestFailed = result.data === undefined || (result.data === null && (result.errors ?? []).every((e) => !e.path));
+  if (requestFailed) {
     return { errors: (result.errors ?? []).map((e) => withCode(e, 'BAD_USER_INPUT')) };
   }
   const response: GraphQLResponse = { data: result.data as Record<string, unknown> | null };

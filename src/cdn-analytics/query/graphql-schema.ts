@@ -64,22 +64,44 @@ const Dimension = new GraphQLEnumType({
   },
 });
 
+const DEVICE_TEXT: Record<(typeof DEVICES)[number], string> = {
+  desktop: 'Desktop or laptop computer.',
+  mobile: 'Phone.',
+  tablet: 'Tablet.',
+  tv: 'Smart TV or set-top box.',
+  bot: 'Crawler or other automated client.',
+  other: 'Anything else, or unknown.',
+};
+
 const DeviceType = new GraphQLEnumType({
   name: 'DeviceType',
   description: 'Kind of device that sent the request.',
-  values: Object.fromEntries(DEVICES.map((d) => [d.toUpperCase(), { value: d }])),
+  values: Object.fromEntries(DEVICES.map((d) => [d.toUpperCase(), { value: d, description: DEVICE_TEXT[d] }])),
 });
+
+const GRANULARITY_TEXT: Record<keyof typeof GRANULARITY_MS, string> = {
+  MINUTE: '1 minute.',
+  FIVE_MINUTES: '5 minutes.',
+  FIFTEEN_MINUTES: '15 minutes.',
+  HOUR: '1 hour.',
+  SIX_HOURS: '6 hours (00:00, 06:00, 12:00, 18:00 UTC).',
+  DAY: '1 day (UTC).',
+};
 
 const Granularity = new GraphQLEnumType({
   name: 'Granularity',
   description: 'Length of the time buckets rows are grouped into. Buckets start at multiples of their length since the Unix epoch (UTC).',
-  values: Object.fromEntries(Object.entries(GRANULARITY_MS).map(([name, ms]) => [name, { value: name, description: `${ms / 60_000} minutes.` }])),
+  values: Object.fromEntries(Object.keys(GRANULARITY_MS).map((name) => [name, { value: name, description: GRANULARITY_TEXT[name as keyof typeof GRANULARITY_MS] }])),
 });
+
+const SORT_TEXT = { bucket: 'time bucket (needs a granularity)', requests: 'requests', traffic: 'traffic', unique_visitors: 'unique visitors' } as const;
 
 const RowOrder = new GraphQLEnumType({
   name: 'RowOrder',
   description: 'Order of the rows. Ties are broken by time bucket, then by the grouped dimensions, ascending.',
-  values: Object.fromEntries(Object.keys(SORTS).map((name) => [name, { value: name }])),
+  values: Object.fromEntries(
+    Object.entries(SORTS).map(([name, sort]) => [name, { value: name, description: `By ${SORT_TEXT[sort.key]}, ${sort.descending ? 'largest (newest) first' : 'smallest (oldest) first'}.` }]),
+  ),
 });
 
 const list = <T extends GraphQLScalarType | GraphQLEnumType | GraphQLObjectType>(type: T) => new GraphQLList(new GraphQLNonNull(type));
@@ -118,10 +140,10 @@ const TrafficRow = new GraphQLObjectType<GroupRow>({
   description: 'Statistics of one group. A dimension field is null when the query did not group by it; `time` is null without a granularity.',
   fields: {
     time: { type: DateTime, description: 'Start of the time bucket.', resolve: (row) => row.bucket },
-    country: { type: GraphQLString },
-    directory: { type: GraphQLString },
-    browser: { type: GraphQLString },
-    device: { type: DeviceType },
+    country: { type: GraphQLString, description: 'Country code (ISO 3166-1 alpha-2).' },
+    directory: { type: GraphQLString, description: "First-level directory, e.g. `/images/`; `/` for files at the root." },
+    browser: { type: GraphQLString, description: 'Browser family.' },
+    device: { type: DeviceType, description: 'Device type.' },
     os: { type: GraphQLString, description: 'Operating system family.' },
     ...statsFields,
   },
@@ -133,9 +155,9 @@ const TrafficStatistics = new GraphQLObjectType<StatisticsReport>({
   fields: {
     from: { type: new GraphQLNonNull(DateTime), description: 'Start of the window (inclusive).' },
     to: { type: new GraphQLNonNull(DateTime), description: 'End of the window (exclusive).' },
-    granularity: { type: Granularity },
-    groupBy: { type: new GraphQLNonNull(list(Dimension)) },
-    totals: { type: new GraphQLNonNull(TrafficTotals), resolve: (report) => report.totals() },
+    granularity: { type: Granularity, description: 'The granularity asked for, null without one.' },
+    groupBy: { type: new GraphQLNonNull(list(Dimension)), description: 'The dimensions grouped by.' },
+    totals: { type: new GraphQLNonNull(TrafficTotals), description: 'Statistics of the whole window (unique visitors distinct over the window).', resolve: (report) => report.totals() },
     rows: { type: new GraphQLNonNull(list(TrafficRow)), description: 'One row per group, after orderBy, offset and limit.', resolve: (report) => report.rows() },
     rowCount: { type: new GraphQLNonNull(GraphQLInt), description: 'Number of groups before offset and limit (for paging).', resolve: (report) => report.rowCount() },
   },
@@ -151,7 +173,7 @@ const Query = new GraphQLObjectType<unknown, AnalyticsContext>({
       args: {
         from: { type: new GraphQLNonNull(DateTime), description: 'Start of the window (inclusive).' },
         to: { type: new GraphQLNonNull(DateTime), description: 'End of the window (exclusive).' },
-        filter: { type: TrafficFilter },
+        filter: { type: TrafficFilter, description: 'Which records to count; all of the window by default.' },
         groupBy: { type: list(Dimension), defaultValue: [], description: 'Dimensions to group by, in the order given; none gives one row per bucket (or one row).' },
         granularity: { type: Granularity, description: 'Also group by time bucket of this length.' },
         orderBy: { type: RowOrder, description: 'Default: TIME_ASC with a granularity, REQUESTS_DESC without.' },
