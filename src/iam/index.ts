@@ -8,6 +8,9 @@ import { AccountStore } from './account/store.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { TokenService } from './tokens/service.js';
 import { TokenStore } from './tokens/store.js';
+import { userRoutes } from './users/routes.js';
+import { UserService } from './users/service.js';
+import { UserStore } from './users/store.js';
 
 export interface IamProduct extends Product {
   accounts: AccountService;
@@ -17,6 +20,7 @@ export interface IamProduct extends Product {
 export function createIam({ db, clock }: PlatformDeps): IamProduct {
   const accounts = new AccountService(new AccountStore(db.kysely), clock);
   const tokens = new TokenService(new TokenStore(db.kysely), accounts, clock);
+  const users = new UserService(new UserStore(db.kysely), accounts, clock);
   return {
     name: 'iam',
     prefixes: ['/iam'],
@@ -27,6 +31,7 @@ export function createIam({ db, clock }: PlatformDeps): IamProduct {
     register(app) {
       accountRoutes(app, accounts);
       tokenRoutes(app, tokens);
+      userRoutes(app, users);
     },
   };
 }

@@ -117,7 +117,8 @@ export class AccountService {
   }
 }
 
-function toUser(row: UserRow, client: ClientRow): User {
+/** A user as the IAM API shows it (shared with the users resource). */
+export function toUser(row: UserRow, client: ClientRow): User {
   const group = groupById(row.group_id);
   return {
     id: row.id,

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../platform/auth/plugin.js';
+import { ErrorBody } from '../../platform/schema.js';
+import { FullUserSchema, type UserListQuery, UserListQuerySchema, UserPageSchema, UserParamsSchema, type UserPatch, UserPatchSchema } from './schemas.js';
+import type { UserService } from './service.js';
+
+const tags = ['IAM'];
+type Params = { userId: number };
+
+export function userRoutes(app: FastifyInstance, users: UserService): void {
+  app.get<{ Querystring: UserListQuery }>(
+    '/iam/users',
+    { schema: { operationId: 'iam.users.list', tags, summary: "The account's users (all of them unless limit is given)", querystring: UserListQuerySchema, response: { 200: UserPageSchema } } },
+    async (request) => users.list(principalOf(request), request.query),
+  );
+
+  app.get<{ Params: Params }>(
+    '/iam/users/:userId',
+    { schema: { operationId: 'iam.users.get', tags, summary: 'One user of the account', params: UserParamsSchema, response: { 200: FullUserSchema, 404: ErrorBody } } },
+    async (request) => users.get(principalOf(request), request.params.userId),
+  );
+
+  app.patch<{ Params: Params; Body: UserPatch }>(
+    '/iam/users/:userId',
+    {
+      // Any user may edit their own details; the service decides what else the caller may change.
+      config: { access: 'account' },
+      schema: {
+        operationId: 'iam.users.update',
+        tags,
+        summary: "Change a user's details (administrators: any user, and groups)",
+        params: UserParamsSchema,
+        body: UserPatchSchema,
+        response: { 200: FullUserSchema, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (request) => users.update(principalOf(request), request.params.userId, request.body),
+  );
+}
