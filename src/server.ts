@@ -2,6 +2,7 @@
 // SIGTERM/SIGINT (in-flight requests finish, then the database closes).
 import { build, type Edgeplane } from './app.js';
 import type { Config } from './config.js';
+import { applySeedFile } from './control/seed/file.js';
 import { ensureDemoAccount } from './iam/bootstrap.js';
 import { Clock } from './platform/clock.js';
 import { openDatabase, type Database } from './platform/db/index.js';
@@ -31,7 +32,16 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
   const db = await openAndMigrate(config);
   const edgeplane = await build({ config, db, clock });
   const { app } = edgeplane;
+  const firstStart = await edgeplane.iam.accounts.isEmpty();
   const demo = await ensureDemoAccount(edgeplane.iam, config.apiKey);
+  // A seed file describes a fresh server: applied on an empty database only, so restarts do not repeat it.
+  if (firstStart) {
+    await applySeedFile(edgeplane, config).catch(async (error) => {
+      await app.close();
+      await db.close();
+      throw error;
+    });
+  }
   const address = await app.listen({ host: config.host, port: config.port });
   if (demo && !config.apiKey) app.log.warn(`demo account ${demo.clientId} created; its API token (shown once): ${demo.token}`);
   else if (demo) app.log.info(`demo account ${demo.clientId} created with the API token from EDGEPLANE_API_KEY`);
