@@ -1,0 +1,82 @@
+// The one way a cloud call starts asynchronous work: check where it runs (project, region,
+// capability), then write the resource rows and the task row in one transaction, then let the
+// engine run the task (at once in instant mode, so it is FINISHED before the first poll).
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { principalOf } from '../../platform/auth/plugin.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/index.js';
+import type { TaskEngine } from '../../platform/tasks/engine.js';
+import type { ProjectService } from '../projects/service.js';
+import type { Capability, RegionDefinition } from '../regions/catalogue.js';
+import type { RegionService } from '../regions/service.js';
+import { ResourceStore, type Scope } from './resource-store.js';
+
+/** Who is calling, and the task failure a fault rule planned for this request, if any. */
+export interface Caller {
+  clientId: number;
+  userId: number;
+  requestId: string;
+  injectedFailure: string | null;
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  const principal = principalOf(request);
+  return { clientId: principal.clientId, userId: principal.userId, requestId: String(request.id), injectedFailure: request.injectedTaskFailure ?? null };
+}
+
+export interface Place {
+  projectId: number | null;
+  regionId: number | null;
+}
+
+export class Operations {
+  readonly resources: ResourceStore;
+
+  constructor(
+    private readonly db: Database,
+    readonly clock: Clock,
+    readonly engine: TaskEngine,
+    readonly projects: ProjectService,
+    readonly regions: RegionService,
+  ) {
+    this.resources = new ResourceStore(db.kysely);
+  }
+
+  /** Checks the project is the caller's and ACTIVE, and the region ACTIVE with the capability. */
+  async place(caller: Caller, projectId: number, regionId: number, capability: Capability): Promise<{ scope: Scope; region: RegionDefinition }> {
+    await this.projects.requireActive(caller.clientId, projectId);
+    const region = this.regions.require(regionId, capability);
+    return { scope: { clientId: caller.clientId, projectId, regionId }, region };
+  }
+
+  /** Reads need the project to be the caller's; the region only has to exist. */
+  async readable(caller: Caller, projectId: number, regionId: number): Promise<Scope> {
+    await this.projects.requireActive(caller.clientId, projectId);
+    this.regions.get(regionId);
+    return { clientId: caller.clientId, projectId, regionId };
+  }
+
+  /**
+   * Writes one task of `type` and the rows `write` adds, in one transaction, then hands the task to
+   * the engine. Returns the task ID.
+   */
+  async submit(caller: Caller, place: Place, type: string, data: unknown, write: (trx: Kysely<any>, taskId: string) => Promise<void>): Promise<string> {
+    const taskId = await this.db.kysely.transaction().execute(async (trx) => {
+      const id = await this.engine.enqueue(trx, {
+        clientId: caller.clientId,
+        userId: caller.userId,
+        projectId: place.projectId,
+        regionId: place.regionId,
+        type,
+        data,
+        plannedFailure: caller.injectedFailure,
+        requestId: caller.requestId,
+      });
+      await write(trx, id);
+      return id;
+    });
+    await this.engine.afterCommit([taskId], type);
+    return taskId;
+  }
+}

@@ -1,0 +1,165 @@
+// SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
+// scoped by client, project and region: another client's object is simply not found.
+import type { Kysely } from 'kysely';
+
+export type ResourceKind = 'network' | 'subnet' | 'port' | 'instance' | 'volume' | 'floatingip' | 'k8s_cluster';
+
+export interface ResourceRow {
+  id: string;
+  kind: ResourceKind;
+  client_id: number;
+  project_id: number;
+  region_id: number;
+  name: string;
+  status: string;
+  /** The resource this one lives in (subnet -> network, port -> network). */
+  parent_id: string | null;
+  /** The resource this one is attached to (port/volume/floating IP -> instance). */
+  owner_id: string | null;
+  vcpus: number;
+  ram_mb: number;
+  size_gb: number;
+  /** 1 once its create task has finished: counts toward quotas and may be used by others. */
+  ready: number;
+  creator_task_id: string | null;
+  /** The task currently working on the resource, null when none. */
+  task_id: string | null;
+  /** JSON of the kind-specific fields. */
+  attrs: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface Scope {
+  clientId: number;
+  projectId: number;
+  regionId: number;
+}
+
+interface Tables {
+  cloud_resources: ResourceRow;
+}
+
+export interface ListFilter {
+  parentId?: string;
+  ownerId?: string;
+  name?: string;
+  status?: string;
+}
+
+export class ResourceStore {
+  readonly db: Kysely<Tables>;
+
+  constructor(db: Kysely<any>) {
+    this.db = db as Kysely<Tables>;
+  }
+
+  private scoped(kind: ResourceKind, scope: Scope) {
+    return this.db
+      .selectFrom('cloud_resources')
+      .selectAll()
+      .where('client_id', '=', scope.clientId)
+      .where('project_id', '=', scope.projectId)
+      .where('region_id', '=', scope.regionId)
+      .where('kind', '=', kind);
+  }
+
+  async insert(row: ResourceRow): Promise<void> {
+    await this.db.insertInto('cloud_resources').values(row).execute();
+  }
+
+  async get(kind: ResourceKind, scope: Scope, id: string): Promise<ResourceRow | undefined> {
+    return this.scoped(kind, scope).where('id', '=', id).executeTakeFirst();
+  }
+
+  async getByName(kind: ResourceKind, scope: Scope, name: string): Promise<ResourceRow | undefined> {
+    return this.scoped(kind, scope).where('name', '=', name).executeTakeFirst();
+  }
+
+  /** A row by id alone: for task modules, whose task row already proves the scope. */
+  async byId(id: string): Promise<ResourceRow | undefined> {
+    return this.db.selectFrom('cloud_resources').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  private filtered(kind: ResourceKind, scope: Scope, filter: ListFilter) {
+    let q = this.scoped(kind, scope);
+    if (filter.parentId) q = q.where('parent_id', '=', filter.parentId);
+    if (filter.ownerId) q = q.where('owner_id', '=', filter.ownerId);
+    if (filter.name) q = q.where('name', '=', filter.name);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    return q;
+  }
+
+  async count(kind: ResourceKind, scope: Scope, filter: ListFilter = {}): Promise<number> {
+    const row = await this.filtered(kind, scope, filter)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async list(kind: ResourceKind, scope: Scope, filter: ListFilter, page: { limit: number; offset: number }): Promise<ResourceRow[]> {
+    return this.filtered(kind, scope, filter).orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute();
+  }
+
+  async children(parentId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
+    let q = this.db.selectFrom('cloud_resources').selectAll().where('parent_id', '=', parentId);
+    if (kind) q = q.where('kind', '=', kind);
+    return q.orderBy('created_at').execute();
+  }
+
+  async attachedTo(ownerId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
+    let q = this.db.selectFrom('cloud_resources').selectAll().where('owner_id', '=', ownerId);
+    if (kind) q = q.where('kind', '=', kind);
+    return q.orderBy('created_at').execute();
+  }
+
+  async update(id: string, values: Partial<ResourceRow>): Promise<void> {
+    await this.db.updateTable('cloud_resources').set(values).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('cloud_resources').where('id', '=', id).execute();
+  }
+
+  async deleteMany(ids: string[]): Promise<void> {
+    if (ids.length > 0) await this.db.deleteFrom('cloud_resources').where('id', 'in', ids).execute();
+  }
+
+  /** Everything a task wrote ahead of itself: what a failed create task must remove. */
+  async deleteCreatedBy(taskId: string): Promise<void> {
+    await this.db.deleteFrom('cloud_resources').where('creator_task_id', '=', taskId).where('ready', '=', 0).execute();
+  }
+
+  async updateCreatedBy(taskId: string, values: Partial<ResourceRow>): Promise<void> {
+    await this.db.updateTable('cloud_resources').set(values).where('creator_task_id', '=', taskId).execute();
+  }
+
+  async deleteProject(clientId: number, projectId: number): Promise<number> {
+    const result = await this.db.deleteFrom('cloud_resources').where('client_id', '=', clientId).where('project_id', '=', projectId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Usage of a client in a region: finished resources of each kind, and the summed sizes. */
+  async usage(clientId: number, regionId: number): Promise<{ kind: string; n: number; vcpus: number; ram: number; size: number }[]> {
+    const rows = await this.db
+      .selectFrom('cloud_resources')
+      .select((eb) => [
+        'kind',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>('vcpus').as('vcpus'),
+        eb.fn.sum<number>('ram_mb').as('ram'),
+        eb.fn.sum<number>('size_gb').as('size'),
+      ])
+      .where('client_id', '=', clientId)
+      .where('region_id', '=', regionId)
+      .where('ready', '=', 1)
+      .groupBy('kind')
+      .execute();
+    return rows.map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus ?? 0), ram: Number(r.ram ?? 0), size: Number(r.size ?? 0) }));
+  }
+}
+
+export function attrsOf<T>(row: ResourceRow): T {
+  return JSON.parse(row.attrs) as T;
+}

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import { Nullable, StringEnum } from '../../platform/schema.js';
+import { TagSchema, TagsInput } from '../common/schemas.js';
+
+export const FloatingIpSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    floating_ip_address: Nullable(Type.String()),
+    fixed_ip_address: Nullable(Type.String()),
+    port_id: Nullable(Type.String({ format: 'uuid' })),
+    router_id: Nullable(Type.String({ format: 'uuid' })),
+    status: Nullable(StringEnum(['ACTIVE', 'DOWN', 'ERROR'])),
+    tags: Type.Array(TagSchema),
+    project_id: Type.Integer(),
+    region_id: Type.Integer(),
+    region: Type.String(),
+    creator_task_id: Nullable(Type.String()),
+    task_id: Nullable(Type.String()),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A public floating IP address' },
+);
+
+export const FloatingIpCreateBody = Type.Object(
+  { port_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))), fixed_ip_address: Type.Optional(Nullable(Type.String({ format: 'ipv4' }))), tags: Type.Optional(TagsInput) },
+  { additionalProperties: false },
+);
+export const AssignBody = Type.Object({ port_id: Type.String({ format: 'uuid' }), fixed_ip_address: Type.Optional(Nullable(Type.String({ format: 'ipv4' }))) }, { additionalProperties: false });
+
+export const FloatingIpListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  status: Type.Optional(StringEnum(['ACTIVE', 'DOWN', 'ERROR'])),
+});

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { callerOf } from '../common/operations.js';
+import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
+import { FlavorSchema, InstanceActionBody, InstanceCreateBody, InstanceListQuery, InstanceSchema } from './schemas.js';
+import type { Action, InstanceService } from './service.js';
+
+const ItemParams = UuidParam('instance_id', 'Instance ID');
+type P = { project_id: number; region_id: number; instance_id: string };
+const List = (item: typeof InstanceSchema | typeof FlavorSchema) => Type.Object({ count: Type.Integer(), results: Type.Array(item) });
+
+export function instanceRoutes(app: FastifyInstance, instances: InstanceService): void {
+  const common = { tags: [CLOUD_TAG] };
+  const v1 = '/cloud/v1/instances/:project_id/:region_id';
+  app.post('/cloud/v2/instances/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.instances.create', summary: 'Create an instance with its volumes and interfaces (asynchronous)', params: ProjectRegionParams, body: InstanceCreateBody, response: { 200: TaskIdList } } }, async (request) => {
+    const p = request.params as P;
+    return instances.create(callerOf(request), p.project_id, p.region_id, request.body as never);
+  });
+  app.get(v1, { schema: { ...common, operationId: 'cloud.instances.list', summary: 'List instances', params: ProjectRegionParams, querystring: InstanceListQuery, response: { 200: List(InstanceSchema) } } }, async (request) => {
+    const p = request.params as P;
+    return instances.list(callerOf(request), p.project_id, p.region_id, request.query as never);
+  });
+  app.get(`${v1}/:instance_id`, { schema: { ...common, operationId: 'cloud.instances.get', summary: 'Get an instance', params: ItemParams, response: { 200: InstanceSchema } } }, async (request) => {
+    const p = request.params as P;
+    return instances.get(callerOf(request), p.project_id, p.region_id, p.instance_id);
+  });
+  app.delete(`${v1}/:instance_id`, {
+    schema: { ...common, operationId: 'cloud.instances.delete', summary: 'Delete an instance (asynchronous)', params: ItemParams,
+      querystring: Type.Object({ volumes: Type.Optional(Type.String({ description: 'Comma-separated volume IDs to delete with it' })), delete_floatings: Type.Optional(Type.Boolean()), floatings: Type.Optional(Type.String()), reserved_fixed_ips: Type.Optional(Type.String()) }),
+      response: { 200: TaskIdList } },
+  }, async (request) => {
+    const p = request.params as P;
+    return instances.delete(callerOf(request), p.project_id, p.region_id, p.instance_id, request.query as never);
+  });
+  for (const action of ['start', 'stop', 'reboot', 'suspend', 'resume'] as const) {
+    app.post(`${v1}/:instance_id/${action}`, { schema: { ...common, operationId: `cloud.instances.${action}`, summary: `${action[0].toUpperCase()}${action.slice(1)} an instance (a task; the record shows it in progress)`, params: ItemParams, response: { 200: InstanceSchema } } }, async (request) => {
+      const p = request.params as P;
+      const caller = callerOf(request);
+      await instances.action(caller, p.project_id, p.region_id, p.instance_id, action);
+      return instances.get(caller, p.project_id, p.region_id, p.instance_id);
+    });
+  }
+  app.post('/cloud/v2/instances/:project_id/:region_id/:instance_id/action', { schema: { ...common, operationId: 'cloud.instances.action', summary: 'Run a power action (asynchronous)', params: ItemParams, body: InstanceActionBody, response: { 200: TaskIdList } } }, async (request) => {
+    const p = request.params as P;
+    return instances.action(callerOf(request), p.project_id, p.region_id, p.instance_id, (request.body as { action: Action }).action);
+  });
+  app.get('/cloud/v1/flavors/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.flavors.list', summary: 'List instance flavors', params: ProjectRegionParams, querystring: Type.Object({ disabled: Type.Optional(Type.Boolean()), exclude_linux: Type.Optional(Type.Boolean()), exclude_windows: Type.Optional(Type.Boolean()), include_prices: Type.Optional(Type.Boolean()) }), response: { 200: List(FlavorSchema) } } }, async () =>
+    instances.flavors(),
+  );
+}

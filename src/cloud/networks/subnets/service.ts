@@ -1,0 +1,105 @@
+// Subnets: created on a network whose create task has finished; a subnet with ports in use cannot
+// be deleted; CIDRs of one network may not overlap.
+import { randomUUID } from 'node:crypto';
+import { Static } from 'typebox';
+import { AppError, bodyField, invalid, notFound } from '../../../platform/errors.js';
+import { tagList, zonedTime } from '../../common/format.js';
+import type { Caller, Operations } from '../../common/operations.js';
+import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../../common/resource-store.js';
+import { newRow, type NetworkService } from '../service.js';
+import { hostCount, overlaps, parseCidr, ipAt } from './cidr.js';
+import type { SubnetCreateBody, SubnetListQuery, SubnetSchema, SubnetUpdateBody } from './schemas.js';
+
+type Subnet = Static<typeof SubnetSchema>;
+
+export interface SubnetAttrs {
+  cidr: string;
+  ip_version: number;
+  enable_dhcp: boolean;
+  gateway_ip: string | null;
+  dns_nameservers: string[] | null;
+  host_routes: { destination: string; nexthop: string }[] | null;
+  has_router: boolean;
+  tags: Record<string, string>;
+}
+
+export class SubnetService {
+  constructor(private readonly ops: Operations, private readonly networks: NetworkService) {}
+
+  async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof SubnetCreateBody>) {
+    const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
+    const cidr = parseCidr(body.cidr);
+    if (body.ip_version !== 4 || !cidr) throw invalid([bodyField(['cidr'], 'must be an aligned IPv4 network in CIDR form, from /8 to /30')]);
+    await this.networks.usable(scope, body.network_id);
+    for (const other of await this.ops.resources.children(body.network_id, 'subnet')) {
+      const otherCidr = parseCidr(attrsOf<SubnetAttrs>(other).cidr);
+      if (otherCidr && overlaps(cidr, otherCidr)) throw new AppError('conflict', `CIDR ${body.cidr} overlaps subnet ${other.id} (${attrsOf<SubnetAttrs>(other).cidr}) of network ${body.network_id}`);
+    }
+    const id = randomUUID();
+    const attrs: SubnetAttrs = {
+      cidr: body.cidr, ip_version: 4, enable_dhcp: body.enable_dhcp,
+      gateway_ip: body.gateway_ip === null ? null : (body.gateway_ip ?? ipAt(cidr, 1)),
+      dns_nameservers: body.dns_nameservers ?? [], host_routes: body.host_routes ?? [], has_router: body.connect_to_network_router, tags: body.tags ?? {},
+    };
+    const task = await this.ops.submit(caller, scope, 'create_subnet', { subnet_id: id }, async (trx, taskId) => {
+      await new ResourceStore(trx).insert(newRow(scope, 'subnet', id, body.name, 'creating', taskId, attrs, this.ops.clock.now(), { parent_id: body.network_id }));
+    });
+    return { tasks: [task], id };
+  }
+
+  async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof SubnetListQuery>) {
+    const scope = await this.ops.readable(caller, projectId, regionId);
+    const filter = { parentId: query.network_id };
+    const [count, rows] = await Promise.all([this.ops.resources.count('subnet', scope, filter), this.ops.resources.list('subnet', scope, filter, query)]);
+    return { count, results: await Promise.all(rows.map((r) => this.present(r))) };
+  }
+
+  async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<Subnet> {
+    const scope = await this.ops.readable(caller, projectId, regionId);
+    return this.present(await this.row(scope, id));
+  }
+
+  async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof SubnetUpdateBody>): Promise<Subnet> {
+    const scope = await this.ops.readable(caller, projectId, regionId);
+    const row = await this.row(scope, id);
+    const attrs = attrsOf<SubnetAttrs>(row);
+    if (body.enable_dhcp !== undefined) attrs.enable_dhcp = body.enable_dhcp;
+    if (body.gateway_ip !== undefined) attrs.gateway_ip = body.gateway_ip;
+    if (body.dns_nameservers !== undefined) attrs.dns_nameservers = body.dns_nameservers ?? [];
+    if (body.host_routes !== undefined) attrs.host_routes = body.host_routes ?? [];
+    if (body.tags !== undefined) attrs.tags = body.tags ?? {};
+    await this.ops.resources.update(id, { name: body.name ?? row.name, attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
+    return this.present(await this.row(scope, id));
+  }
+
+  async delete(caller: Caller, projectId: number, regionId: number, id: string) {
+    const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
+    const row = await this.row(scope, id);
+    if (row.task_id) throw new AppError('conflict', `Subnet ${id} is busy with task ${row.task_id}; wait for it to finish`);
+    const inUse = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === id);
+    if (inUse.length > 0) throw new AppError('conflict', `Subnet ${id} has ${inUse.length} port(s) in use by instances; delete them first`);
+    const task = await this.ops.submit(caller, scope, 'delete_subnet', { subnet_id: id }, async (trx, taskId) => {
+      await new ResourceStore(trx).update(id, { status: 'deleting', task_id: taskId, updated_at: this.ops.clock.now() });
+    });
+    return { tasks: [task], id };
+  }
+
+  private async row(scope: Scope, id: string): Promise<ResourceRow> {
+    const row = await this.ops.resources.get('subnet', scope, id);
+    if (!row) throw notFound(`Subnet ${id}`);
+    return row;
+  }
+
+  private async present(row: ResourceRow): Promise<Subnet> {
+    const attrs = attrsOf<SubnetAttrs>(row);
+    const total = hostCount(parseCidr(attrs.cidr)!);
+    const used = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === row.id).length;
+    return {
+      id: row.id, name: row.name, network_id: row.parent_id!, cidr: attrs.cidr, ip_version: 4, enable_dhcp: attrs.enable_dhcp,
+      gateway_ip: attrs.gateway_ip, dns_nameservers: attrs.dns_nameservers, host_routes: attrs.host_routes, has_router: attrs.has_router,
+      total_ips: total, available_ips: total - used, tags: tagList(attrs.tags),
+      project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+    };
+  }
+}

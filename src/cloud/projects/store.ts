@@ -1,0 +1,75 @@
+// SQL for projects. Scoped by client on every read.
+import type { Generated, Kysely } from 'kysely';
+
+export interface ProjectRow {
+  id: number;
+  client_id: number;
+  name: string;
+  description: string | null;
+  is_default: number;
+  state: string;
+  task_id: string | null;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+interface Tables {
+  cloud_projects: Omit<ProjectRow, 'id'> & { id: Generated<number> };
+}
+
+export interface ProjectFilter {
+  name?: string;
+  includeDeleted?: boolean;
+  orderBy?: 'created_at.asc' | 'created_at.desc' | 'name.asc' | 'name.desc';
+}
+
+export class ProjectStore {
+  private readonly db: Kysely<Tables>;
+
+  constructor(db: Kysely<any>) {
+    this.db = db as Kysely<Tables>;
+  }
+
+  /** The same queries inside a caller's transaction. */
+  withDb(db: Kysely<any>): ProjectStore {
+    return new ProjectStore(db);
+  }
+
+  async insert(row: Omit<ProjectRow, 'id'>): Promise<number> {
+    const inserted = await this.db.insertInto('cloud_projects').values(row).returning('id').executeTakeFirstOrThrow();
+    return Number(inserted.id);
+  }
+
+  async get(clientId: number, id: number): Promise<ProjectRow | undefined> {
+    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst() as Promise<ProjectRow | undefined>;
+  }
+
+  async findDefault(clientId: number): Promise<ProjectRow | undefined> {
+    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('is_default', '=', 1).executeTakeFirst() as Promise<ProjectRow | undefined>;
+  }
+
+  private filtered(clientId: number, filter: ProjectFilter) {
+    let q = this.db.selectFrom('cloud_projects').where('client_id', '=', clientId);
+    if (!filter.includeDeleted) q = q.where('deleted_at', 'is', null);
+    if (filter.name) q = q.where('name', '=', filter.name);
+    return q;
+  }
+
+  async count(clientId: number, filter: ProjectFilter): Promise<number> {
+    const row = await this.filtered(clientId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async list(clientId: number, filter: ProjectFilter, page: { limit: number; offset: number }): Promise<ProjectRow[]> {
+    const [field, dir] = (filter.orderBy ?? 'created_at.asc').split('.') as ['created_at' | 'name', 'asc' | 'desc'];
+    return this.filtered(clientId, filter).selectAll().orderBy(field, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute() as Promise<ProjectRow[]>;
+  }
+
+  async update(clientId: number, id: number, values: Partial<ProjectRow>): Promise<void> {
+    await this.db.updateTable('cloud_projects').set(values).where('client_id', '=', clientId).where('id', '=', id).execute();
+  }
+
+  async countActive(clientId: number): Promise<number> {
+    return this.count(clientId, {});
+  }
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { PageOf } from '../../platform/pagination.js';
+import { CLOUD_TAG } from '../common/schemas.js';
+import { RegionListQuery, RegionSchema } from './schemas.js';
+import type { RegionService } from './service.js';
+
+export function regionRoutes(app: FastifyInstance, regions: RegionService): void {
+  app.get(
+    '/cloud/v1/regions',
+    { schema: { operationId: 'cloud.regions.list', tags: [CLOUD_TAG], summary: 'List regions', querystring: RegionListQuery, response: { 200: PageOf(RegionSchema) } } },
+    async (request) => regions.list(request.query as never),
+  );
+  app.get(
+    '/cloud/v1/regions/:region_id',
+    {
+      schema: {
+        operationId: 'cloud.regions.get',
+        tags: [CLOUD_TAG],
+        summary: 'Get a region',
+        params: Type.Object({ region_id: Type.Integer({ minimum: 1 }) }),
+        querystring: Type.Object({ show_volume_types: Type.Optional(Type.Boolean()) }),
+        response: { 200: RegionSchema },
+      },
+    },
+    async (request) => regions.get((request.params as { region_id: number }).region_id),
+  );
+}

@@ -1,0 +1,85 @@
+// Tasks as the API shows them: get, list with the reference's filters, acknowledge.
+import { Static } from 'typebox';
+import type { Clock } from '../../platform/clock.js';
+import { notFound } from '../../platform/errors.js';
+import type { TaskRow } from '../../platform/tasks/types.js';
+import { plainTime } from '../common/format.js';
+import { CREATED_RESOURCE_KEYS, type TaskListQuery, type TaskSchema } from './schemas.js';
+import type { TaskStore } from './store.js';
+
+type Task = Static<typeof TaskSchema>;
+
+export class TaskService {
+  constructor(private readonly store: TaskStore, private readonly clock: Clock) {}
+
+  async get(clientId: number, taskId: string): Promise<Task> {
+    const row = await this.store.get(clientId, taskId);
+    if (!row) throw notFound(`Task ${taskId}`);
+    return present(row);
+  }
+
+  async list(clientId: number, q: Static<typeof TaskListQuery>) {
+    const filter = {
+      projectIds: q.project_id, regionIds: q.region_id, states: q.state, taskType: q.task_type,
+      from: q.from_timestamp ? Date.parse(withZone(q.from_timestamp)) : undefined,
+      to: q.to_timestamp ? Date.parse(withZone(q.to_timestamp)) : undefined,
+      acknowledged: q.is_acknowledged,
+    };
+    const order = q.order_by ?? q.sorting ?? 'asc';
+    const [count, rows] = await Promise.all([this.store.count(clientId, filter), q.limit === 0 ? [] : this.store.list(clientId, filter, q, order)]);
+    return { count, results: rows.map(present) };
+  }
+
+  async active(clientId: number, projectId: number, regionId: number) {
+    const filter = { projectIds: [projectId], regionIds: [regionId], states: ['NEW', 'RUNNING'] };
+    const [count, rows] = await Promise.all([this.store.count(clientId, filter), this.store.list(clientId, filter, { limit: 1000, offset: 0 }, 'asc')]);
+    return { count, results: rows.map(present) };
+  }
+
+  async acknowledgeOne(clientId: number, userId: number, taskId: string): Promise<Task> {
+    await this.get(clientId, taskId);
+    await this.store.acknowledge(clientId, { taskId }, userId, this.clock.now());
+    return this.get(clientId, taskId);
+  }
+
+  async acknowledgeAll(clientId: number, userId: number, projectId?: number, regionId?: number): Promise<void> {
+    await this.store.acknowledge(clientId, { projectIds: projectId ? [projectId] : undefined, regionIds: regionId ? [regionId] : undefined }, userId, this.clock.now());
+  }
+}
+
+/** Timestamps without a zone are UTC, as the API prints them. */
+function withZone(text: string): string {
+  return /(Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`;
+}
+
+export function present(row: TaskRow): Task {
+  let created: Task['created_resources'] = null;
+  if (row.state === 'FINISHED' && row.created_resources) {
+    const made = JSON.parse(row.created_resources) as Record<string, (string | number)[]>;
+    created = Object.fromEntries(CREATED_RESOURCE_KEYS.map((k) => [k, made[k] ?? []])) as Task['created_resources'];
+  }
+  return {
+    id: row.task_id,
+    task_type: row.task_type,
+    state: row.state,
+    error: row.error,
+    created_on: plainTime(row.created_at),
+    updated_on: plainTime(row.updated_at),
+    finished_on: plainTime(row.finished_at),
+    created_resources: created,
+    data: JSON.parse(row.data),
+    detailed_state: row.state === 'FINISHED' || row.state === 'ERROR' ? row.state : null,
+    project_id: row.project_id === null ? null : Number(row.project_id),
+    region_id: row.region_id === null ? null : Number(row.region_id),
+    client_id: Number(row.client_id),
+    user_id: Number(row.user_id),
+    user_client_id: Number(row.client_id),
+    request_id: row.request_id,
+    acknowledged: row.acknowledged_at !== null,
+    acknowledged_at: plainTime(row.acknowledged_at),
+    acknowledged_by: row.acknowledged_by === null ? null : Number(row.acknowledged_by),
+    job_id: null,
+    schedule_id: null,
+    lifecycle_policy_id: null,
+  };
+}

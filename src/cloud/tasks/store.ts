@@ -1,0 +1,59 @@
+// Reads of the task queue for the API, scoped by client.
+import type { Kysely } from 'kysely';
+import type { TaskRow } from '../../platform/tasks/types.js';
+
+interface Tables {
+  tasks: TaskRow;
+}
+
+export interface TaskFilter {
+  projectIds?: number[];
+  regionIds?: number[];
+  states?: string[];
+  taskType?: string;
+  from?: number;
+  to?: number;
+  acknowledged?: boolean;
+}
+
+export class TaskStore {
+  private readonly db: Kysely<Tables>;
+
+  constructor(db: Kysely<any>) {
+    this.db = db as Kysely<Tables>;
+  }
+
+  async get(clientId: number, taskId: string): Promise<TaskRow | undefined> {
+    return this.db.selectFrom('tasks').selectAll().where('task_id', '=', taskId).where('client_id', '=', clientId).executeTakeFirst();
+  }
+
+  private filtered(clientId: number, f: TaskFilter) {
+    let q = this.db.selectFrom('tasks').where('client_id', '=', clientId);
+    if (f.projectIds?.length) q = q.where('project_id', 'in', f.projectIds);
+    if (f.regionIds?.length) q = q.where('region_id', 'in', f.regionIds);
+    if (f.states?.length) q = q.where('state', 'in', f.states as TaskRow['state'][]);
+    if (f.taskType) q = q.where('task_type', '=', f.taskType);
+    if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
+    if (f.to !== undefined) q = q.where('created_at', '<=', f.to);
+    if (f.acknowledged !== undefined) q = q.where('acknowledged_at', f.acknowledged ? 'is not' : 'is', null);
+    return q;
+  }
+
+  async count(clientId: number, f: TaskFilter): Promise<number> {
+    const row = await this.filtered(clientId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async list(clientId: number, f: TaskFilter, page: { limit: number; offset: number }, order: 'asc' | 'desc'): Promise<TaskRow[]> {
+    return this.filtered(clientId, f).selectAll().orderBy('created_at', order).orderBy('id', order).limit(page.limit).offset(page.offset).execute();
+  }
+
+  async acknowledge(clientId: number, f: TaskFilter & { taskId?: string }, userId: number, now: number): Promise<number> {
+    let q = this.db.updateTable('tasks').set({ acknowledged_at: now, acknowledged_by: userId }).where('client_id', '=', clientId).where('acknowledged_at', 'is', null);
+    if (f.taskId) q = q.where('task_id', '=', f.taskId);
+    if (f.projectIds?.length) q = q.where('project_id', 'in', f.projectIds);
+    if (f.regionIds?.length) q = q.where('region_id', 'in', f.regionIds);
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+}
