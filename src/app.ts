@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { createCdn } from './cdn/index.js';
 import { createCdnAnalytics } from './cdn-analytics/index.js';
+import { createCloud } from './cloud/index.js';
 import { type ControlProduct, createControl } from './control/index.js';
 import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
@@ -59,6 +60,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     createSecurity({ ...deps, accounts: iam.accounts }),
     createEdge({ ...deps, accounts: iam.accounts }),
     createWaap(deps),
+    createCloud(deps),
     control,
   ];
 
