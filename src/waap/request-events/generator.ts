@@ -78,11 +78,11 @@ export class TrafficGenerator {
   newSession(): Session {
     const org = this.weighted(CATALOGUE.orgs, CATALOGUE.orgWeight);
     const attackerRoll = this.random();
-    const attack = attackerRoll < 0.05 ? this.pick(CATALOGUE.attacks) : undefined;
+    const attack = attackerRoll < 0.025 ? this.pick(CATALOGUE.attacks) : undefined;
     const agent = attack ? this.pick(attack.agents.map((i) => CATALOGUE.agents[i])) : this.weighted(CATALOGUE.agents, CATALOGUE.agentWeight);
     const [a, b] = org.prefix;
     const ip = org.v6 ? `2001:db8:${a.toString(16)}:${b.toString(16)}::${Math.floor(this.random() * 65535).toString(16)}` : `${a}.${b}.${Math.floor(this.random() * 256)}.${1 + Math.floor(this.random() * 254)}`;
-    const left = attack ? 20 + Math.floor(this.random() * 60) : 1 + Math.floor(this.random() * 14);
+    const left = attack ? 10 + Math.floor(this.random() * 30) : 1 + Math.floor(this.random() * 14);
     return { ip, org, agent, attack, sessionId: this.hex(32), referenceId: this.hex(32), left, count: 0 };
   }
 

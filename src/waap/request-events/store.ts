@@ -175,8 +175,9 @@ export class EventStore {
 
   /** Per-bucket counts for traffic series: decision, status class and traffic types per bucket. */
   async trafficBuckets(filter: EventFilter, bucketMs: number): Promise<{ bucket: number; decision: string; status_class: number; traffic_types: string; optional_action: string; n: number }[]> {
-    const bucket = sql`(request_time / ${bucketMs}) * ${bucketMs}`;
-    const result = await sql<any>`select ${this.database.engine === 'postgres' ? sql`${bucket}::bigint` : bucket} as bucket, decision, status_code / 100 as status_class, traffic_types, optional_action, count(*) as n
+    // A literal, not a parameter: SQLite binds JS numbers as REAL, which would make the division exact.
+    const size = sql.lit(Math.trunc(bucketMs));
+    const result = await sql<any>`select (request_time / ${size}) * ${size} as bucket, decision, status_code / 100 as status_class, traffic_types, optional_action, count(*) as n
       from waap_events where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)}
       group by 1, decision, status_code / 100, traffic_types, optional_action order by 1`.execute(this.db);
     return result.rows.map((r: any) => ({ ...r, bucket: Number(r.bucket), status_class: Number(r.status_class), n: Number(r.n) }));
