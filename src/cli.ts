@@ -5,7 +5,9 @@ import { Command, Option } from 'commander';
 import { registerCdnGenerateCommand } from './cdn-analytics/cli.js';
 import { ConfigError, loadConfig, SETTINGS, type SettingName } from './config.js';
 import { closeOnSignals, startServer } from './server.js';
+import { registerControlCommands } from './control/cli.js';
 import { registerDdosGenerateCommand } from './security/event-logs/cli.js';
+import { registerWaapGenerateCommand } from './waap/cli.js';
 import { VERSION } from './version.js';
 
 const program = new Command('edgeplane').description('Self-hostable control plane for the unified infrastructure API').version(VERSION);
@@ -31,5 +33,8 @@ serve.action(async (flags: Partial<Record<SettingName, unknown>>) => {
 
 registerDdosGenerateCommand(program);
 registerCdnGenerateCommand(program);
+registerWaapGenerateCommand(program);
+
+registerControlCommands(program);
 
 await program.parseAsync(process.argv);
