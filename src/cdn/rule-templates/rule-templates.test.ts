@@ -188,8 +188,10 @@ describe('PATCH', () => {
 describe('DELETE', () => {
   it('deletes: 204, then 404 and gone from the list', async () => {
     const { id } = await create({ rule: '/d', ruleType: 0 });
-    const res = await t.request('DELETE', `${BASE}/${id}`, { headers: { ...a.headers, accept: '*/*' } });
+    // As the official client sends it: Accept */*, a JSON content type and no body.
+    const res = await t.request('DELETE', `${BASE}/${id}`, { headers: { ...a.headers, accept: '*/*', 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(204);
+    expectConforms('DELETE', ITEM, res);
     expect(res.body).toBe('');
     expect((await t.request('GET', `${BASE}/${id}`, { headers: a.headers })).statusCode).toBe(404);
     expect((await t.request('DELETE', `${BASE}/${id}`, { headers: a.headers })).statusCode).toBe(404);
@@ -235,6 +237,24 @@ describe('system templates', () => {
       expect(res.json().detail).toMatch(/System templates .* cannot be changed or deleted/);
     }
     expect((await t.request('GET', url, { headers: a.headers })).json()).toEqual(system);
+  });
+});
+
+describe('system templates after a reset', () => {
+  it('are written again when a full reset of the data removed them, once', async () => {
+    const fresh = await createTestApp();
+    try {
+      const c = await fresh.account();
+      const names = async () => (await fresh.request('GET', BASE, { headers: c.headers })).json().results.filter((r: { default: boolean }) => r.default).map((r: { name: string }) => r.name);
+      expect(await names()).toHaveLength(SYSTEM_COUNT);
+      await fresh.db.kysely.deleteFrom('cdn_rule_templates').execute();
+      expect(await names()).toHaveLength(SYSTEM_COUNT);
+      expect(await names()).toHaveLength(SYSTEM_COUNT);
+      const rows = await fresh.db.kysely.selectFrom('cdn_rule_templates').select('id').where('is_default', '=', 1).execute();
+      expect(rows).toHaveLength(SYSTEM_COUNT);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

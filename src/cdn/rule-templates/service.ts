@@ -10,6 +10,7 @@ import { deprecationsOf, optionErrors } from './options-rules.js';
 import { matchTemplate, requestPath, ruleErrors } from './rule-match.js';
 import { READ_ONLY_FIELDS, type RuleTemplate, type RuleTemplateInput, type RuleTemplatePatchInput } from './schemas.js';
 import type { RuleTemplateFields, RuleTemplateRow, RuleTemplateStore } from './store.js';
+import { SYSTEM_CLIENT_ID, SYSTEM_TEMPLATES } from './system-templates.js';
 
 export interface TemplateResult {
   template: RuleTemplate;
@@ -113,6 +114,7 @@ export class RuleTemplateService {
   ) {}
 
   async list(principal: Principal, page: PageRequest): Promise<Page<RuleTemplate>> {
+    await this.ensureSystemTemplates();
     const id = principal.clientId;
     return paginate(page, () => this.store.count(id), async (p) => (await this.store.list(id, p)).map(toTemplate));
   }
@@ -170,6 +172,7 @@ export class RuleTemplateService {
 
   /** Which of the client's templates (its own and the system ones) applies to a request URI. */
   async match(clientId: number, uri: string): Promise<MatchOutcome> {
+    await this.ensureSystemTemplates();
     const templates = (await this.store.all(clientId)).map(toTemplate);
     const { template, matching } = matchTemplate(templates, uri);
     return {
@@ -190,7 +193,27 @@ export class RuleTemplateService {
     };
   }
 
+  /**
+   * The system templates are product data, not client data: a full reset of the data removes them, so
+   * they are written again when any is missing (one indexed count per read in the steady state).
+   */
+  private async ensureSystemTemplates(): Promise<void> {
+    if ((await this.store.countSystem()) >= SYSTEM_TEMPLATES.length) return;
+    const rows = SYSTEM_TEMPLATES.map((t) => ({
+      system_key: t.key,
+      client_id: SYSTEM_CLIENT_ID,
+      name: t.name,
+      rule: t.rule,
+      rule_type: 0,
+      weight: t.weight,
+      override_origin_protocol: null,
+      options: JSON.stringify(t.options),
+    }));
+    await this.store.insertSystem(rows, this.clock.now());
+  }
+
   private async visible(principal: Principal, id: number): Promise<RuleTemplateRow> {
+    await this.ensureSystemTemplates();
     const row = await this.store.find(principal.clientId, id);
     if (!row) throw notFound('Rule template');
     return row;

@@ -14,6 +14,8 @@ export interface RuleTemplateRow {
   /** JSON object of the options that are set (ON or OFF). */
   options: string;
   is_default: number;
+  /** Identity of a system template; null for custom ones. */
+  system_key: string | null;
   deleted: number;
   created_at: number;
   updated_at: number;
@@ -68,10 +70,29 @@ export class RuleTemplateStore {
   async insert(clientId: number, fields: RuleTemplateFields, now: number): Promise<number> {
     const row = await this.db
       .insertInto('cdn_rule_templates')
-      .values({ ...fields, client_id: clientId, is_default: 0, deleted: 0, created_at: now, updated_at: now })
+      .values({ ...fields, client_id: clientId, is_default: 0, system_key: null, deleted: 0, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
+  }
+
+  async countSystem(): Promise<number> {
+    const row = await this.db
+      .selectFrom('cdn_rule_templates')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('is_default', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Writes system templates that are missing; concurrent writers (several nodes) meet on system_key. */
+  async insertSystem(rows: (RuleTemplateFields & { system_key: string; client_id: number })[], now: number): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('cdn_rule_templates')
+      .values(rows.map((row) => ({ ...row, is_default: 1, deleted: 0, created_at: now, updated_at: now })))
+      .onConflict((oc) => oc.column('system_key').doNothing())
+      .execute();
   }
 
   /** Changes a custom template of the client; system templates are never touched. */
