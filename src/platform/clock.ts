@@ -7,12 +7,14 @@ export interface ClockState {
   offsetMs: number;
 }
 
-type Listener = (nowMs: number) => void;
+/** A listener may return a promise: `settled()` waits for it, so "advance" can answer once due work is done. */
+type Listener = (nowMs: number) => void | Promise<unknown>;
 
 export class Clock {
   private offsetMs = 0;
   private frozenAt: number | null = null;
   private readonly listeners = new Set<Listener>();
+  private pending: Promise<unknown>[] = [];
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
@@ -59,8 +61,18 @@ export class Clock {
     return () => this.listeners.delete(listener);
   }
 
+  /** Resolves when the work started by the last change of time (listeners' promises) has finished. */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.pending);
+  }
+
   private notify(): void {
     const now = this.now();
-    for (const listener of this.listeners) listener(now);
+    const pending: Promise<unknown>[] = [];
+    for (const listener of this.listeners) {
+      const result = listener(now);
+      if (result instanceof Promise) pending.push(result);
+    }
+    this.pending = pending;
   }
 }

@@ -45,11 +45,25 @@ describe('the clock endpoints', () => {
   });
 
   it('listeners run inside the call: the answer already reflects the new time', async () => {
+    t.clock.freeze();
     const seen: number[] = [];
     const stop = t.clock.onChange((now) => seen.push(now));
     const res = (await post('/advance', { seconds: 10 })).json();
     stop();
     expect(seen).toEqual([res.epochMs]);
+  });
+
+  it('answers only after asynchronous listeners (due work) have finished', async () => {
+    t.clock.freeze();
+    const done: number[] = [];
+    const stop = t.clock.onChange(async (now) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      done.push(now);
+    });
+    const res = (await post('/advance', { seconds: 5 })).json();
+    stop();
+    expect(done).toEqual([res.epochMs]);
   });
 
   it('422 for a bad body, in the control envelope; operator only', async () => {

@@ -28,7 +28,11 @@ const tags = ['Edgeplane control'];
 const config = { access: 'operator' as const };
 
 export function clockRoutes(app: FastifyInstance, clock: Clock): void {
-  const state = () => ({ ...clock.state(), epochMs: clock.now() });
+  // Answer only once the work the change made due (task steps, retention) is done: "at once, in order".
+  const state = async () => {
+    await clock.settled();
+    return { ...clock.state(), epochMs: clock.now() };
+  };
   const response = { 200: ClockSchema };
 
   app.get('/_edgeplane/clock', { config, schema: { operationId: 'control.clock.get', tags, summary: 'Read the server clock', response } }, async () => state());
