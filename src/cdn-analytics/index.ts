@@ -5,6 +5,7 @@ import type { PlatformDeps, Product } from '../platform/product.js';
 import { graphqlEnvelope } from './envelope.js';
 import { queryRoutes } from './query/routes.js';
 import { AnalyticsService } from './query/service.js';
+import { createReaders } from './query/readers.js';
 import { AnalyticsStore } from './query/store.js';
 import { recordRoutes } from './records/routes.js';
 import { AccessRecordService } from './records/service.js';
@@ -20,7 +21,8 @@ const RETENTION_INTERVAL_MS = 3_600_000;
 
 export function createCdnAnalytics({ db, clock }: PlatformDeps): CdnAnalyticsProduct {
   const records = new AccessRecordService(new AccessRecordStore(db.kysely), clock);
-  const analytics = new AnalyticsService(new AnalyticsStore(db.kysely), clock);
+  const readers = createReaders(db);
+  const analytics = new AnalyticsService(new AnalyticsStore(db.kysely, readers), clock);
   return {
     name: 'cdn-analytics',
     prefixes: ['/cdn/advanced'],
@@ -40,6 +42,7 @@ export function createCdnAnalytics({ db, clock }: PlatformDeps): CdnAnalyticsPro
       app.addHook('onClose', async () => {
         unsubscribe();
         clearInterval(timer);
+        await readers.close();
       });
     },
   };

@@ -3,6 +3,7 @@
 // the totals), never a sum of smaller groups. No rules here: the service has checked every argument.
 import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql, type SqlBool } from 'kysely';
 import type { AccessRecordTables } from '../records/store.js';
+import type { Readers } from './readers.js';
 
 export const DIMENSION_COLUMNS = ['country', 'directory', 'browser', 'device', 'os'] as const;
 export type DimensionColumn = (typeof DIMENSION_COLUMNS)[number];
@@ -51,7 +52,11 @@ type Eb = ExpressionBuilder<AccessRecordTables, 'cdn_access_records'>;
 export class AnalyticsStore {
   private readonly db: Db;
 
-  constructor(db: Kysely<any>) {
+  /** Kysely builds the SQL; `readers` runs it (off the main thread when it can). */
+  constructor(
+    db: Kysely<any>,
+    private readonly readers: Readers,
+  ) {
     this.db = db as Db;
   }
 
@@ -69,13 +74,12 @@ export class AnalyticsStore {
   }
 
   async totals(s: TrafficSelection): Promise<Totals> {
-    const row = await this.selection(s)
-      .select([
-        sql<number>`count(*)`.as('requests'),
-        sql<number>`coalesce(sum(bytes), 0)`.as('traffic'),
-        sql<number>`count(distinct visitor)`.as('unique_visitors'),
-      ])
-      .executeTakeFirstOrThrow();
+    const query = this.selection(s).select([
+      sql<number>`count(*)`.as('requests'),
+      sql<number>`coalesce(sum(bytes), 0)`.as('traffic'),
+      sql<number>`count(distinct visitor)`.as('unique_visitors'),
+    ]);
+    const [row] = await this.readers.all<{ requests: number; traffic: number; unique_visitors: number }>(query.compile());
     return { requests: Number(row.requests), traffic: Number(row.traffic), uniqueVisitors: Number(row.unique_visitors) };
   }
 
@@ -94,11 +98,9 @@ export class AnalyticsStore {
   /** How many rows the grouping yields before limit and offset. */
   async countGroups(s: TrafficSelection, g: Pick<Grouping, 'dimensions' | 'bucketMs'>): Promise<number> {
     const { q } = this.grouped(s, g);
-    const row = await this.db
-      .selectFrom(q.as('groups') as never)
-      .select(sql<number>`count(*)`.as('n'))
-      .executeTakeFirstOrThrow();
-    return Number((row as { n: number }).n);
+    const query = this.db.selectFrom(q.as('groups') as never).select(sql<number>`count(*)`.as('n'));
+    const [row] = await this.readers.all<{ n: number }>(query.compile());
+    return Number(row.n);
   }
 
   async groups(s: TrafficSelection, g: Grouping): Promise<GroupRow[]> {
@@ -107,7 +109,7 @@ export class AnalyticsStore {
     // The keys break ties, so equal counts always come back in the same order on both engines.
     let ordered = q.orderBy(sql.ref(g.sort.key), direction);
     for (const key of keys) if (key !== g.sort.key) ordered = ordered.orderBy(sql.ref(key), 'asc');
-    const rows = await ordered.limit(g.limit).offset(g.offset).execute();
+    const rows = await this.readers.all<Record<string, unknown>>(ordered.limit(g.limit).offset(g.offset).compile());
     return rows.map((row) => {
       const out: GroupRow = {
         bucket: row.bucket === undefined ? null : Number(row.bucket),
