@@ -32,7 +32,7 @@ describe('GET /waap/v1/clients/me', () => {
   });
 
   it('answers 401 without or with a wrong token, in the WAAP envelope', async () => {
-    for (const headers of [{}, { authorization: 'APIKey nope' }]) {
+    for (const headers of [{}, { authorization: 'APIKey nope' }] as Record<string, string>[]) {
       const res = await t.request('GET', '/waap/v1/clients/me', { headers });
       expect(res.statusCode).toBe(401);
       expect(Object.keys(res.json())).toEqual(['detail']);

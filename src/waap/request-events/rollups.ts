@@ -49,20 +49,30 @@ export function globPrefix(glob: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
-/** Adds the rows of one ingested batch to in-memory per-rollup counters, ready to be upserted. */
+/**
+ * Adds the rows of one ingested batch to in-memory per-rollup counters, ready to be upserted. Rows are
+ * first grouped by every dimension at once (one key per row), then each rollup folds those groups.
+ */
 export function accumulate(rows: readonly Record<string, unknown>[]): Map<Rollup, Map<string, { key: unknown[]; n: number }>> {
-  const out = new Map<Rollup, Map<string, { key: unknown[]; n: number }>>();
-  for (const r of ROLLUPS) out.set(r, new Map());
+  const groups = new Map<string, { row: Record<string, unknown>; hour: number; n: number }>();
   for (const row of rows) {
     const hour = floorHour(row.request_time as number);
-    for (const r of ROLLUPS) {
+    const id = `${row.client_id}\u0001${hour}\u0001${row.domain_id}\u0001${row.decision}\u0001${row.optional_action}\u0001${row.country}\u0001${row.method}\u0001${row.status_code}\u0001${row.path_prefix}`;
+    const group = groups.get(id);
+    if (group) group.n += 1;
+    else groups.set(id, { row, hour, n: 1 });
+  }
+  const out = new Map<Rollup, Map<string, { key: unknown[]; n: number }>>();
+  for (const r of ROLLUPS) {
+    const counters = new Map<string, { key: unknown[]; n: number }>();
+    for (const { row, hour, n } of groups.values()) {
       const key = [row.client_id, ...r.dims.map((d) => row[d]), hour];
       const id = key.join('\u0001');
-      const counters = out.get(r)!;
       const entry = counters.get(id);
-      if (entry) entry.n += 1;
-      else counters.set(id, { key, n: 1 });
+      if (entry) entry.n += n;
+      else counters.set(id, { key, n });
     }
+    out.set(r, counters);
   }
   return out;
 }

@@ -61,6 +61,9 @@ export class EventStore {
   constructor(private readonly database: Database) {
     this.db = database.kysely;
     this.sqlite = database.raw.sqlite;
+    // The event indexes are large and written at random positions; a bigger page cache than SQLite's
+    // 2 MB default keeps bulk ingestion from thrashing (measured: several times faster at millions of rows).
+    this.sqlite?.pragma('cache_size = -262144');
   }
 
   /** Inserts a batch and adds it to the counters, atomically. Returns, per row, whether it was new. */
