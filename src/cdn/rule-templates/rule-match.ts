@@ -31,6 +31,21 @@ export function requestPath(uri: string): string {
   return path.startsWith('/') ? path : `/${path}`;
 }
 
+// Compiled patterns by source: matching runs over every template of a client on each call, and the
+// same patterns come back call after call. Bounded so a flood of distinct rules cannot grow it forever.
+const compiled = new Map<string, RegExp | null>();
+const COMPILED_MAX = 10_000;
+
+function compile(pattern: string): RegExp | null {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    regex = isValidRegex(pattern) ? new RegExp(pattern) : null;
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
 /**
  * The template that applies to a URI: among those whose pattern matches, the earliest in the order
  * (lowest weight; equal weights fall back to the older template, the lower id).
@@ -38,7 +53,7 @@ export function requestPath(uri: string): string {
 export function matchTemplate<T extends Matchable>(templates: T[], uri: string): { template: T | null; matching: T[] } {
   const path = requestPath(uri);
   const matching = templates
-    .filter((t) => isValidRegex(rulePattern(t.rule, t.ruleType)) && new RegExp(rulePattern(t.rule, t.ruleType)).test(path))
+    .filter((t) => compile(rulePattern(t.rule, t.ruleType))?.test(path) === true)
     .sort((a, b) => a.weight - b.weight || a.id - b.id);
   return { template: matching[0] ?? null, matching };
 }

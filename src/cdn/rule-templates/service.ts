@@ -173,13 +173,9 @@ export class RuleTemplateService {
   /** Which of the client's templates (its own and the system ones) applies to a request URI. */
   async match(clientId: number, uri: string): Promise<MatchOutcome> {
     await this.ensureSystemTemplates();
-    const templates = (await this.store.all(clientId)).map(toTemplate);
-    const { template, matching } = matchTemplate(templates, uri);
-    return {
-      path: requestPath(uri),
-      template,
-      matching: matching.map((t) => ({ id: t.id, weight: t.weight, rule: t.rule, ruleType: t.ruleType })),
-    };
+    const { template, matching } = matchTemplate(await this.store.rules(clientId), uri);
+    const row = template && (await this.store.find(clientId, template.id));
+    return { path: requestPath(uri), template: row ? toTemplate(row) : null, matching };
   }
 
   private fields(input: RuleTemplateInput, options: StoredOptions): RuleTemplateFields {

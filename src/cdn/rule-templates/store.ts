@@ -56,10 +56,10 @@ export class RuleTemplateStore {
     return rows.map(normalise);
   }
 
-  /** Every template the client sees, for rule matching. */
-  async all(clientId: number): Promise<RuleTemplateRow[]> {
-    const rows = await this.visible(clientId).selectAll().orderBy('id').execute();
-    return rows.map(normalise);
+  /** What rule matching needs of every template the client sees. */
+  async rules(clientId: number): Promise<{ id: number; rule: string; ruleType: number; weight: number }[]> {
+    const rows = await this.visible(clientId).select(['id', 'rule', 'rule_type', 'weight']).execute();
+    return rows.map((r) => ({ id: Number(r.id), rule: r.rule, ruleType: Number(r.rule_type), weight: Number(r.weight) }));
   }
 
   async find(clientId: number, id: number): Promise<RuleTemplateRow | undefined> {
