@@ -82,7 +82,7 @@ it('covers every option of the reference', () => {
 describe.each(Object.entries(CASES))('option %s', (name, c) => {
   const side = name === 'waap' ? 'websockets' : 'waap';
 
-  it('inherit, ON and OFF, moved between by PATCH; other options untouched', async () => {
+  it('ON -> OFF -> inherit -> OFF -> ON by PATCH, inherit again by PUT; other options untouched', async () => {
     const created = await t.request('POST', BASE, {
       headers: a.headers,
       body: { rule: '/opt/', ruleType: 0, options: { [name]: { enabled: true, ...c.valid }, [side]: { enabled: true, value: true } } },
@@ -102,6 +102,9 @@ describe.each(Object.entries(CASES))('option %s', (name, c) => {
     const inherit = await t.request('PATCH', url, { headers: a.headers, body: { options: { [name]: null } } });
     expect(inherit.json().options[name]).toBeNull();
     expect(inherit.json().options[side]).toEqual({ enabled: true, value: true });
+
+    const offAgain = await t.request('PATCH', url, { headers: a.headers, body: { options: { [name]: { enabled: false, ...c.valid } } } });
+    expect(offAgain.json().options[name]).toMatchObject({ enabled: false, ...c.valid });
 
     const back = await t.request('PATCH', url, { headers: a.headers, body: { options: { [name]: { enabled: true, ...c.valid } } } });
     expect(back.json().options[name]).toMatchObject({ enabled: true, ...c.valid });
