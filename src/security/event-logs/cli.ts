@@ -5,6 +5,7 @@ import { loadConfig, SETTINGS } from '../../config.js';
 import { AccountService } from '../../iam/account/service.js';
 import { AccountStore } from '../../iam/account/store.js';
 import { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
 import { openAndMigrate } from '../../server.js';
 import { generateEventLogs } from './generator.js';
 import { EventLogService } from './service.js';
@@ -74,7 +75,9 @@ export function registerDdosGenerateCommand(program: Command): void {
       try {
         process.stdout.write(`${await run(flags)}\n`);
       } catch (error) {
-        process.stderr.write(`edgeplane generate ddos: ${(error as Error).message}\n`);
+        // Validation problems carry one message per field; the field path means nothing on the command line.
+        const fields = error instanceof AppError ? error.fields.map((f) => f.message) : [];
+        process.stderr.write(`edgeplane generate ddos: ${fields.length > 0 ? fields.join('; ') : (error as Error).message}\n`);
         process.exit(1);
       }
     });

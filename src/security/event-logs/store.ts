@@ -18,7 +18,8 @@ export interface EventLogRow {
 }
 
 interface Tables {
-  ddos_event_logs: EventLogRow;
+  ddos_event_logs: Omit<EventLogRow, 'attack_details'>;
+  ddos_event_log_details: { id: string; attack_details: string };
 }
 
 export interface EventLogFilter {
@@ -63,10 +64,13 @@ export class EventLogStore {
     return this.db.transaction().execute(async (trx) => {
       const inserted: string[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        let query = trx.insertInto('ddos_event_logs').values(rows.slice(i, i + INSERT_CHUNK));
+        const chunk = rows.slice(i, i + INSERT_CHUNK);
+        let query = trx.insertInto('ddos_event_logs').values(chunk.map(({ attack_details: _, ...row }) => row));
         if (skipExisting) query = query.onConflict((oc) => oc.column('id').doNothing());
-        const result = await query.returning('id').execute();
-        inserted.push(...result.map((r) => r.id));
+        const ids = new Set((await query.returning('id').execute()).map((r) => r.id));
+        const details = chunk.filter((row) => ids.has(row.id)).map((row) => ({ id: row.id, attack_details: row.attack_details }));
+        if (details.length > 0) await trx.insertInto('ddos_event_log_details').values(details).execute();
+        inserted.push(...chunk.filter((row) => ids.has(row.id)).map((row) => row.id));
       }
       return inserted;
     });
@@ -83,7 +87,14 @@ export class EventLogStore {
   }
 
   async get(clientId: number, id: string): Promise<EventLogRow | undefined> {
-    return this.db.selectFrom('ddos_event_logs').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('ddos_event_logs as e')
+      .innerJoin('ddos_event_log_details as d', 'd.id', 'e.id')
+      .selectAll('e')
+      .select('d.attack_details')
+      .where('e.client_id', '=', clientId)
+      .where('e.id', '=', id)
+      .executeTakeFirst();
   }
 
   async count(filter: EventLogFilter): Promise<number> {
@@ -95,15 +106,11 @@ export class EventLogStore {
 
   async list(filter: EventLogFilter, order: EventLogOrder, limit: number, offset: number): Promise<SummaryRow[]> {
     const direction = order.descending ? 'desc' : 'asc';
-    // Nulls sort last in both directions on both engines (they disagree by default).
-    return this.filtered(filter)
-      .select([...SUMMARY_COLUMNS])
-      .orderBy(sql`case when ${sql.ref(order.field)} is null then 1 else 0 end`)
-      .orderBy(order.field, direction)
-      .orderBy('id', direction)
-      .limit(limit)
-      .offset(offset)
-      .execute();
+    let query = this.filtered(filter).select([...SUMMARY_COLUMNS]);
+    // Nulls sort last in both directions on both engines (they disagree by default). The window filter
+    // already excludes rows without a start time, so that ordering needs no such term and uses the index.
+    if (order.field !== 'attack_start_time') query = query.orderBy(sql`case when ${sql.ref(order.field)} is null then 1 else 0 end`);
+    return query.orderBy(order.field, direction).orderBy('id', direction).limit(limit).offset(offset).execute();
   }
 
   private filtered(filter: EventLogFilter): SelectQueryBuilder<Tables, 'ddos_event_logs', object> {
