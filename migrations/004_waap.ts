@@ -1,7 +1,7 @@
 // WAAP: per-client service settings, domains, the 30-day request-event log and its hourly counters.
 // Counters ("rollups") exist because counting millions of events per list call is too slow: each rollup
 // table keeps, per client and hour, the number of events for one combination of filter dimensions.
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import { EPOCH_MS, withSerialId } from '../src/platform/db/columns.js';
 import type { Engine } from '../src/platform/db/index.js';
 import { ROLLUPS } from '../src/waap/request-events/rollups.js';
@@ -73,7 +73,10 @@ export function waap(engine: Engine): Migration {
         let table = db.schema.createTable(rollup.table).addColumn('client_id', 'bigint', (c) => c.notNull());
         for (const dim of rollup.dims) table = table.addColumn(dim, dim === 'domain_id' ? 'bigint' : dim === 'status_code' ? 'integer' : 'text', (c) => c.notNull());
         table = table.addColumn('hour', EPOCH_MS, (c) => c.notNull()).addColumn('n', 'bigint', (c) => c.notNull());
-        await table.addPrimaryKeyConstraint(`${rollup.table}_pk`, ['client_id', ...rollup.dims, 'hour'] as any).execute();
+        table = table.addPrimaryKeyConstraint(`${rollup.table}_pk`, ['client_id', ...rollup.dims, 'hour'] as any);
+        // SQLite would otherwise keep each counter twice (the rowid table and the primary-key index).
+        if (engine === 'sqlite') table = table.modifyEnd(sql`without rowid`);
+        await table.execute();
       }
     },
     async down(db: Kysely<any>) {

@@ -17,7 +17,7 @@ export function hex32(n: number): string {
 }
 
 /** A minimal valid ingestion record; `over` overrides any field. */
-export function event(domainId: number, n: number, time: number, over: Record<string, unknown> = {}): Record<string, unknown> {
+export function event(domainId: number, n: number, time: number | string, over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     domain_id: domainId,
     id: rid(n),

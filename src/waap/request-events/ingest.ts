@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import { ajvErrorsToFields } from '../../platform/validation.js';
 import { pathPrefix } from './rollups.js';
 import { IngestRecord, type IngestReport } from './schemas.js';
-import type { ExtraFields } from './service.js';
+import { type ExtraFields, packExtra } from './extra.js';
 import type { EventRow, EventStore } from './store.js';
 import { parseInstant, RETENTION_MS } from './time.js';
 
@@ -92,7 +92,7 @@ export function toRow(record: IngestRecord, domain: DomainInfo): EventRow {
     http_version: record.http_version ?? '1.1',
     ja3: (record.ja3 ?? '').toLowerCase(),
     ja4: record.ja4 ?? '',
-    extra: JSON.stringify(extra),
+    extra: packExtra(extra, { userAgent: ua.full_string ?? '', domain: domain.name }),
   };
 }
 

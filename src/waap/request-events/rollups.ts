@@ -16,7 +16,11 @@ export interface Rollup {
 
 const rollup = (name: string, dims: Dimension[]): Rollup => ({ name, table: `waap_rollup_${name}`, dims });
 
-/** In order of preference: the first rollup whose dimensions cover a query's filters is the smallest fit. */
+/**
+ * In order of preference: the first rollup whose dimensions cover a query's filters is the smallest fit.
+ * A rollup of every dimension at once was tried and dropped: per client and hour it had nearly one row
+ * per two events, doubling ingestion cost while barely beating an indexed count.
+ */
 export const ROLLUPS: readonly Rollup[] = [
   rollup('total', []),
   rollup('decision', ['decision', 'optional_action']),
@@ -24,7 +28,6 @@ export const ROLLUPS: readonly Rollup[] = [
   rollup('domain', ['domain_id', 'decision']),
   rollup('status', ['status_code', 'decision']),
   rollup('prefix', ['path_prefix', 'decision']),
-  rollup('full', ['domain_id', 'decision', 'optional_action', 'country', 'method', 'status_code']),
 ];
 
 export function chooseRollup(filtered: ReadonlySet<Dimension>): Rollup | undefined {

@@ -6,6 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import { asDimensions, type Condition, type EventFilter } from './filter.js';
 import { ceilHour, chooseRollup, floorHour, HOUR_MS } from './rollups.js';
 import { ORDERING_FIELDS, type EventDetails, type EventSummary, type ListQuery } from './schemas.js';
+import { unpackExtra } from './extra.js';
 import type { EventStore, Ordering, StoredEvent } from './store.js';
 import { RETENTION_MS, timeRange } from './time.js';
 
@@ -178,25 +179,8 @@ export function toSummary(row: StoredEvent): EventSummary {
   };
 }
 
-/** Fields only the details record shows, kept as JSON in the `extra` column. */
-export interface ExtraFields {
-  ua: Pick<EventDetails['user_agent'], 'client_version' | 'base_browser' | 'base_browser_version' | 'os' | 'device_type' | 'cpu' | 'rendering_engine' | 'client_type'>;
-  subnet: string;
-  content_type: string;
-  response_time: string;
-  request_headers: Record<string, string>;
-  incident_id: string;
-  request_type: string;
-  session_request_count: string;
-  requested_domain: string;
-  query_string: string;
-  pattern_matched_tags: EventDetails['pattern_matched_tags'];
-  common_tags: EventDetails['common_tags'];
-  detector: EventDetails['detector'];
-}
-
 export function toDetails(row: StoredEvent): EventDetails {
-  const extra = JSON.parse(row.extra) as ExtraFields;
+  const extra = unpackExtra(row.extra, { userAgent: row.user_agent, domain: row.domain });
   return {
     id: row.id,
     path: row.path,
