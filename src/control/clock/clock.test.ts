@@ -47,7 +47,9 @@ describe('the clock endpoints', () => {
   it('listeners run inside the call: the answer already reflects the new time', async () => {
     t.clock.freeze();
     const seen: number[] = [];
-    const stop = t.clock.onChange((now) => seen.push(now));
+    const stop = t.clock.onChange((now) => {
+      seen.push(now);
+    });
     const res = (await post('/advance', { seconds: 10 })).json();
     stop();
     expect(seen).toEqual([res.epochMs]);

@@ -16,7 +16,8 @@ export function registerJournalHook(app: FastifyInstance, journal: Journal, cloc
   if (journal.options.bodies) {
     app.addHook('onSend', async (request, _reply, payload) => {
       const arrival = arrivals.get(request);
-      if (arrival) arrival.responseBody = payload;
+      // Streams (downloads) are not kept: only bodies already in memory as text.
+      if (arrival && (typeof payload === 'string' || Buffer.isBuffer(payload))) arrival.responseBody = payload;
       return payload;
     });
   }
@@ -36,8 +37,9 @@ export function registerJournalHook(app: FastifyInstance, journal: Journal, cloc
       scenario: scenarioOf(request.headers) ?? null,
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
-      requestBody: journal.body(request.body),
-      responseBody: journal.body(arrival?.responseBody),
+      requestBody: request.body,
+      requestSize: Number(request.headers['content-length'] ?? 0),
+      responseBody: arrival?.responseBody,
     });
   });
 }

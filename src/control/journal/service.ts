@@ -15,8 +15,17 @@ const SECRET_KEY = /token|secret|password|passwd|api_?key|authorization|private_
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-key', 'proxy-authorization']);
 export const REDACTED = '[redacted]';
 
+/** What the hook hands over: bodies raw, so redaction and serialisation happen only if someone reads them. */
+export type JournalRecord = Omit<JournalEntry, 'seq' | 'requestBody' | 'responseBody'> & { requestBody?: unknown; requestSize?: number; responseBody?: unknown };
+
+interface Stored {
+  entry: Omit<JournalEntry, 'requestBody' | 'responseBody'>;
+  raw: { request: unknown; response: unknown } | null;
+  rendered: { requestBody: string | null; responseBody: string | null } | null;
+}
+
 export class Journal {
-  private readonly entries: (JournalEntry | undefined)[];
+  private readonly entries: (Stored | undefined)[];
   private nextSeq = 1;
 
   constructor(readonly options: JournalOptions) {
@@ -27,19 +36,41 @@ export class Journal {
     return this.options.size > 0;
   }
 
-  record(entry: Omit<JournalEntry, 'seq'>): void {
+  /**
+   * Bodies are kept raw (rendering them on every request halved throughput, measured); a body too big
+   * to keep raw is rendered, redacted and cut, at once.
+   */
+  record({ requestBody, requestSize, responseBody, ...entry }: JournalRecord): void {
     if (!this.enabled) return;
     const seq = this.nextSeq++;
-    this.entries[seq % this.options.size] = { seq, ...entry };
+    let raw: Stored['raw'] = null;
+    let rendered: Stored['rendered'] = null;
+    if (this.options.bodies) {
+      if ((requestSize ?? sizeOf(requestBody)) > this.rawLimit || sizeOf(responseBody) > this.rawLimit) rendered = { requestBody: this.body(requestBody), responseBody: this.body(responseBody) };
+      else raw = { request: requestBody, response: responseBody };
+    }
+    this.entries[seq % this.options.size] = { entry: { seq, ...entry }, raw, rendered };
+  }
+
+  private get rawLimit(): number {
+    return Math.max(this.options.bodyLimit * 4, 65_536);
+  }
+
+  private render(stored: Stored): JournalEntry {
+    if (!stored.rendered) {
+      stored.rendered = stored.raw ? { requestBody: this.body(stored.raw.request), responseBody: this.body(stored.raw.response) } : { requestBody: null, responseBody: null };
+      stored.raw = null;
+    }
+    return { ...stored.entry, ...stored.rendered };
   }
 
   /** Entries oldest first. */
-  private all(): JournalEntry[] {
-    const out: JournalEntry[] = [];
+  private all(): Stored[] {
+    const out: Stored[] = [];
     const first = Math.max(1, this.nextSeq - this.options.size);
     for (let seq = first; seq < this.nextSeq; seq += 1) {
-      const entry = this.entries[seq % this.options.size];
-      if (entry && entry.seq === seq) out.push(entry);
+      const stored = this.entries[seq % this.options.size];
+      if (stored && stored.entry.seq === seq) out.push(stored);
     }
     return out;
   }
@@ -53,7 +84,7 @@ export class Journal {
     const method = q.method?.toUpperCase();
     const since = q.since ? Date.parse(q.since) : -Infinity;
     const until = q.until ? Date.parse(q.until) : Infinity;
-    const matching = this.all().filter((e) => {
+    const matching = this.all().filter(({ entry: e }) => {
       if (q.clientId !== undefined && e.clientId !== q.clientId) return false;
       if (q.operationId !== undefined && e.operationId !== q.operationId) return false;
       if (method !== undefined && e.method !== method) return false;
@@ -65,7 +96,7 @@ export class Journal {
       return time >= since && time < until;
     });
     if (q.order === 'desc') matching.reverse();
-    return { count: matching.length, results: matching.slice(q.offset, q.offset + q.limit) };
+    return { count: matching.length, results: matching.slice(q.offset, q.offset + q.limit).map((stored) => this.render(stored)) };
   }
 
   clear(): number {
@@ -90,6 +121,13 @@ export class Journal {
     }
     return text.length > this.options.bodyLimit ? `${text.slice(0, this.options.bodyLimit)}…[cut]` : text;
   }
+}
+
+/** Rough size of a raw body: exact for text, by its JSON for parsed bodies. */
+function sizeOf(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'string' || Buffer.isBuffer(value)) return value.length;
+  return JSON.stringify(value)?.length ?? 0;
 }
 
 export function redact(value: unknown): unknown {
