@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { GROUP_NAMES } from '../../platform/auth/principal.js';
 import { Nullable, StringEnum } from '../../platform/schema.js';
-import { LANGUAGES, UserSchema } from '../account/schemas.js';
+import { AUTH_TYPES, LANGUAGES, UserSchema } from '../account/schemas.js';
 
 export const USER_TYPES = ['common', 'reseller', 'seller'] as const;
 
@@ -55,6 +55,8 @@ export const UserPatchSchema = Type.Object(
     name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
     lang: Type.Optional(StringEnum(LANGUAGES)),
     phone: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    // The official Python client always sends this system field; it is accepted and does not change.
+    auth_types: Type.Optional(Type.Array(StringEnum(AUTH_TYPES), { uniqueItems: true, description: 'System field: accepted, not changed' })),
     groups: Type.Optional(Type.Array(GroupRefSchema, { minItems: 1, maxItems: 1, description: "The user's group; changing it needs an administrator" })),
   },
   { additionalProperties: false },

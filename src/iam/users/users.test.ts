@@ -124,6 +124,15 @@ describe('PATCH /iam/users/{userId}', () => {
     expect(cleared.json()).toMatchObject({ name: null, phone: null });
   });
 
+  it('accepts the body the official Python client sends (every PutUser field, auth_types included)', async () => {
+    const headers = await tokenFor(admin.clientId, extraUsers[1], 'Engineers');
+    const body = { auth_types: ['password'], email: `py-${admin.clientId}@example.test`, lang: 'en', name: 'Py', phone: null };
+    const res = await t.request('PATCH', `/iam/users/${extraUsers[1]}`, { headers, body });
+    expect(res.statusCode).toBe(200);
+    expectConforms('PATCH', '/iam/users/{userId}', res);
+    expect(res.json()).toMatchObject({ email: body.email, name: 'Py', phone: null, auth_types: ['password'] });
+  });
+
   it("403 when a non-administrator changes someone else's details or their own group", async () => {
     const headers = await tokenFor(admin.clientId, extraUsers[1], 'Engineers');
     const others = await t.request('PATCH', `/iam/users/${extraUsers[0]}`, { headers, body: { name: 'x' } });
@@ -167,6 +176,7 @@ describe('PATCH /iam/users/{userId}', () => {
   const invalidCases: [string, unknown, Record<string, string[]>][] = [
     ['a read-only field', { client: 5 }, { client: ['Extra fields not permitted'] }],
     ['a bad email', { email: 'not-an-email' }, { email: ['Input must match format "email"'] }],
+    ['an unknown auth type', { auth_types: ['ldap'] }, { 'auth_types.0': ['Input should be one of: "password", "sso", "github", "google-oauth2"'] }],
     ['a bad language', { lang: 'fr' }, { lang: ['Input should be one of: "de", "en", "ru", "zh", "az"'] }],
     ['an unknown group id', { groups: [{ id: 77 }] }, { groups: ['Group matching query does not exist.'] }],
     ['a group id and name that disagree', { groups: [{ id: 1, name: 'Users' }] }, { groups: ['Group matching query does not exist.'] }],

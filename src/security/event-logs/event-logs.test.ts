@@ -64,6 +64,9 @@ describe('GET /security/notifier/v1/event_logs', () => {
     expect(await q({ date_from: '2026-06-01T10:00:01+00:00' })).toEqual([uuid(2)]);
     expect(await q({ date_from: '2026-06-01T12:00:00+02:00', date_to: '2026-06-09T23:59:59' })).toEqual([uuid(1)]);
     expect(await q({ date_from: '2026-06-11' })).toEqual([]);
+    // What Python's isoformat() sends (microseconds, offset), and a raw "+" that arrived as a space.
+    expect(await q({ date_from: '2026-06-01T10:00:00.500000+00:00' })).toEqual([uuid(2)]);
+    expect(await q({ date_from: '2026-06-01T10:00:01 00:00' })).toEqual([uuid(2)]);
   });
 
   it('filters by alert_type and targeted_ip_addresses (one address of the list, or the whole list)', async () => {
