@@ -145,3 +145,26 @@ describe('control API for networks', () => {
     expect((await t.request('GET', control(sub.clientId), { headers: resellerHeaders })).statusCode).toBe(403);
   });
 });
+
+describe('seed file', () => {
+  it('sets up a reseller, its client, the client\'s networks and DDoS event logs through the control API', async () => {
+    const seed = {
+      seed: 3,
+      clients: [
+        { ref: 'partner', email: 'partner@example.test', companyName: 'Partner', reseller: true, tokens: [{ name: 'portal', kind: 'reseller' }] },
+        { ref: 'shop', email: 'shop@example.test', companyName: 'Shop', resellerRef: 'partner', tokens: [{ name: 'api' }] },
+      ],
+      requests: [
+        { method: 'PUT', path: '/_edgeplane/edge/clients/{{shop.clientId}}/networks', body: { networks: [{ name: 'global', is_default: true }, { name: 'ru', is_default: false }] } },
+        { method: 'POST', path: '/_edgeplane/security/event-logs/generate', body: { client_id: '{{shop.clientId}}', count: 5, seed: 1 } },
+      ],
+    };
+    const res = await t.request('POST', '/_edgeplane/seed', { headers: t.operator, body: seed });
+    expect(res.statusCode).toBe(200);
+    const [partner, shop] = res.json().clients;
+    const admin = await t.request('GET', ADMIN, { headers: { authorization: `APIKey ${partner.tokens[0].token}` }, query: { client_id: String(shop.clientId) } });
+    expect(admin.json()).toEqual({ networks: [{ name: 'global', is_default: true }, { name: 'ru', is_default: false }] });
+    const events = await t.request('GET', '/security/notifier/v1/event_logs', { headers: { authorization: `APIKey ${shop.tokens[0].token}` } });
+    expect(events.json().count).toBe(5);
+  });
+});
