@@ -47,7 +47,7 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
   const subnets = new SubnetService(ops, networks);
   const instances = new InstanceService(ops, networks);
   const volumes = new VolumeService(ops, instances);
-  const floatingIps = new FloatingIpService(ops);
+  const floatingIps = new FloatingIpService(ops, instances);
   const clusters = new ClusterService(ops);
   const tasks = new TaskService(new TaskStore(db.kysely), clock);
   return {

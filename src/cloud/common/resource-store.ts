@@ -141,8 +141,8 @@ export class ResourceStore {
   }
 
   /** Usage of a client in a region: finished resources of each kind, and the summed sizes. */
-  async usage(clientId: number, regionId: number): Promise<{ kind: string; n: number; vcpus: number; ram: number; size: number }[]> {
-    const rows = await this.db
+  async usage(clientId: number, regionId: number, kinds?: ResourceKind[]): Promise<{ kind: string; n: number; vcpus: number; ram: number; size: number }[]> {
+    let q = this.db
       .selectFrom('cloud_resources')
       .select((eb) => [
         'kind',
@@ -154,8 +154,9 @@ export class ResourceStore {
       .where('client_id', '=', clientId)
       .where('region_id', '=', regionId)
       .where('ready', '=', 1)
-      .groupBy('kind')
-      .execute();
+      .groupBy('kind');
+    if (kinds) q = q.where('kind', 'in', kinds);
+    const rows = await q.execute();
     return rows.map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus ?? 0), ram: Number(r.ram ?? 0), size: Number(r.size ?? 0) }));
   }
 }

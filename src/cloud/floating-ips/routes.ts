@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
 import { callerOf } from '../common/operations.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
-import { AssignBody, FloatingIpCreateBody, FloatingIpListQuery, FloatingIpSchema } from './schemas.js';
+import { AssignBody, FloatingIpCreateBody, FloatingIpListItem, FloatingIpListQuery, FloatingIpSchema } from './schemas.js';
 import type { FloatingIpService } from './service.js';
 
 const base = '/cloud/v1/floatingips/:project_id/:region_id';
@@ -15,7 +15,7 @@ export function floatingIpRoutes(app: FastifyInstance, fips: FloatingIpService):
     const p = request.params as P;
     return fips.create(callerOf(request), p.project_id, p.region_id, request.body as never);
   });
-  app.get(base, { schema: { ...common, operationId: 'cloud.floatingIps.list', summary: 'List floating IPs', params: ProjectRegionParams, querystring: FloatingIpListQuery, response: { 200: PageOf(FloatingIpSchema) } } }, async (request) => {
+  app.get(base, { schema: { ...common, operationId: 'cloud.floatingIps.list', summary: 'List floating IPs', params: ProjectRegionParams, querystring: FloatingIpListQuery, response: { 200: PageOf(FloatingIpListItem) } } }, async (request) => {
     const p = request.params as P;
     return fips.list(callerOf(request), p.project_id, p.region_id, request.query as never);
   });

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
 import { TagSchema, TagsInput } from '../common/schemas.js';
+import { InstanceSchema } from '../instances/schemas.js';
 
 export const FloatingIpSchema = Type.Object(
   {
@@ -33,3 +34,9 @@ export const FloatingIpListQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, default: 0 }),
   status: Type.Optional(StringEnum(['ACTIVE', 'DOWN', 'ERROR'])),
 });
+
+/** List items also carry the instance the address points at (null when unassigned). */
+export const FloatingIpListItem = Type.Object(
+  { ...FloatingIpSchema.properties, instance: Nullable(InstanceSchema), loadbalancer: Type.Null() },
+  { description: 'A floating IP with the instance it is assigned to' },
+);

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
 import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
-import type { PortAttrs } from '../instances/service.js';
+import type { InstanceService, PortAttrs } from '../instances/service.js';
 import { newRow } from '../networks/service.js';
 import type { FloatingIpCreateBody, FloatingIpListQuery, FloatingIpSchema } from './schemas.js';
 
@@ -20,7 +20,7 @@ interface FipAttrs {
 export class FloatingIpService {
   private counter = 0;
 
-  constructor(private readonly ops: Operations) {}
+  constructor(private readonly ops: Operations, private readonly instances: InstanceService) {}
 
   async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof FloatingIpCreateBody>) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
@@ -40,7 +40,13 @@ export class FloatingIpService {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const filter = { status: query.status };
     const [count, rows] = await Promise.all([this.ops.resources.count('floatingip', scope, filter), this.ops.resources.list('floatingip', scope, filter, query)]);
-    return { count, results: await Promise.all(rows.map((r) => this.present(r))) };
+    const results = await Promise.all(
+      rows.map(async (r) => {
+        const owner = r.owner_id ? await this.ops.resources.byId(r.owner_id) : undefined;
+        return { ...(await this.present(r)), instance: owner ? await this.instances.present(owner) : null, loadbalancer: null };
+      }),
+    );
+    return { count, results };
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<FloatingIp> {

@@ -160,7 +160,7 @@ export class InstanceService {
     return row;
   }
 
-  private async present(row: ResourceRow): Promise<Instance> {
+  async present(row: ResourceRow): Promise<Instance> {
     const attrs = attrsOf<InstanceAttrs>(row);
     const flavor = flavorById(attrs.flavor_id)!;
     const attached = await this.ops.resources.attachedTo(row.id);

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
-import { ResourceStore } from '../common/resource-store.js';
+import { ResourceStore, type ResourceKind } from '../common/resource-store.js';
 import type { RegionService } from '../regions/service.js';
 import { DEFAULT_LIMITS, QUOTA_NAMES, type QuotaName } from './schemas.js';
 import type { QuotaStore } from './store.js';
@@ -21,6 +21,19 @@ const LABELS: Record<QuotaName, string> = {
   subnet_count: 'subnets',
   floating_count: 'floating IPs',
   cluster_count: 'Kubernetes clusters',
+};
+
+/** Which resources each quota counts. */
+const QUOTA_KINDS: Record<QuotaName, ResourceKind> = {
+  vm_count: 'instance',
+  cpu_count: 'instance',
+  ram: 'instance',
+  volume_count: 'volume',
+  volume_size: 'volume',
+  network_count: 'network',
+  subnet_count: 'subnet',
+  floating_count: 'floatingip',
+  cluster_count: 'k8s_cluster',
 };
 
 export class QuotaService {
@@ -47,9 +60,9 @@ export class QuotaService {
     return withSuffix(await this.limits(clientId));
   }
 
-  async usage(clientId: number, regionId: number, store = this.resources): Promise<Record<QuotaName, number>> {
+  async usage(clientId: number, regionId: number, store = this.resources, kinds?: ResourceKind[]): Promise<Record<QuotaName, number>> {
     const usage = Object.fromEntries(QUOTA_NAMES.map((n) => [n, 0])) as Record<QuotaName, number>;
-    for (const row of await store.usage(clientId, regionId)) {
+    for (const row of await store.usage(clientId, regionId, kinds)) {
       if (row.kind === 'instance') Object.assign(usage, { vm_count: row.n, cpu_count: row.vcpus, ram: row.ram });
       if (row.kind === 'volume') Object.assign(usage, { volume_count: row.n, volume_size: row.size });
       if (row.kind === 'network') usage.network_count = row.n;
@@ -92,7 +105,8 @@ export class QuotaService {
    */
   async check(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<void> {
     const limits = { ...DEFAULT_LIMITS, ...(await this.store.withDb(trx).lock(clientId, DEFAULT_LIMITS, this.clock.now())) };
-    const usage = await this.usage(clientId, regionId, new ResourceStore(trx));
+    const kinds = [...new Set(Object.keys(delta).map((name) => QUOTA_KINDS[name as QuotaName]))];
+    const usage = await this.usage(clientId, regionId, new ResourceStore(trx), kinds);
     const over: string[] = [];
     for (const [name, amount] of Object.entries(delta) as [QuotaName, number][]) {
       if (amount > 0 && usage[name] + amount > limits[name]) {

@@ -16,6 +16,8 @@ export const CreatedResourcesSchema = Type.Object(
   { description: 'IDs of what the task created, per resource type; types it did not create are empty lists' },
 );
 
+const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?(Z|[+-]\\d{2}:?\\d{2})?$';
+
 export const TASK_STATE_VALUES = ['ERROR', 'FINISHED', 'NEW', 'RUNNING'] as const;
 
 export const TaskSchema = Type.Object(
@@ -53,8 +55,9 @@ export const TaskListQuery = Type.Object({
   region_id: Type.Optional(Type.Array(Type.Integer())),
   state: Type.Optional(Type.Array(StringEnum(TASK_STATE_VALUES))),
   task_type: Type.Optional(Type.String()),
-  from_timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'Tasks created at or after' })),
-  to_timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'Tasks created at or before' })),
+  // ISO 8601, with or without zone (the official client sends Python's isoformat(); no zone means UTC).
+  from_timestamp: Type.Optional(Type.String({ pattern: ISO_DATE_TIME, description: 'Tasks created at or after' })),
+  to_timestamp: Type.Optional(Type.String({ pattern: ISO_DATE_TIME, description: 'Tasks created at or before' })),
   is_acknowledged: Type.Optional(Type.Boolean()),
   order_by: Type.Optional(StringEnum(['asc', 'desc'], { description: 'By creation time' })),
   sorting: Type.Optional(StringEnum(['asc', 'desc'], { description: 'Deprecated alias of order_by' })),

@@ -49,7 +49,8 @@ export class TaskService {
 
 /** Timestamps without a zone are UTC, as the API prints them. */
 function withZone(text: string): string {
-  return /(Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`;
+  const full = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00` : text.replace(' ', 'T');
+  return /(Z|[+-]\d\d:?\d\d)$/i.test(full) ? full : `${full}Z`;
 }
 
 export function present(row: TaskRow): Task {

@@ -78,7 +78,8 @@ export class TaskEngine {
     // Tasks held for manual advance start flowing when their type leaves manual mode, and vice versa.
     const types = type ? [type] : null;
     await this.store.reschedule(types, setting.mode === 'manual' ? null : this.options.clock.now());
-    this.kick();
+    // Answer once the released tasks have run (instant mode: finished before anyone polls them).
+    await this.kick();
   }
 
   // ---- enqueueing ----------------------------------------------------------------------------------
