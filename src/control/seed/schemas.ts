@@ -34,6 +34,7 @@ export const SeedRequestSchema = Type.Object(
     path: Type.String({ pattern: '^/', description: 'May use {{ref.clientId}}, {{ref.userId}}, {{ref.token}}, {{ref.tokens.NAME}}' }),
     query: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))),
     body: Type.Optional(Type.Unknown({ description: 'JSON body; the same placeholders apply inside strings' })),
+    contentType: Type.Optional(Type.String({ description: 'Send `body` (then a string, e.g. NDJSON lines) as-is with this content type' })),
     as: Type.Optional(Type.String({ description: 'ref of a seeded client whose first token sends the request; the operator token by default' })),
     expect: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'Expected status (default: any 2xx)' })),
   },

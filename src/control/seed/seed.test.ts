@@ -54,6 +54,12 @@ describe('POST /_edgeplane/seed', () => {
     expect((await seed({ clients: [{ email: 'c@d.test', companyName: 'C', resellerRef: 'nobody' }] })).json().message).toMatch(/no client with ref nobody/);
   });
 
+  it('sends a string body as-is when a content type is given (NDJSON ingestion)', async () => {
+    const res = await seed({ requests: [{ method: 'POST', path: '/_edgeplane/waap/events', contentType: 'application/x-ndjson', body: '{not json\n' }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().requests[0].body).toMatchObject({ accepted: 0, rejected: 1 });
+  });
+
   it('is operator-only', async () => {
     expect((await t.request('POST', '/_edgeplane/seed', { body: {} })).statusCode).toBe(401);
   });

@@ -50,12 +50,13 @@ export class SeedService {
       const authorization = request.as !== undefined ? tokenOf(clients, request.as, index) : operatorAuthorization;
       if (!authorization) throw invalid([bodyField(['requests', index, 'as'], 'the operator token is unknown here: set EDGEPLANE_ADMIN_TOKEN, or send the request as a seeded client')]);
       const body = request.body === undefined ? undefined : fill(request.body);
+      const raw = request.contentType !== undefined && typeof body === 'string';
       const response = await app.inject({
         method: request.method,
         url: String(fill(request.path)),
         query: request.query ? (fill(request.query) as Record<string, string>) : undefined,
-        headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        payload: body === undefined ? undefined : JSON.stringify(body),
+        headers: { authorization, ...(body === undefined ? {} : { 'content-type': request.contentType ?? 'application/json' }) },
+        payload: body === undefined ? undefined : raw ? (body as string) : JSON.stringify(body),
       });
       const answer = parse(response.body);
       const ok = request.expect !== undefined ? response.statusCode === request.expect : response.statusCode < 300;
