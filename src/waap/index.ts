@@ -70,7 +70,10 @@ export function createWaap({ db, clock }: PlatformDeps): WaapProduct {
         generator: { generate: (b) => generate({ clientIds: b.client_ids, events: b.events, days: b.days, seed: b.seed, firstShare: b.first_share }) },
       });
       retention.start();
-      app.addHook('onClose', async () => retention.stop());
+      app.addHook('onClose', async () => {
+        await retention.stop();
+        await store.close();
+      });
     },
   };
 }

@@ -3,6 +3,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../platform/db/index.js';
 import { type Condition, type EventFilter, globForLike, globForSqlite, likeLiteral } from './filter.js';
+import { createReaders, type Readers } from './readers.js';
 import { accumulate, ROLLUPS, type Rollup } from './rollups.js';
 
 export interface EventRow {
@@ -57,6 +58,7 @@ export class EventStore {
   private readonly db: Kysely<any>;
   private readonly sqlite;
   private sqliteInsert?: (rows: readonly EventRow[]) => boolean[];
+  private readonly readers: Readers;
 
   constructor(private readonly database: Database) {
     this.db = database.kysely;
@@ -64,6 +66,16 @@ export class EventStore {
     // The event indexes are large and written at random positions; a bigger page cache than SQLite's
     // 2 MB default keeps bulk ingestion from thrashing (measured: several times faster at millions of rows).
     this.sqlite?.pragma('cache_size = -262144');
+    this.readers = createReaders(database);
+  }
+
+  close(): Promise<void> {
+    return this.readers.close();
+  }
+
+  /** Runs a read off the main thread where the engine allows it. */
+  private async read<R>(query: RawBuilder<R>): Promise<R[]> {
+    return this.readers.all<R>(query.compile(this.db));
   }
 
   /** Inserts a batch and adds it to the counters, atomically. Returns, per row, whether it was new. */
@@ -125,31 +137,29 @@ export class EventStore {
 
   async countRaw(filter: EventFilter, from: number, toExcl: number): Promise<number> {
     if (from >= toExcl) return 0;
-    const row = await sql<{ n: number }>`select count(*) as n from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}`.execute(this.db);
-    return Number(row.rows[0]?.n ?? 0);
+    const rows = await this.read(sql<{ n: number }>`select count(*) as n from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}`);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** Per-hour counts of a rollup over whole hours [fromHour, toHour), newest first. */
   async countHours(rollup: Rollup, filter: EventFilter, conditions: Condition[], fromHour: number, toHour: number): Promise<{ hour: number; n: number }[]> {
     if (fromHour >= toHour) return [];
     const parts = [sql`client_id = ${filter.clientId}`, sql`hour >= ${fromHour}`, sql`hour < ${toHour}`, ...conditions.map((c) => this.condition(c))];
-    const result = await sql<{ hour: number; n: number }>`select hour, sum(n) as n from ${sql.table(rollup.table)} where ${sql.join(parts, sql` and `)} group by hour order by hour desc`.execute(this.db);
-    return result.rows.map((r) => ({ hour: Number(r.hour), n: Number(r.n) }));
+    const rows = await this.read(sql<{ hour: number; n: number }>`select hour, sum(n) as n from ${sql.table(rollup.table)} where ${sql.join(parts, sql` and `)} group by hour order by hour desc`);
+    return rows.map((r) => ({ hour: Number(r.hour), n: Number(r.n) }));
   }
 
   async page(filter: EventFilter, from: number, toExcl: number, ordering: Ordering, limit: number, offset: number): Promise<StoredEvent[]> {
     const direction = ordering.descending ? sql`desc` : sql`asc`;
-    const result = await sql<StoredEvent>`select * from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}
-      order by ${sql.ref(ordering.column)} ${direction}, seq ${direction} limit ${limit} offset ${offset}`.execute(this.db);
-    return result.rows;
+    return this.read(sql<StoredEvent>`select * from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}
+      order by ${sql.ref(ordering.column)} ${direction}, seq ${direction} limit ${limit} offset ${offset}`);
   }
 
   /** Newest-first chunk after a (request_time, seq) cursor: constant-memory walks for exports. */
   async chunkAfter(filter: EventFilter, cursor: { time: number; seq: number } | null, size: number): Promise<StoredEvent[]> {
     const after = cursor ? sql`and (request_time < ${cursor.time} or (request_time = ${cursor.time} and seq < ${cursor.seq}))` : sql``;
-    const result = await sql<StoredEvent>`select * from waap_events where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} ${after}
-      order by request_time desc, seq desc limit ${size}`.execute(this.db);
-    return result.rows;
+    return this.read(sql<StoredEvent>`select * from waap_events where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} ${after}
+      order by request_time desc, seq desc limit ${size}`);
   }
 
   async find(clientId: number, domainId: number, id: string, notBefore: number): Promise<StoredEvent | undefined> {
@@ -161,29 +171,28 @@ export class EventStore {
   async countBy(filter: EventFilter, column: string, limit: number, byThreats: boolean): Promise<{ key: string; decision: string; n: number }[]> {
     const where = this.where(filter, filter.from, filter.toExcl, filter.conditions);
     const rank = byThreats ? sql`sum(case when decision in ('blocked', 'monitored') then 1 else 0 end)` : sql`count(*)`;
-    const result = await sql<{ key: string; decision: string; n: number }>`
+    const rows = await this.read(sql<{ key: string; decision: string; n: number }>`
       with top as (select ${sql.ref(column)} as k from waap_events where ${where} group by ${sql.ref(column)} order by ${rank} desc, ${sql.ref(column)} limit ${limit})
       select cast(${sql.ref(column)} as text) as key, decision, count(*) as n from waap_events where ${where} and ${sql.ref(column)} in (select k from top)
-      group by ${sql.ref(column)}, decision`.execute(this.db);
-    return result.rows.map((r) => ({ key: String(r.key), decision: r.decision, n: Number(r.n) }));
+      group by ${sql.ref(column)}, decision`);
+    return rows.map((r) => ({ key: String(r.key), decision: r.decision, n: Number(r.n) }));
   }
 
   /** Any one row per key, to describe the keys of statistics (country and organisation of an IP). */
   async sampleBy(filter: EventFilter, column: string, keys: string[]): Promise<StoredEvent[]> {
     if (keys.length === 0) return [];
-    const result = await sql<StoredEvent>`select * from waap_events where seq in (select min(seq) from waap_events
-      where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} and cast(${sql.ref(column)} as text) in (${sql.join(keys)}) group by ${sql.ref(column)})`.execute(this.db);
-    return result.rows;
+    return this.read(sql<StoredEvent>`select * from waap_events where seq in (select min(seq) from waap_events
+      where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} and cast(${sql.ref(column)} as text) in (${sql.join(keys)}) group by ${sql.ref(column)})`);
   }
 
   /** Per-bucket counts for traffic series: decision, status class and traffic types per bucket. */
   async trafficBuckets(filter: EventFilter, bucketMs: number): Promise<{ bucket: number; decision: string; status_class: number; traffic_types: string; optional_action: string; n: number }[]> {
     // A literal, not a parameter: SQLite binds JS numbers as REAL, which would make the division exact.
     const size = sql.lit(Math.trunc(bucketMs));
-    const result = await sql<any>`select (request_time / ${size}) * ${size} as bucket, decision, status_code / 100 as status_class, traffic_types, optional_action, count(*) as n
+    const rows = await this.read(sql<any>`select (request_time / ${size}) * ${size} as bucket, decision, status_code / 100 as status_class, traffic_types, optional_action, count(*) as n
       from waap_events where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)}
-      group by 1, decision, status_code / 100, traffic_types, optional_action order by 1`.execute(this.db);
-    return result.rows.map((r: any) => ({ ...r, bucket: Number(r.bucket), status_class: Number(r.status_class), n: Number(r.n) }));
+      group by 1, decision, status_code / 100, traffic_types, optional_action order by 1`);
+    return rows.map((r: any) => ({ ...r, bucket: Number(r.bucket), status_class: Number(r.status_class), n: Number(r.n) }));
   }
 
   async clientsWithEvents(): Promise<number[]> {
