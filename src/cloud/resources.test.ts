@@ -143,14 +143,14 @@ describe('instances, volumes and floating IPs', () => {
   it('refuses a network whose create task has not finished, and overlapping subnets', async () => {
     await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'manual', task_type: 'create_network' } });
     const pending = await req('POST', `/cloud/v1/networks/${project}/${R}`, { name: 'pending' });
-    const early = await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 's', network_id: pending.json().id, cidr: '10.9.0.0/24' });
+    const early = await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-1', network_id: pending.json().id, cidr: '10.9.0.0/24' });
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toMatch(/not ready/);
     await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'instant' } });
     await finished(pending);
-    await finished(await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 's', network_id: pending.json().id, cidr: '10.9.0.0/24' }));
-    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 's2', network_id: pending.json().id, cidr: '10.9.0.128/25' })).statusCode).toBe(409);
-    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 's3', network_id: pending.json().id, cidr: '10.9.0.1/24' })).statusCode).toBe(422);
+    await finished(await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-1', network_id: pending.json().id, cidr: '10.9.0.0/24' }));
+    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-2', network_id: pending.json().id, cidr: '10.9.0.128/25' })).statusCode).toBe(409);
+    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-3', network_id: pending.json().id, cidr: '10.9.0.1/24' })).statusCode).toBe(422);
   });
 
   it('creates, assigns, unassigns and deletes a floating IP', async () => {

@@ -2,6 +2,9 @@ import { Type } from 'typebox';
 import { Nullable, IntegerEnum } from '../../../platform/schema.js';
 import { TagSchema, TagsInput } from '../../common/schemas.js';
 
+/** Subnet names as the reference constrains them: 3 to 63 characters, letters, digits, space . _ - */
+const SubnetName = Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z 0-9._\\-]{1,61}[a-zA-Z0-9._]$' });
+
 const HostRoute = Type.Object({ destination: Type.String(), nexthop: Type.String() }, { additionalProperties: false });
 
 export const SubnetSchema = Type.Object(
@@ -32,7 +35,7 @@ export const SubnetSchema = Type.Object(
 
 export const SubnetCreateBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 255 }),
+    name: SubnetName,
     network_id: Type.String({ format: 'uuid' }),
     cidr: Type.String({ description: 'IPv4 network in CIDR form, /8 to /30' }),
     ip_version: IntegerEnum([4, 6], { default: 4 }),
@@ -49,7 +52,7 @@ export const SubnetCreateBody = Type.Object(
 
 export const SubnetUpdateBody = Type.Object(
   {
-    name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    name: Type.Optional(Nullable(SubnetName)),
     enable_dhcp: Type.Optional(Type.Boolean()),
     gateway_ip: Type.Optional(Nullable(Type.String({ format: 'ipv4' }))),
     dns_nameservers: Type.Optional(Nullable(Type.Array(Type.String({ format: 'ipv4' })))),
