@@ -54,6 +54,19 @@ describe('GET /waap/v1/clients/me', () => {
     expect(res.json()).toMatchObject({ type: 'http-not-found', title: 'Not Found', status: 404 });
   });
 
+  it('answers injected 400 and 500 in the WAAP envelope', async () => {
+    const a = await t.account();
+    for (const [status, type, title] of [[400, 'http-bad-request', 'Bad Request'], [500, 'internal-server-error', 'Internal server error.']] as const) {
+      const fault = await t.request('POST', '/_edgeplane/faults', { headers: t.operator, body: { operationId: 'waap.account.get', status, times: 1 } });
+      expect(fault.statusCode).toBe(201);
+      const res = await t.request('GET', '/waap/v1/clients/me', { headers: a.headers });
+      expect(res.statusCode).toBe(status);
+      expectConforms('GET', '/waap/v1/clients/me', res);
+      expect(res.json()).toEqual({ type, title, status, detail: expect.any(String) });
+    }
+    expect((await t.request('GET', '/waap/v1/clients/me', { headers: a.headers })).statusCode).toBe(200);
+  });
+
   it('refuses the control API to client tokens', async () => {
     const a = await t.account();
     const res = await t.request('PUT', `/_edgeplane/waap/clients/${a.clientId}`, { headers: a.headers, body: { enabled: false } });
