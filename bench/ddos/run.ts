@@ -26,7 +26,7 @@ const config = loadConfig(process.env, { dataDir: dir, logLevel: 'error', adminT
 const clock = new Clock();
 const db = await openAndMigrate(config);
 const edgeplane = await build({ config, db, clock });
-const service = new EventLogService(new EventLogStore(db.kysely), clock, edgeplane.iam.accounts);
+const service = new EventLogService(new EventLogStore(db), clock, edgeplane.iam.accounts);
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 

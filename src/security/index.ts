@@ -12,7 +12,7 @@ export interface SecurityProduct extends Product {
 }
 
 export function createSecurity({ db, clock, accounts }: PlatformDeps & { accounts: ClientDirectory }): SecurityProduct {
-  const eventLogs = new EventLogService(new EventLogStore(db.kysely), clock, accounts);
+  const eventLogs = new EventLogService(new EventLogStore(db), clock, accounts);
   return {
     name: 'security',
     prefixes: ['/security'],

@@ -50,7 +50,7 @@ async function run(flags: DdosFlags): Promise<string> {
   const db = await openAndMigrate(config);
   try {
     const accounts = new AccountService(new AccountStore(db.kysely), clock);
-    const service = new EventLogService(new EventLogStore(db.kysely), clock, accounts);
+    const service = new EventLogService(new EventLogStore(db), clock, accounts);
     const result = await service.generate({ client_id: clientId, count, seed, days, end: new Date(end).toISOString() });
     return `generated ${count} DDoS event logs for client ${clientId} (${result.created} new) in ${db.location}`;
   } finally {

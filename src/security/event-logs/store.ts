@@ -1,5 +1,6 @@
 // SQL for DDoS event logs. Every read is scoped by client id; the service decides what is asked.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from '../../platform/db/index.js';
 import type { AlertType, OrderField } from './schemas.js';
 
 export interface EventLogRow {
@@ -52,15 +53,20 @@ const SUMMARY_COLUMNS = [
 // Rows per INSERT statement: well under SQLite's 32766 bound parameters with 11 columns.
 const INSERT_CHUNK = 500;
 
+const LIST_COLUMNS = [...SUMMARY_COLUMNS, 'created_at'] as const;
+
 export class EventLogStore {
   private readonly db: Kysely<Tables>;
+  private sqliteInsert?: (rows: EventLogRow[], skipExisting: boolean) => string[];
 
-  constructor(db: Kysely<any>) {
-    this.db = db as Kysely<Tables>;
+  constructor(private readonly database: Database) {
+    this.db = database.kysely as Kysely<Tables>;
   }
 
   /** Inserts all rows in one transaction; with `skipExisting`, rows whose id exists are left out. Returns the ids inserted. */
   async insertMany(rows: EventLogRow[], skipExisting: boolean): Promise<string[]> {
+    // Prepared statements in one driver transaction: several times faster than building 500-row INSERTs.
+    if (this.database.raw.sqlite) return (this.sqliteInsert ??= this.prepareSqliteInsert())(rows, skipExisting);
     return this.db.transaction().execute(async (trx) => {
       const inserted: string[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -71,6 +77,24 @@ export class EventLogStore {
         const details = chunk.filter((row) => ids.has(row.id)).map((row) => ({ id: row.id, attack_details: row.attack_details }));
         if (details.length > 0) await trx.insertInto('ddos_event_log_details').values(details).execute();
         inserted.push(...chunk.filter((row) => ids.has(row.id)).map((row) => row.id));
+      }
+      return inserted;
+    });
+  }
+
+  private prepareSqliteInsert(): (rows: EventLogRow[], skipExisting: boolean) => string[] {
+    const db = this.database.raw.sqlite!;
+    const columns = LIST_COLUMNS.join(', ');
+    const placeholders = LIST_COLUMNS.map(() => '?').join(', ');
+    const insert = db.prepare(`insert into ddos_event_logs (${columns}) values (${placeholders})`);
+    const insertNew = db.prepare(`insert or ignore into ddos_event_logs (${columns}) values (${placeholders})`);
+    const details = db.prepare('insert into ddos_event_log_details (id, attack_details) values (?, ?)');
+    return db.transaction((rows: EventLogRow[], skipExisting: boolean) => {
+      const inserted: string[] = [];
+      for (const row of rows) {
+        if ((skipExisting ? insertNew : insert).run(LIST_COLUMNS.map((c) => row[c])).changes !== 1) continue;
+        details.run(row.id, row.attack_details);
+        inserted.push(row.id);
       }
       return inserted;
     });
