@@ -1,7 +1,12 @@
 // Advanced-analytics benchmark: generates N access records for one client (SQLite in memory by
 // default, PostgreSQL with EDGEPLANE_DATABASE_URL), then times each query shape through HTTP inject,
 // against a baseline measured in the same run: aggregating the same records in plain JavaScript.
-// Usage: npx tsx bench/cdn-analytics/run.ts [records=200000] [days=30]
+// It also measures how long a tiny request waits while a heavy aggregation runs (the event loop):
+// with a SQLite file (BENCH_FILE=1) reads run in worker threads, in memory on the main thread.
+// Usage: [BENCH_FILE=1] npx tsx bench/cdn-analytics/run.ts [records=200000] [days=30]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from '../../src/app.js';
 import { generateRecords } from '../../src/cdn-analytics/records/generator.js';
@@ -12,7 +17,8 @@ import { openAndMigrate } from '../../src/server.js';
 
 const records = Number(process.argv[2] ?? 200_000);
 const days = Number(process.argv[3] ?? 30);
-const config = loadConfig(process.env, { memory: true, adminToken: 'bench-operator-token-0123456789', logLevel: 'error' });
+const dataDir = process.env.BENCH_FILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-bench-')) : undefined;
+const config = loadConfig(process.env, { memory: !dataDir, dataDir, adminToken: 'bench-operator-token-0123456789', logLevel: 'error' });
 const clock = new Clock();
 clock.freeze();
 const db = await openAndMigrate(config);
@@ -75,5 +81,23 @@ for (const [name, selection, keyOf] of shapes) {
   }
   console.log(`${name} | ${median(times).toFixed(1)} | ${median(base).toFixed(1)} | ${(median(times) / median(base)).toFixed(2)}`);
 }
+// A heavy query and, meanwhile, small ones: how long do the small ones wait?
+const heavy = `{ statistics(${window}, groupBy: [COUNTRY, BROWSER], granularity: HOUR, limit: 10000) { rows { time country browser uniqueVisitors } } }`;
+const started = performance.now();
+const heavyDone = edgeplane.app
+  .inject({ method: 'POST', url: '/cdn/advanced/v2/query', headers: { authorization: `APIKey ${token}` }, payload: { query: heavy } })
+  .then(() => performance.now() - started);
+const small: number[] = [];
+let finished = false;
+void heavyDone.then(() => (finished = true));
+while (!finished) {
+  const t1 = performance.now();
+  await edgeplane.app.inject({ method: 'GET', url: '/_edgeplane/health', headers: { authorization: 'APIKey bench-operator-token-0123456789' } });
+  small.push(performance.now() - t1);
+  // Let the event loop turn, as a real server's would between requests (worker answers are events).
+  await new Promise((resolve) => setImmediate(resolve));
+}
+console.log(`heavy query ${(await heavyDone).toFixed(0)} ms; ${small.length} health checks meanwhile took p50 ${median(small).toFixed(1)} ms, max ${Math.max(...small).toFixed(1)} ms (${dataDir ? 'reads in worker threads' : 'reads on the main thread'})`);
 await edgeplane.app.close();
 await db.close();
+if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

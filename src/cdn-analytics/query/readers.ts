@@ -57,6 +57,7 @@ class WorkerReaders implements Readers {
       worker.on('message', ({ id, rows, error }: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
         const waiting = pending.get(id);
         pending.delete(id);
+        if (pending.size === 0) worker.unref();
         if (!waiting) return;
         if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
         else waiting.resolve(rows ?? []);
@@ -65,7 +66,10 @@ class WorkerReaders implements Readers {
       worker.on('error', (error) => {
         for (const waiting of pending.values()) waiting.reject(error);
         pending.clear();
+        worker.unref();
       });
+      // An idle worker must not keep the process alive; a busy one must, or a script awaiting its
+      // answer would see the process exit under it.
       worker.unref();
       this.workers.push({ worker, pending });
     }
@@ -79,6 +83,7 @@ class WorkerReaders implements Readers {
     const id = ++this.ids;
     return new Promise<R[]>((resolve, reject) => {
       chosen.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
+      chosen.worker.ref();
       chosen.worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
     });
   }
