@@ -24,13 +24,17 @@ afterAll(async () => {
 describe(`crash recovery on ${databaseUrl ? 'postgres' : 'sqlite'}`, () => {
   it('resumes every unfinished task after SIGKILL, each exactly once', async () => {
     const TOTAL = 1000;
+    const t0 = Date.now();
+    const mark = (what: string) => console.log(`${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     const first = await startServerProcess({ ...storage, EDGEPLANE_TASK_MODE: 'realistic', EDGEPLANE_TASK_SPEED: '4' });
     running.push(first);
     const me = await call(first, 'GET', '/iam/clients/me');
     const project = (await call(first, 'GET', '/cloud/v1/projects')).results[0].id;
     // 900 fit the quota, so the last 100 to finish fail with a reason: both end states are exercised.
     await call(first, 'PUT', `/_edgeplane/cloud/quotas/${me.id}`, { network_count_limit: 900 }, ADMIN);
+    mark('first server up');
     const created = await createNetworks(first, project, 76, TOTAL);
+    mark(`${TOTAL} creates answered`);
     expect(created).toHaveLength(TOTAL);
     const before = await call(first, 'GET', '/cloud/v1/tasks?limit=1&state=FINISHED&state=ERROR');
     await first.kill('SIGKILL');
@@ -38,7 +42,9 @@ describe(`crash recovery on ${databaseUrl ? 'postgres' : 'sqlite'}`, () => {
 
     const second = await startServerProcess({ ...storage, EDGEPLANE_TASK_MODE: 'realistic', EDGEPLANE_TASK_SPEED: '1000' });
     running.push(second);
+    mark('restarted');
     await waitForQuiet(second, 40_000);
+    mark('all tasks ended');
     const tasks = await allTasks(second, 'create_network');
     expect(tasks).toHaveLength(TOTAL);
     expect(new Set(tasks.map((t) => t.id))).toEqual(new Set(created));

@@ -14,10 +14,9 @@ export function clusterTaskTypes(quotas: QuotaService): TaskType[] {
       durationMs: CLUSTER_DURATION,
       async complete({ trx, task, data, now }) {
         await quotas.check(trx, task.client_id, Number(task.region_id), { cluster_count: 1 });
-        const store = new ResourceStore(trx);
-        const row = await store.byId(data.cluster_id);
-        await store.update(data.cluster_id, { status: 'Provisioned', ready: 1, task_id: null, updated_at: now });
-        return { k8s_clusters: [data.cluster_id], k8s_pools: row ? attrsOf<ClusterAttrs>(row).pool_ids : [] };
+        await new ResourceStore(trx).update(data.cluster_id, { status: 'Provisioned', ready: 1, task_id: null, updated_at: now });
+        // One create names exactly one resource, as the official client's create_and_poll helpers expect.
+        return { k8s_clusters: [data.cluster_id] };
       },
       async fail({ trx, data }) {
         await new ResourceStore(trx).delete(data.cluster_id);
