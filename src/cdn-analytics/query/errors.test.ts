@@ -229,3 +229,14 @@ describe('GET /cdn/advanced/v2: the playground', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('lists the query and playground operations', async () => {
+    const res = await t.request('GET', '/openapi.json');
+    expect(res.statusCode).toBe(200);
+    const paths = res.json().paths;
+    expect(paths['/cdn/advanced/v2/query'].post.operationId).toBe('cdn.advancedAnalytics.query');
+    expect(paths['/cdn/advanced/v2'].get.operationId).toBe('cdn.advancedAnalytics.playground');
+    expect(Object.keys(paths['/cdn/advanced/v2'].get.responses['200'].content)).toEqual(['text/html']);
+  });
+});

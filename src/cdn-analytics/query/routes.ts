@@ -53,7 +53,12 @@ export function queryRoutes(app: FastifyInstance, analytics: AnalyticsService): 
     '/cdn/advanced/v2',
     {
       config: { access: 'public' },
-      schema: { operationId: 'cdn.advancedAnalytics.playground', tags: [TAG], summary: 'Query playground page (works offline; holds no data, the queries need your API key)' },
+      schema: {
+        operationId: 'cdn.advancedAnalytics.playground',
+        tags: [TAG],
+        summary: 'Query playground page (works offline; holds no data, the queries need your API key)',
+        response: { 200: { description: 'A self-contained HTML page', content: { 'text/html': { schema: Type.String() } } } },
+      },
     },
     async (_request, reply) => reply.type('text/html; charset=utf-8').send(page),
   );
