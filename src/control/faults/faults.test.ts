@@ -57,6 +57,15 @@ describe('status faults', () => {
     expect((await me()).statusCode).toBe(429);
   });
 
+  it('answers in each product\'s own envelope (cloud: exception_class, request_id)', async () => {
+    await declare({ method: 'GET', path: '/cloud/v1/projects', status: 503, times: 1 });
+    const res = await t.request('GET', '/cloud/v1/projects', { headers: { ...a.headers, 'x-request-id': 'fault-cloud-1' } });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json()).toMatchObject({ code: 503, exception_class: 'ServiceUnavailableError', request_id: 'fault-cloud-1' });
+    expect((await t.request('GET', '/cloud/v1/projects', { headers: a.headers })).statusCode).toBe(200);
+  });
+
   it('matches by method and glob: another method or path is untouched', async () => {
     await declare({ method: 'POST', path: '/iam/**', status: 409 });
     expect((await me()).statusCode).toBe(200);
