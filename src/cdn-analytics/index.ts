@@ -42,6 +42,7 @@ export function createCdnAnalytics({ db, clock }: PlatformDeps): CdnAnalyticsPro
       app.addHook('onClose', async () => {
         unsubscribe();
         clearInterval(timer);
+        await records.settled();
         await readers.close();
       });
     },

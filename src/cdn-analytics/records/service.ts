@@ -71,6 +71,11 @@ export class AccessRecordService {
     return this.store.countForClient(clientId);
   }
 
+  /** Resolves when no retention run is in flight (so the database can be closed under none). */
+  async settled(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
   /**
    * Deletes records past the retention. Runs never overlap: a call during a run waits for it and then
    * runs once more (time may have moved again), and resolves with the total the run deleted.
