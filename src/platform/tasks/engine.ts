@@ -26,6 +26,8 @@ export interface TaskEngineOptions {
   /** How often the queue is looked at even when nothing local is due (other processes, expired leases). */
   pollMs?: number;
   log?: { error(obj: unknown, msg?: string): void };
+  /** Wall time for leases (tests substitute it to expire a lease without waiting). */
+  wallNow?: () => number;
 }
 
 /** Unexpected (non-TaskFailure) errors are retried this many times before the task is failed. */
@@ -34,7 +36,7 @@ const BATCH = 100;
 
 // Leases guard against dead processes, so they run on wall time shared by every process, never on
 // the server clock: that clock is per process and can be frozen or moved by the control API.
-const wallNow = () => Date.now();
+const systemWallNow = () => Date.now();
 
 export class TaskEngine {
   readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -49,6 +51,9 @@ export class TaskEngine {
   private ticking: Promise<void> | null = null;
   private again = false;
   private stopped = true;
+  /** Set by stop(): a pass in progress hands back the tasks it has not started. */
+  private closing = false;
+  private readonly wallNow: () => number;
 
   constructor(private readonly options: TaskEngineOptions) {
     this.registry = new TaskRegistry(options.types);
@@ -56,6 +61,7 @@ export class TaskEngine {
     this.leaseMs = options.leaseMs ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
     this.defaultMode = { ...options.mode };
+    this.wallNow = options.wallNow ?? systemWallNow;
   }
 
   // ---- modes ---------------------------------------------------------------------------------------
@@ -130,14 +136,14 @@ export class TaskEngine {
 
   /** Advances one task, or every pending task (optionally of some types), one step or to the end. */
   async advance(options: { taskId?: string; types?: string[]; to: 'step' | 'end' }): Promise<string[]> {
-    const ids = options.taskId ? [options.taskId] : await this.store.pendingIds(options.types ?? null, 100_000);
+    const ids = options.taskId ? [options.taskId] : await this.store.pendingIds(options.types ?? this.registry.names(), 100_000);
     const advanced: string[] = [];
     for (const id of ids) if (await this.runOne(id, options.to)) advanced.push(id);
     return advanced;
   }
 
   private async runOne(taskId: string, to: 'step' | 'end'): Promise<boolean> {
-    const task = await this.store.claimOne(taskId, this.owner, wallNow(), this.leaseMs);
+    const task = await this.store.claimOne(taskId, this.owner, this.wallNow(), this.leaseMs);
     if (!task) return false;
     if (to === 'end') await this.finish(task, this.options.clock.now());
     else await this.step(task, this.options.clock.now(), true);
@@ -149,12 +155,14 @@ export class TaskEngine {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.closing = false;
     this.unsubscribe = this.options.clock.onChange(() => this.kick());
     this.kick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.closing = true;
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.timer) clearTimeout(this.timer);
@@ -180,7 +188,7 @@ export class TaskEngine {
     do {
       this.again = false;
       try {
-        while (!this.stopped && (await this.processDue()) > 0);
+        while (!this.closing && (await this.processDue()) > 0);
       } catch (error) {
         this.options.log?.error(error, 'task queue pass failed');
       }
@@ -208,9 +216,9 @@ export class TaskEngine {
   /** One pass: claims the due tasks, in due order, and moves each one step. Returns how many moved. */
   async processDue(): Promise<number> {
     const now = this.options.clock.now();
-    const tasks = await this.store.claimDue(this.owner, now, wallNow(), this.leaseMs, BATCH);
+    const tasks = await this.store.claimDue(this.owner, now, this.wallNow(), this.leaseMs, BATCH, this.registry.names());
     for (const task of tasks) {
-      if (this.stopped) {
+      if (this.closing) {
         await this.store.release(task.id, this.owner);
         continue;
       }

@@ -26,7 +26,7 @@ export class TaskQueueStore {
    * Leases up to `limit` due tasks to `owner`, oldest due first. On PostgreSQL, SKIP LOCKED lets several
    * processes claim from the same queue at once without waiting on each other or taking the same row.
    */
-  async claimDue(owner: string, now: number, wallNow: number, leaseMs: number, limit: number): Promise<TaskRow[]> {
+  async claimDue(owner: string, now: number, wallNow: number, leaseMs: number, limit: number, types?: string[]): Promise<TaskRow[]> {
     let due = this.db
       .selectFrom('tasks')
       .select('id')
@@ -37,6 +37,8 @@ export class TaskQueueStore {
       .orderBy('due_at')
       .orderBy('id')
       .limit(limit);
+    // An engine only takes the task types it knows (another product's, or a newer version's, stay put).
+    if (types) due = due.where('task_type', 'in', types);
     if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
     const rows = await this.db
       .updateTable('tasks')

@@ -1,0 +1,117 @@
+// The engine on its own: leases, takeover of a dead owner's tasks, exactly-once steps, failures and
+// modes, with a throwaway task type that records each run under a unique key.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/support/app.js';
+import { durationOf, TaskEngine } from './engine.js';
+import { TaskQueueStore } from './store.js';
+import { TaskFailure, type TaskType } from './types.js';
+
+let t: TestApp;
+let wall = Date.now();
+const runs: string[] = [];
+
+const recorder: TaskType = {
+  type: 'record',
+  durationMs: [1_000, 3_000],
+  async complete({ trx, task, data }) {
+    if (data.fail) throw new TaskFailure(`refused: ${data.fail}`);
+    if (data.crash) throw new Error('disk on fire');
+    // A primary key: a second run of the same task would fail here instead of passing silently.
+    await sql`insert into settings (key, value) values (${`run:${task.task_id}`}, ${'1'})`.execute(trx);
+    runs.push(task.task_id);
+    return { things: [task.task_id] };
+  },
+  async fail({ trx, task }, reason) {
+    await sql`insert into settings (key, value) values (${`failed:${task.task_id}`}, ${reason})`.execute(trx);
+  },
+};
+
+const engine = (mode: 'instant' | 'realistic' | 'manual' = 'instant') =>
+  new TaskEngine({ db: t.db, clock: t.clock, types: [recorder], mode: { mode, speed: 1 }, wallNow: () => wall });
+
+async function enqueue(e: TaskEngine, n: number, data: object = {}): Promise<string[]> {
+  const ids: string[] = [];
+  await t.db.kysely.transaction().execute(async (trx) => {
+    for (let i = 0; i < n; i++) ids.push(await e.enqueue(trx, { clientId: 1, userId: 1, projectId: 1, regionId: 1, type: 'record', data }));
+  });
+  return ids;
+}
+
+const row = (id: string) => t.db.kysely.selectFrom('tasks').selectAll().where('task_id', '=', id).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  t = await createTestApp({ taskMode: 'manual' });
+});
+afterAll(async () => t.close());
+
+describe('task engine', () => {
+  it('takes over a dead owner\'s tasks only after their lease ran out, and runs each once', async () => {
+    const b = engine();
+    const ids = await enqueue(b, 10);
+    const store = new TaskQueueStore(t.db.kysely, t.db.engine);
+    const claimed = await store.claimDue('dead-process', t.clock.now() + 1, wall, 5_000, 100);
+    expect(claimed.map((c) => c.task_id).sort()).toEqual([...ids].sort());
+    wall += 1_000;
+    expect(await b.processDue()).toBe(0);
+    wall += 5_000;
+    expect(await b.processDue()).toBe(10);
+    for (const id of ids) expect(await row(id)).toMatchObject({ state: 'FINISHED', runner: b.owner, lease_owner: null });
+    // The dead process waking up cannot move what was taken over.
+    const stale = await t.db.kysely.transaction().execute((trx) => store.move(trx, claimed[0].id, 'dead-process', 'NEW', { state: 'ERROR' }));
+    expect(stale).toBe(false);
+    expect(runs.filter((r) => ids.includes(r))).toHaveLength(10);
+  });
+
+  it('lets two engines race on one queue without running anything twice', async () => {
+    const a = engine();
+    const b = engine();
+    const ids = await enqueue(a, 50);
+    await Promise.all([a.processDue(), b.processDue(), a.processDue(), b.processDue()]);
+    const rows = await Promise.all(ids.map(row));
+    expect(rows.every((r) => r.state === 'FINISHED')).toBe(true);
+    expect(new Set(runs.filter((r) => ids.includes(r))).size).toBe(50);
+    expect(runs.filter((r) => ids.includes(r))).toHaveLength(50);
+  });
+
+  it('ends in ERROR with the reason (its fail hook runs), and retries unexpected errors before giving up', async () => {
+    const e = engine();
+    const [refused] = await enqueue(e, 1, { fail: 'no capacity' });
+    await e.processDue();
+    expect(await row(refused)).toMatchObject({ state: 'ERROR', error: 'refused: no capacity', created_resources: null });
+    const failed = await sql<{ value: string }>`select value from settings where key = ${`failed:${refused}`}`.execute(t.db.kysely);
+    expect(failed.rows[0].value).toBe('refused: no capacity');
+    const [crashing] = await enqueue(e, 1, { crash: true });
+    for (let i = 0; i < 6; i++) {
+      wall += 10_000; // each unexpected failure leaves the lease to run out before the retry
+      await e.processDue();
+    }
+    expect(await row(crashing)).toMatchObject({ state: 'ERROR', error: 'internal error: disk on fire' });
+  });
+
+  it('follows the mode: manual holds, steps and ends; realistic waits for the server clock', async () => {
+    const manual = engine('manual');
+    const [held] = await enqueue(manual, 1);
+    expect(await manual.processDue()).toBe(0);
+    await manual.advance({ taskId: held, to: 'step' });
+    expect((await row(held)).state).toBe('RUNNING');
+    await manual.advance({ taskId: held, to: 'step' });
+    expect((await row(held)).state).toBe('FINISHED');
+
+    const realistic = engine('realistic');
+    t.clock.freeze();
+    const [timed] = await enqueue(realistic, 1);
+    await realistic.processDue();
+    expect((await row(timed)).state).toBe('RUNNING');
+    const duration = durationOf(timed, recorder.durationMs, 1);
+    expect(duration).toBeGreaterThanOrEqual(1_000);
+    expect(duration).toBeLessThanOrEqual(3_000);
+    t.clock.advance(duration - 1);
+    await realistic.processDue();
+    expect((await row(timed)).state).toBe('RUNNING');
+    t.clock.advance(1);
+    await realistic.processDue();
+    expect((await row(timed)).state).toBe('FINISHED');
+    t.clock.resume();
+  });
+});
