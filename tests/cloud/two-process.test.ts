@@ -1,5 +1,6 @@
 // Two server processes share one PostgreSQL queue: every task is run by exactly one of them.
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../../src/config.js';
 import { dropPostgresSchema } from '../../src/platform/db/index.js';
@@ -33,5 +34,16 @@ describe.skipIf(!databaseUrl)('two processes on one PostgreSQL database', () => 
     const networks = await allNetworks(a, project, 76);
     expect(networks).toHaveLength(400);
     expect(new Set(networks.map((n) => n.creator_task_id)).size).toBe(400);
+    // Which process finished each task (the engine records it): both took part, none twice.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`select runner, count(*)::int as n from "${schema}".tasks where task_type = 'create_network' group by runner`);
+      console.log('tasks finished per process:', rows);
+      expect(rows).toHaveLength(2);
+      expect(rows.reduce((sum, r) => sum + r.n, 0)).toBe(400);
+    } finally {
+      await client.end();
+    }
   }, 60_000);
 });
