@@ -35,14 +35,18 @@ export class QuotaStore {
    * tasks of one client check their quota one after the other. SQLite transactions are serial already.
    */
   async lock(clientId: number, defaults: Record<string, number>, now: number): Promise<Record<string, number>> {
-    await this.db
-      .insertInto('cloud_quotas')
-      .values({ client_id: clientId, limits: JSON.stringify(defaults), updated_at: now })
-      .onConflict((oc) => oc.column('client_id').doNothing())
-      .execute();
     let q = this.db.selectFrom('cloud_quotas').select('limits').where('client_id', '=', clientId);
     if (this.engine === 'postgres') q = q.forUpdate();
-    const row = await q.executeTakeFirstOrThrow();
+    let row = await q.executeTakeFirst();
+    if (!row) {
+      // First check for this client: create its row (a racing process may do the same), then lock it.
+      await this.db
+        .insertInto('cloud_quotas')
+        .values({ client_id: clientId, limits: JSON.stringify(defaults), updated_at: now })
+        .onConflict((oc) => oc.column('client_id').doNothing())
+        .execute();
+      row = await q.executeTakeFirstOrThrow();
+    }
     return JSON.parse(row.limits) as Record<string, number>;
   }
 }
