@@ -2,6 +2,7 @@
 // byte for byte. Visitors come from a pool (so unique visitors are far fewer than requests), each with a
 // fixed country, device, browser and OS; traffic follows a day/night cycle; sizes depend on the directory.
 import { DAY_MS, type AccessRecord, type Device } from './model.js';
+import { seededRandom } from '../../platform/random.js';
 
 export interface GenerateOptions {
   clientId: number;
@@ -15,17 +16,6 @@ export interface GenerateOptions {
 
 export const MAX_GENERATED_RECORDS = 1_000_000;
 
-/** mulberry32: tiny, fast, and good enough for test data. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Weighted<T> = readonly (readonly [T, number])[];
 
@@ -102,7 +92,7 @@ function makeVisitor(random: () => number, n: number): Visitor {
 const hourWeight = (hour: number) => 0.35 + 0.65 * (0.5 - 0.5 * Math.cos(((hour - 4) / 24) * 2 * Math.PI));
 
 export function* generateRecords(options: GenerateOptions): Generator<AccessRecord> {
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   const resources = options.resourceIds?.length ? options.resourceIds : [1];
   const visitors: Visitor[] = [];
   const poolSize = Math.max(1, Math.ceil(options.records / 6));

@@ -1,6 +1,7 @@
 // Unit tests of the pure record rules and of the generator's determinism.
 import { describe, expect, it } from 'vitest';
-import { generateRecords, prng } from './generator.js';
+import { seededRandom as prng } from '../../platform/random.js';
+import { generateRecords } from './generator.js';
 import { DAY_MS, directoryOf, validateRecord, visitorKey } from './model.js';
 
 const NOW = Date.parse('2026-11-22T00:00:00Z');

@@ -4,7 +4,8 @@ import Fastify from 'fastify';
 import { Clock } from '../../platform/clock.js';
 import { registerTaskFaultSlot } from '../../platform/task-faults.js';
 import { registerFaultHook } from './hook.js';
-import { FaultService, globToRegExp, mulberry32 } from './service.js';
+import { seededRandom as mulberry32 } from '../../platform/random.js';
+import { FaultService, globToRegExp } from './service.js';
 
 let t: TestApp;
 let a: TestAccount;

@@ -4,6 +4,7 @@
 import { AppError, type ErrorCode, invalid, bodyField, notFound } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Fault, FaultCreate } from './schemas.js';
+import { seededRandom } from '../../platform/random.js';
 
 export interface FaultRequest {
   method: string;
@@ -63,7 +64,7 @@ export class FaultService {
       remaining: input.times ?? null,
       createdAt: this.clock.date().toISOString(),
     };
-    this.faults.set(fault.id, { fault, pathPattern: fault.path ? globToRegExp(fault.path) : null, random: mulberry32(seed) });
+    this.faults.set(fault.id, { fault, pathPattern: fault.path ? globToRegExp(fault.path) : null, random: seededRandom(seed) });
     return { ...fault };
   }
 
@@ -145,14 +146,3 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-/** A small, fast, seedable PRNG: the same seed gives the same sequence of firings. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

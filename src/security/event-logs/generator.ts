@@ -3,6 +3,7 @@
 // packet-size buckets), the peak of attack_traffic is exactly the record's attack_power_*, breakdown
 // percentages add up, and per-entry pps/bps are their share of the peak.
 import type { AlertType, AttackArrays, AttackItem } from './schemas.js';
+import { seededRandom } from '../../platform/random.js';
 
 export interface GeneratedEventLog extends AttackArrays {
   id: string;
@@ -27,17 +28,6 @@ export interface GenerateOptions {
   days: number;
 }
 
-/** A small, fast, well-mixed 32-bit PRNG (mulberry32); enough for plausible test data. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -213,6 +203,6 @@ function oneRecord(rng: Random, options: GenerateOptions): GeneratedEventLog {
 }
 
 export function generateEventLogs(options: GenerateOptions): GeneratedEventLog[] {
-  const rng = new Random(mulberry32(fnv1a(`ddos:${options.seed}:${options.clientId}:${options.end}:${options.days}`)));
+  const rng = new Random(seededRandom(fnv1a(`ddos:${options.seed}:${options.clientId}:${options.end}:${options.days}`)));
   return Array.from({ length: options.count }, () => oneRecord(rng, options));
 }
