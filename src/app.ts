@@ -17,6 +17,8 @@ import type { Database } from './platform/db/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { registerJsonParser, registerRequestId, requestIdFor, trackRoutes } from './platform/http.js';
 import { registerMetrics } from './platform/metrics.js';
+import { serverLimits } from './platform/limits.js';
+import { registerRateLimit } from './platform/rate-limit.js';
 import { registerOpenApi } from './platform/openapi.js';
 import type { Product } from './platform/product.js';
 import { registerTaskFaultSlot } from './platform/task-faults.js';
@@ -46,6 +48,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     genReqId: requestIdFor,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...serverLimits(config),
   });
   app.setValidatorCompiler(createSchemaCompiler());
 
@@ -70,6 +73,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   registerQueryArrays(app);
   registerTaskFaultSlot(app);
   registerAuth(app, iam.tokens, operator);
+  registerRateLimit(app, { rate: config.rateLimit, burst: config.rateLimitBurst });
   control.registerHooks(app);
   registerErrorHandling(
     app,

@@ -31,6 +31,12 @@ export const SETTINGS = {
   journalBodies: { flag: '--journal-bodies', env: 'EDGEPLANE_JOURNAL_BODIES', description: 'keep request and response bodies in the journal (secrets redacted)' },
   journalBodyLimit: { flag: '--journal-body-limit <bytes>', env: 'EDGEPLANE_JOURNAL_BODY_LIMIT', description: 'largest body kept in the journal; longer ones are cut' },
   seed: { flag: '--seed <file>', env: 'EDGEPLANE_SEED', description: 'JSON seed file applied at start (clients, tokens, product data)' },
+  requestTimeout: { flag: '--request-timeout <ms>', env: 'EDGEPLANE_REQUEST_TIMEOUT', description: 'longest time a client may take to send headers and body; slower clients are disconnected' },
+  connectionTimeout: { flag: '--connection-timeout <ms>', env: 'EDGEPLANE_CONNECTION_TIMEOUT', description: 'an idle connection is closed after this long' },
+  keepAliveTimeout: { flag: '--keep-alive-timeout <ms>', env: 'EDGEPLANE_KEEP_ALIVE_TIMEOUT', description: 'how long a kept-alive connection waits for its next request' },
+  maxHeaderSize: { flag: '--max-header-size <bytes>', env: 'EDGEPLANE_MAX_HEADER_SIZE', description: 'largest request line plus headers (longer URLs or headers get 431)' },
+  rateLimit: { flag: '--rate-limit <per-second>', env: 'EDGEPLANE_RATE_LIMIT', description: 'requests per second allowed per API token (0 turns limiting off); excess gets 429 with Retry-After' },
+  rateLimitBurst: { flag: '--rate-limit-burst <requests>', env: 'EDGEPLANE_RATE_LIMIT_BURST', description: 'requests a token may send at once before the rate applies (0: one second of the rate)' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -54,6 +60,12 @@ const ConfigSchema = Type.Object(
     journalBodies: Type.Boolean({ default: false }),
     journalBodyLimit: Type.Integer({ default: 4096, minimum: 0, maximum: 1_048_576 }),
     seed: Type.Optional(Type.String({ minLength: 1 })),
+    requestTimeout: Type.Integer({ default: 30_000, minimum: 100, maximum: 3_600_000 }),
+    connectionTimeout: Type.Integer({ default: 120_000, minimum: 100, maximum: 3_600_000 }),
+    keepAliveTimeout: Type.Integer({ default: 72_000, minimum: 100, maximum: 3_600_000 }),
+    maxHeaderSize: Type.Integer({ default: 16_384, minimum: 1024, maximum: 1_048_576 }),
+    rateLimit: Type.Number({ default: 0, minimum: 0, maximum: 1_000_000 }),
+    rateLimitBurst: Type.Integer({ default: 0, minimum: 0, maximum: 10_000_000 }),
   },
   { additionalProperties: false },
 );

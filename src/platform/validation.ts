@@ -28,8 +28,37 @@ export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
   const textAjv = makeAjv('array');
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    return ajv.compile(schema as object) as ValidateFunction;
+    return finiteOnly(ajv.compile(schema as object) as ValidateFunction);
   };
+}
+
+/**
+ * Ajv counts Infinity as an integer, and "1e400" (a query string coerced, or a JSON number) parses to it:
+ * such a value would pass validation and fail later in serialization or SQL as a 500. Refuse it here.
+ */
+function finiteOnly(validate: ValidateFunction): ValidateFunction {
+  const wrapped = ((data: unknown) => {
+    if (!validate(data)) {
+      wrapped.errors = validate.errors;
+      return false;
+    }
+    const where = nonFinite(data, '', 0);
+    if (where === null) return true;
+    wrapped.errors = [{ keyword: 'type', instancePath: where, schemaPath: '#', params: { type: 'finite number' }, message: 'must be a finite number' }];
+    return false;
+  }) as ValidateFunction;
+  return wrapped;
+}
+
+function nonFinite(value: unknown, path: string, depth: number): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  // Validated data has the schema's depth; the bound only guards against pathological free-form JSON.
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nonFinite(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 const LOCATIONS: Record<string, FieldLocation> = {

@@ -1,0 +1,263 @@
+// Property-based fuzzing of every implemented operation, generated from the app's own OpenAPI document.
+// Invariants: never a 5xx, never a crash, every 4xx in the product's documented envelope, a request
+// that is broken for certain is refused, a refused write stores nothing, and every operation accepts
+// valid requests. EDGEPLANE_FUZZ_SCALE multiplies the 100,000-request CI budget for longer runs.
+import fs from 'node:fs';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engineName, type TestApp } from '../support/app.js';
+import { CLIENT_ERROR_STATUSES, envelopeProblem } from './support/envelopes.js';
+import { ownEverything, type Owned } from './support/fixture.js';
+import { type FuzzRequest, invalidRequest, type Operation, operationsOf, validRequest } from './support/operations.js';
+
+const SCALE = Number(process.env.EDGEPLANE_FUZZ_SCALE || 1);
+const BUDGET = Math.round(100_000 * SCALE);
+const SEED = Number(process.env.EDGEPLANE_FUZZ_SEED || 20261122);
+
+// Operations left out entirely, and why.
+const SKIPPED: Record<string, string> = {
+  'control.state.reset': 'wipes every client, token and object the fuzzer works with',
+  'control.state.import': 'replaces all data, tokens included',
+  'control.faults.create': 'a valid fault injects 5xx answers on purpose',
+};
+// Operations whose valid requests do heavy work by design (generate millions of rows): their numeric
+// maxima are lowered to 50 for generation, so the CI budget goes to breadth, not to bulk inserts.
+const CLAMPED: Record<string, string> = {
+  'control.waap.events.generate': 'valid counts generate up to 20 million events',
+  'control.cdnAccessRecords.generate': 'valid counts generate up to millions of records',
+  'control.security.eventLogs.generate': 'valid counts generate many event logs',
+};
+
+function clampNumbers(schema: any): any {
+  if (!schema || typeof schema !== 'object') return schema;
+  if (Array.isArray(schema)) return schema.map(clampNumbers);
+  const out: any = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, clampNumbers(v)]));
+  if ((out.type === 'integer' || out.type === 'number') && (out.maximum === undefined || out.maximum > 50)) out.maximum = Math.max(50, out.minimum ?? 0);
+  return out;
+}
+// Path parameters whose generated values could hit the fuzzer's own credentials: only fixtures are used.
+const FIXTURE_ONLY = new Set(['tokenId', 'userId']);
+// Operations with cross-field or value rules a JSON schema does not express, so a schema-valid random
+// request is usually refused with 422 (their own tests cover the accepted forms).
+const SERVICE_RULES: Record<string, string> = {
+  'iam.tokens.v2.create': 'the role id must name an existing group (1, 2, 5, 3009, 3022) matching the role name',
+  'iam.tokens.v1.create': 'the role id must name an existing group (1, 2, 5, 3009, 3022) matching the role name',
+  'cdn.ruleTemplates.replace': 'CDN option values (CORS domains, country codes, durations, edge_app/fastedge) are checked by the service',
+  'cdn.ruleTemplates.update': 'CDN option values (CORS domains, country codes, durations, edge_app/fastedge) are checked by the service',
+  'cdn.ruleTemplates.create': 'CDN option values (CORS domains, country codes, durations, edge_app/fastedge) are checked by the service',
+  'waap.requestEvents.list': 'the time window (end after start, within retention) and IP/CIDR filters are checked by the service',
+  'waap.analytics.stats': 'the time window (end after start, within retention) and IP/CIDR filters are checked by the service',
+  'control.waap.events.exportCsv': 'the time window (end after start, at most the retention period) is checked by the service',
+  'control.waap.events.ingest': 'takes NDJSON (application/x-ndjson), which the JSON generator does not produce',
+};
+// Defects found by this fuzzer in code owned by other products, recorded in docs/reliability.md with a
+// regression test below (it.fails until the owner fixes them). Their operations still run every other
+// invariant; only the named one is reported instead of failing the run.
+const KNOWN_DEFECTS: Record<string, { invariant: RegExp; what: string }> = {
+  'control.seed': { invariant: /^refused request stored rows/, what: 'a seed refused with 422 (unknown client ref in requests[]) has already created the clients before it' },
+};
+const knownHits: string[] = [];
+// Mutations that make a request unacceptable whatever the rest of it holds.
+const SURELY_INVALID = [/^not json$/, /^trailing garbage$/, /^over the body limit$/, /^missing /, /^authorization /];
+
+interface Stats {
+  requests: number;
+  byStatus: Record<string, number>;
+  validAccepted: number;
+  valid: number;
+  invalidRefused: number;
+  invalid: number;
+  storageChecks: number;
+  ms?: number;
+  injectMs: number;
+  /** A few valid requests that were refused (service rules a schema cannot say), for the report. */
+  validRefusals: string[];
+}
+const stats = new Map<string, Stats>();
+const failures: string[] = [];
+
+let t: TestApp;
+let owned: Owned;
+let operations: Operation[];
+let resellerAuth: string;
+let protectedIds: Record<string, unknown[]>;
+const fixtureProblems: string[] = [];
+const publicOps = new Set<string>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const account = await t.account({ reseller: true });
+  owned = await ownEverything(t, account, fixtureProblems);
+  resellerAuth = `APIKey ${await t.resellerToken(account.clientId, account.userId)}`;
+  const doc = (await t.request('GET', '/openapi.json')).json();
+  // Deletes last, so earlier operations still find the fixture objects.
+  operations = operationsOf(doc).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+  protectedIds = owned.ids;
+  // Public operations answer without a token; the authorization mutations are not refusals there.
+  for (const op of operations) {
+    const url = op.path.replace(/\{(\w+)\}/g, (_m, name) => String(owned.ids[name]?.[0] ?? 1));
+    if ((await t.app.inject({ method: op.method as 'GET', url })).statusCode !== 401) publicOps.add(op.operationId);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  const all = [...stats.values()];
+  const total = all.reduce((n, s) => n + s.requests, 0);
+  const summary = {
+    engine: engineName,
+    seed: SEED,
+    scale: SCALE,
+    requests: total,
+    operations: stats.size,
+    publicOperations: [...publicOps],
+    skipped: SKIPPED,
+    clamped: CLAMPED,
+    serviceRules: SERVICE_RULES,
+    fixtureProblems,
+    byStatus: all.reduce<Record<string, number>>((acc, s) => {
+      for (const [k, v] of Object.entries(s.byStatus)) acc[k] = (acc[k] ?? 0) + v;
+      return acc;
+    }, {}),
+    storageChecks: all.reduce((n, s) => n + s.storageChecks, 0),
+    perOperation: Object.fromEntries(stats),
+    failures: failures.slice(0, 50),
+    knownDefects: Object.fromEntries(Object.entries(KNOWN_DEFECTS).map(([k, v]) => [k, v.what])),
+    knownDefectHits: knownHits,
+  };
+  fs.mkdirSync('.ci/out/reliability', { recursive: true });
+  fs.writeFileSync(`.ci/out/reliability/fuzz-${engineName}.json`, JSON.stringify(summary, null, 2));
+  await t?.close();
+});
+
+function authFor(op: Operation): string {
+  if (op.path.startsWith('/_edgeplane')) return t.operator.authorization;
+  if (op.operationId === 'edge.networks.adminList') return resellerAuth;
+  return owned.account.headers.authorization;
+}
+
+let countQuery: string | undefined;
+
+/** Row counts of every table (the tables /_edgeplane/info counts), in one statement. */
+async function tableCounts(): Promise<Record<string, number>> {
+  // Background work started by earlier clock moves (retention) finishes first; it only ever deletes.
+  await t.clock.settled();
+  if (!countQuery) {
+    const tables = Object.keys((await t.request('GET', '/_edgeplane/info', { headers: t.operator })).json().counts.tables);
+    countQuery = `SELECT ${tables.map((name) => `(SELECT count(*) FROM ${name}) AS ${name}`).join(', ')}`;
+  }
+  const { rows } = await sql.raw<Record<string, number | string>>(countQuery).execute(t.db.kysely);
+  return Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+}
+
+function describeRequest(r: FuzzRequest): string {
+  const body = r.payload === undefined ? '' : ` body=${String(r.payload).slice(0, 200)}`;
+  return `${r.method} ${r.url.slice(0, 200)} [${r.mutation || 'valid'}]${body}`;
+}
+
+function surelyInvalid(op: Operation, mutation: string): boolean {
+  if (!SURELY_INVALID.some((re) => re.test(mutation))) return false;
+  if (mutation.startsWith('authorization')) return !publicOps.has(op.operationId);
+  // A required field with a default is filled in by validation, so leaving it out is fine.
+  if (mutation.startsWith('missing')) return op.bodyRequired && op.body?.properties?.[mutation.slice(8)]?.default === undefined;
+  return true;
+}
+
+async function send(op: Operation, s: Stats, request: FuzzRequest, valid: boolean, checkStorage: boolean): Promise<void> {
+  const before = checkStorage ? await tableCounts() : {};
+  const sent = performance.now();
+  const res = await t.app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload });
+  s.injectMs += performance.now() - sent;
+  s.requests += 1;
+  s.byStatus[res.statusCode] = (s.byStatus[res.statusCode] ?? 0) + 1;
+  const where = `${op.operationId}: ${describeRequest(request)} -> ${res.statusCode} ${res.body.slice(0, 300)}`;
+  const fail = (why: string) => {
+    const known = KNOWN_DEFECTS[op.operationId];
+    if (known?.invariant.test(why)) {
+      if (knownHits.length < 20) knownHits.push(`${why}: ${where}`.slice(0, 600));
+      return;
+    }
+    failures.push(`${why}: ${where}`);
+    throw new Error(`${why}: ${where}`);
+  };
+  if (res.statusCode >= 500) fail('server error');
+  if (res.statusCode >= 400) {
+    if (!CLIENT_ERROR_STATUSES.has(res.statusCode)) fail('undocumented status');
+    if (!String(res.headers['content-type']).includes('application/json')) fail('error body is not JSON');
+    const problem = envelopeProblem(request.url, res.statusCode, JSON.parse(res.body), res.headers['x-request-id'] as string | undefined);
+    if (problem) fail(`envelope: ${problem}`);
+  }
+  if (valid) {
+    s.valid += 1;
+    if (![400, 413, 415, 422].includes(res.statusCode)) s.validAccepted += 1;
+    else if (s.validRefusals.length < 3) s.validRefusals.push(`${describeRequest(request).slice(0, 300)} -> ${res.statusCode} ${res.body.slice(0, 300)}`);
+  } else {
+    s.invalid += 1;
+    if (res.statusCode >= 400) s.invalidRefused += 1;
+    else if (surelyInvalid(op, request.mutation)) fail('accepted a broken request');
+  }
+  if (checkStorage && res.statusCode >= 400) {
+    s.storageChecks += 1;
+    const after = await tableCounts();
+    const grown = Object.keys(after).filter((table) => after[table] > (before[table] ?? 0));
+    if (grown.length > 0) fail(`refused request stored rows in ${grown.map((g) => `${g} ${before[g]} -> ${after[g]}`).join(', ')}`);
+  }
+}
+
+describe(`fuzzing every operation (${engineName}, ${BUDGET} requests, seed ${SEED})`, () => {
+  it('reads the operations from /openapi.json', () => {
+    expect(operations.length).toBeGreaterThan(100);
+    expect(fixtureProblems).toEqual([]);
+  });
+
+  it('answers every generated request without a 5xx, in the documented envelope', async () => {
+    const fuzzed = operations.filter((op) => !SKIPPED[op.operationId]);
+    const perOperation = Math.ceil(BUDGET / fuzzed.length);
+    let checks = 0;
+    for (const op of fuzzed) {
+      const s: Stats = { requests: 0, byStatus: {}, validAccepted: 0, valid: 0, invalidRefused: 0, invalid: 0, storageChecks: 0, validRefusals: [], injectMs: 0 };
+      stats.set(op.operationId, s);
+      const auth = authFor(op);
+      const known = Object.fromEntries(Object.entries(protectedIds).filter(([name]) => op.pathParams.some((p) => p.name === name)));
+      if (CLAMPED[op.operationId]) op.body = clampNumbers(op.body);
+      const started = performance.now();
+      const validRuns = Math.floor(perOperation / 2);
+      const invalidRuns = perOperation - validRuns;
+      const safeOp = { ...op, pathParams: op.pathParams.map((p) => (FIXTURE_ONLY.has(p.name) ? { ...p, schema: { enum: known[p.name] ?? [0] } } : p)) };
+      const validArb = validRequest(safeOp, known, auth);
+      if (validRuns > 0) {
+        await fc.assert(fc.asyncProperty(validArb, (r) => send(op, s, r, true, false)), { numRuns: validRuns, seed: SEED, endOnFailure: true });
+      }
+      await fc.assert(
+        fc.asyncProperty(invalidRequest(safeOp, known, auth), async (r) => {
+          checks += 1;
+          // Every fourth refused write is checked against the stored-row counts.
+          await send(op, s, r, false, op.method !== 'GET' && checks % 4 === 0);
+        }),
+        { numRuns: invalidRuns, seed: SEED + 1, endOnFailure: true },
+      );
+      s.ms = Math.round(performance.now() - started);
+    }
+    const total = [...stats.values()].reduce((n, s) => n + s.requests, 0);
+    expect(total).toBeGreaterThanOrEqual(BUDGET);
+  }, 1_800_000);
+
+  // Regression test of the known control.seed defect: passes once seeding is atomic (then drop it.fails).
+  it.fails('control.seed: a refused seed stores nothing', async () => {
+    const before = await tableCounts();
+    const res = await t.request('POST', '/_edgeplane/seed', {
+      headers: t.operator,
+      body: { clients: [{ ref: 'partial', email: 'partial-seed@example.test', companyName: 'Partial' }], requests: [{ method: 'GET', path: '/iam/clients/me', as: 'nobody' }] },
+    });
+    expect(res.statusCode).toBe(422);
+    const after = await tableCounts();
+    expect(after.clients).toBe(before.clients);
+  });
+
+  it('lets valid requests of every operation through validation', () => {
+    // Through validation: answered 2xx, or refused by the object's state (404 for an id the generator made
+    // up, 409) rather than by the request's form (400, 413, 415, 422).
+    const never = [...stats].filter(([id, s]) => s.valid > 0 && s.validAccepted === 0 && !SERVICE_RULES[id]).map(([id, s]) => `${id}: ${s.validRefusals[0]}`);
+    expect(never).toEqual([]);
+  });
+});
