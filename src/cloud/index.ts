@@ -49,7 +49,7 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
   const volumes = new VolumeService(ops, instances);
   const floatingIps = new FloatingIpService(ops, instances);
   const clusters = new ClusterService(ops);
-  const tasks = new TaskService(new TaskStore(db.kysely), clock);
+  const tasks = new TaskService(new TaskStore(db.kysely, db.raw.sqlite), clock);
   return {
     name: 'cloud',
     prefixes: ['/cloud'],
