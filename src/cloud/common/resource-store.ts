@@ -161,6 +161,15 @@ export class ResourceStore {
   }
 }
 
+/** A new row in the state its create request writes it (not ready, held by its task). */
+export function newRow(scope: Scope, kind: ResourceRow['kind'], id: string, name: string, status: string, taskId: string, attrs: unknown, now: number, extra: Partial<ResourceRow> = {}): ResourceRow {
+  return {
+    id, kind, client_id: scope.clientId, project_id: scope.projectId, region_id: scope.regionId, name, status,
+    parent_id: null, owner_id: null, vcpus: 0, ram_mb: 0, size_gb: 0, ready: 0,
+    creator_task_id: taskId, task_id: taskId, attrs: JSON.stringify(attrs), created_at: now, updated_at: now, ...extra,
+  };
+}
+
 export function attrsOf<T>(row: ResourceRow): T {
   return JSON.parse(row.attrs) as T;
 }

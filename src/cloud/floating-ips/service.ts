@@ -5,9 +5,8 @@ import { Static } from 'typebox';
 import { AppError, notFound } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
-import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
+import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { InstanceService, PortAttrs } from '../instances/service.js';
-import { newRow } from '../networks/service.js';
 import type { FloatingIpCreateBody, FloatingIpListQuery, FloatingIpSchema } from './schemas.js';
 
 type FloatingIp = Static<typeof FloatingIpSchema>;

@@ -5,8 +5,7 @@ import { Static } from 'typebox';
 import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
 import { plainTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
-import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
-import { newRow } from '../networks/service.js';
+import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import { flavorById } from '../instances/flavors.js';
 import { K8S_VERSIONS, type ClusterCreateBody, type ClusterSchema } from './schemas.js';
 

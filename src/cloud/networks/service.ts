@@ -1,12 +1,11 @@
 // Networks: created and deleted through tasks. A network in use (subnets with ports, instance
 // ports) cannot be deleted; a network can be used by others only once its create task finished.
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { Static } from 'typebox';
 import { AppError, notFound } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
-import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
+import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { NetworkCreateBody, NetworkListQuery, NetworkSchema, NetworkUpdateBody } from './schemas.js';
 
 type Network = Static<typeof NetworkSchema>;
@@ -107,13 +106,3 @@ export class NetworkService {
     };
   }
 }
-
-export function newRow(scope: Scope, kind: ResourceRow['kind'], id: string, name: string, status: string, taskId: string, attrs: unknown, now: number, extra: Partial<ResourceRow> = {}): ResourceRow {
-  return {
-    id, kind, client_id: scope.clientId, project_id: scope.projectId, region_id: scope.regionId, name, status,
-    parent_id: null, owner_id: null, vcpus: 0, ram_mb: 0, size_gb: 0, ready: 0,
-    creator_task_id: taskId, task_id: taskId, attrs: JSON.stringify(attrs), created_at: now, updated_at: now, ...extra,
-  };
-}
-
-export type Trx = Kysely<any>;

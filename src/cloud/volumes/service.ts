@@ -5,9 +5,8 @@ import { Static } from 'typebox';
 import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
-import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
+import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { InstanceService, VolumeAttrs } from '../instances/service.js';
-import { newRow } from '../networks/service.js';
 import type { VolumeCreateBody, VolumeListQuery, VolumeSchema } from './schemas.js';
 
 type Volume = Static<typeof VolumeSchema>;

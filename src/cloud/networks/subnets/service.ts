@@ -5,8 +5,8 @@ import { Static } from 'typebox';
 import { AppError, bodyField, invalid, notFound } from '../../../platform/errors.js';
 import { tagList, zonedTime } from '../../common/format.js';
 import type { Caller, Operations } from '../../common/operations.js';
-import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../../common/resource-store.js';
-import { newRow, type NetworkService } from '../service.js';
+import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../../common/resource-store.js';
+import type { NetworkService } from '../service.js';
 import { hostCount, overlaps, parseCidr, ipAt } from './cidr.js';
 import type { SubnetCreateBody, SubnetListQuery, SubnetSchema, SubnetUpdateBody } from './schemas.js';
 
