@@ -28,7 +28,9 @@ describe('progression modes', () => {
     const net = await t.request('GET', `/cloud/v1/networks/${project}/76/${res.json().id}`, { headers: me.headers });
     expect(net.json().task_id).toBe(res.json().tasks[0]);
     t.clock.advance(4_000);
-    await t.request('POST', '/_edgeplane/tasks/run-due', { headers: t.operator });
+    const left = await t.request('POST', '/_edgeplane/tasks/run-due', { headers: t.operator });
+    expect(left.json().pending).toBe(1);
+    expect(Date.parse(left.json().next_due)).toBeGreaterThan(t.clock.now());
     expect((await task(res.json().tasks[0])).state).toBe('RUNNING');
     t.clock.advance(7_000);
     await t.request('POST', '/_edgeplane/tasks/run-due', { headers: t.operator });

@@ -42,8 +42,14 @@ export function taskControlRoutes(app: FastifyInstance, engine: TaskEngine): voi
     if (body.task_id && advanced.length === 0) throw new AppError('not_found', `Task ${body.task_id} is not pending (or is held by another process)`);
     return { advanced, count: advanced.length };
   });
-  app.post('/_edgeplane/tasks/run-due', { ...base, schema: { tags, operationId: 'control.tasks.runDue', summary: 'Run every due step now and wait for the queue to catch up', response: { 200: Type.Object({ pending_next_due: Nullable(Type.String()) }) } } }, async () => {
+  const Status = Type.Object({ pending: Type.Integer({ description: 'Tasks NEW or RUNNING' }), next_due: Nullable(Type.String({ description: 'Server-clock time the next step is due; null when none is scheduled (or all are held in manual mode)' })) });
+  const status = async () => {
+    const s = await engine.status();
+    return { pending: s.pending, next_due: s.nextDue === null ? null : new Date(s.nextDue).toISOString() };
+  };
+  app.get('/_edgeplane/tasks/status', { ...base, schema: { tags, operationId: 'control.tasks.status', summary: 'How many tasks are unfinished and when the next step is due', response: { 200: Status } } }, status);
+  app.post('/_edgeplane/tasks/run-due', { ...base, schema: { tags, operationId: 'control.tasks.runDue', summary: 'Run every due step now, then report what is left', response: { 200: Status } } }, async () => {
     await engine.kick();
-    return { pending_next_due: null };
+    return status();
   });
 }

@@ -88,6 +88,12 @@ export class TaskEngine {
     await this.kick();
   }
 
+  /** Unfinished tasks, and when the next one is due on the server clock (null: none, or all held). */
+  async status(): Promise<{ pending: number; nextDue: number | null }> {
+    const [pending, nextDue] = await Promise.all([this.store.countPending(), this.store.nextDue()]);
+    return { pending, nextDue };
+  }
+
   // ---- enqueueing ----------------------------------------------------------------------------------
 
   /** Writes a NEW task inside the caller's transaction (with the resource rows it is about). */

@@ -87,6 +87,11 @@ export class TaskQueueStore {
     await this.db.updateTable('tasks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
   }
 
+  async countPending(): Promise<number> {
+    const row = await this.db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', PENDING_STATES).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async nextDue(): Promise<number | null> {
     const row = await this.db
       .selectFrom('tasks')
