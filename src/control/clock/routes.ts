@@ -15,7 +15,8 @@ const ClockSchema = Type.Object({
 const SetSchema = Type.Object(
   {
     time: Type.Optional(Type.String({ format: 'date-time', description: 'The new server time' })),
-    epochMs: Type.Optional(Type.Integer({ minimum: 0, description: 'The new server time in epoch milliseconds' })),
+    // Bounded to the last instant a date-time can write (9999-12-31): past it every time field fails to serialize.
+    epochMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: 'The new server time in epoch milliseconds' })),
   },
   { additionalProperties: false },
 );
