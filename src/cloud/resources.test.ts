@@ -60,6 +60,18 @@ describe('projects', () => {
     expect(withDeleted.json().results.map((p: { name: string }) => p.name)).toContain('staging-2');
   });
 
+  it('fails a create task whose project was deleted before it finished', async () => {
+    const id = (await req('POST', '/cloud/v1/projects', { name: 'short-lived' })).json().id;
+    await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'manual', task_type: 'create_network' } });
+    const pending = await req('POST', `/cloud/v1/networks/${id}/${R}`, { name: 'orphan' });
+    await finished(await req('DELETE', `/cloud/v1/projects/${id}`));
+    await t.request('POST', '/_edgeplane/tasks/advance', { headers: t.operator, body: { task_id: pending.json().tasks[0], to: 'end' } });
+    await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'instant' } });
+    const task = (await req('GET', `/cloud/v1/tasks/${pending.json().tasks[0]}`)).json();
+    expect(task).toMatchObject({ state: 'ERROR', created_resources: null });
+    expect(task.error).toMatch(/deleted \(with its project\)/);
+  });
+
   it('refuses deleting the default project, unknown fields, and writes by a read-only user', async () => {
     const res = await req('DELETE', `/cloud/v1/projects/${project}`);
     expect(res.statusCode).toBe(400);

@@ -1,6 +1,7 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
 import type { Kysely } from 'kysely';
+import { TaskFailure } from '../../platform/tasks/types.js';
 
 export type ResourceKind = 'network' | 'subnet' | 'port' | 'instance' | 'volume' | 'floatingip' | 'k8s_cluster';
 
@@ -168,6 +169,16 @@ export function newRow(scope: Scope, kind: ResourceRow['kind'], id: string, name
     parent_id: null, owner_id: null, vcpus: 0, ram_mb: 0, size_gb: 0, ready: 0,
     creator_task_id: taskId, task_id: taskId, attrs: JSON.stringify(attrs), created_at: now, updated_at: now, ...extra,
   };
+}
+
+/**
+ * The row a finishing create task works on. It can be gone when its project was deleted meanwhile:
+ * the task then fails instead of naming a resource that does not exist.
+ */
+export async function pendingRow(store: ResourceStore, id: string, what: string): Promise<ResourceRow> {
+  const row = await store.byId(id);
+  if (!row) throw new TaskFailure(`${what} ${id} was deleted (with its project) before it could be created`);
+  return row;
 }
 
 export function attrsOf<T>(row: ResourceRow): T {

@@ -1,6 +1,6 @@
 // Task types of floating IPs: create_fip and delete_fip.
 import type { TaskType } from '../../platform/tasks/types.js';
-import { ResourceStore } from '../common/resource-store.js';
+import { pendingRow, ResourceStore } from '../common/resource-store.js';
 import type { QuotaService } from '../quotas/service.js';
 
 // Not in the seed's Limits table; floating IPs are network objects, so the network range is used.
@@ -12,10 +12,10 @@ export function floatingIpTaskTypes(quotas: QuotaService): TaskType[] {
       type: 'create_fip',
       durationMs: FIP_DURATION,
       async complete({ trx, task, data, now }) {
-        await quotas.check(trx, task.client_id, Number(task.region_id), { floating_count: 1 });
         const store = new ResourceStore(trx);
-        const row = await store.byId(data.floatingip_id);
-        await store.update(data.floatingip_id, { ready: 1, task_id: null, status: row?.parent_id ? 'ACTIVE' : 'DOWN', updated_at: now });
+        const row = await pendingRow(store, data.floatingip_id, 'Floating IP');
+        await quotas.check(trx, task.client_id, Number(task.region_id), { floating_count: 1 });
+        await store.update(data.floatingip_id, { ready: 1, task_id: null, status: row.parent_id ? 'ACTIVE' : 'DOWN', updated_at: now });
         return { floatingips: [data.floatingip_id] };
       },
       async fail({ trx, data }) {

@@ -1,6 +1,6 @@
 // Task types of instances: create_vm, delete_vm and the power actions.
 import type { TaskContext, TaskType } from '../../platform/tasks/types.js';
-import { attrsOf, ResourceStore } from '../common/resource-store.js';
+import { attrsOf, pendingRow, ResourceStore } from '../common/resource-store.js';
 import type { QuotaService } from '../quotas/service.js';
 import type { InstanceAttrs, VolumeAttrs } from './service.js';
 
@@ -44,10 +44,10 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
       async complete(ctx) {
         const { trx, task, data, now } = ctx;
         const store = new ResourceStore(trx);
-        const instance = await store.byId(data.instance_id);
+        const instance = await pendingRow(store, data.instance_id, 'Instance');
         const newVolumes = (await store.attachedTo(data.instance_id, 'volume')).filter((v) => v.creator_task_id === task.task_id);
         await quotas.check(trx, task.client_id, Number(task.region_id), {
-          vm_count: 1, cpu_count: instance?.vcpus ?? 0, ram: instance?.ram_mb ?? 0,
+          vm_count: 1, cpu_count: instance.vcpus, ram: instance.ram_mb,
           volume_count: newVolumes.length, volume_size: newVolumes.reduce((sum, v) => sum + v.size_gb, 0),
         });
         await store.updateCreatedBy(task.task_id, { ready: 1, task_id: null, status: 'in-use', updated_at: now });

@@ -1,6 +1,6 @@
 // Task types of Kubernetes clusters: create, upgrade and delete.
 import type { TaskType } from '../../platform/tasks/types.js';
-import { attrsOf, ResourceStore } from '../common/resource-store.js';
+import { attrsOf, pendingRow, ResourceStore } from '../common/resource-store.js';
 import type { QuotaService } from '../quotas/service.js';
 import type { ClusterAttrs } from './service.js';
 
@@ -13,8 +13,10 @@ export function clusterTaskTypes(quotas: QuotaService): TaskType[] {
       type: 'create_k8s_cluster_v2',
       durationMs: CLUSTER_DURATION,
       async complete({ trx, task, data, now }) {
+        const store = new ResourceStore(trx);
+        await pendingRow(store, data.cluster_id, 'Cluster');
         await quotas.check(trx, task.client_id, Number(task.region_id), { cluster_count: 1 });
-        await new ResourceStore(trx).update(data.cluster_id, { status: 'Provisioned', ready: 1, task_id: null, updated_at: now });
+        await store.update(data.cluster_id, { status: 'Provisioned', ready: 1, task_id: null, updated_at: now });
         // One create names exactly one resource, as the official client's create_and_poll helpers expect.
         return { k8s_clusters: [data.cluster_id] };
       },

@@ -1,6 +1,6 @@
 // Task types of networks: create_network and delete_network.
 import type { TaskType } from '../../platform/tasks/types.js';
-import { ResourceStore } from '../common/resource-store.js';
+import { pendingRow, ResourceStore } from '../common/resource-store.js';
 import type { QuotaService } from '../quotas/service.js';
 
 const NETWORK_DURATION = [5_000, 10_000] as const;
@@ -11,8 +11,10 @@ export function networkTaskTypes(quotas: QuotaService): TaskType[] {
       type: 'create_network',
       durationMs: NETWORK_DURATION,
       async complete({ trx, task, data, now }) {
+        const store = new ResourceStore(trx);
+        await pendingRow(store, data.network_id, 'Network');
         await quotas.check(trx, task.client_id, Number(task.region_id), { network_count: 1 });
-        await new ResourceStore(trx).update(data.network_id, { status: 'active', ready: 1, task_id: null, updated_at: now });
+        await store.update(data.network_id, { status: 'active', ready: 1, task_id: null, updated_at: now });
         return { networks: [data.network_id] };
       },
       async fail({ trx, data }) {

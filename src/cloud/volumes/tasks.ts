@@ -1,6 +1,6 @@
 // Task types of volumes: create_volume and delete_volume.
 import type { TaskType } from '../../platform/tasks/types.js';
-import { ResourceStore } from '../common/resource-store.js';
+import { pendingRow, ResourceStore } from '../common/resource-store.js';
 import type { QuotaService } from '../quotas/service.js';
 
 // Seed, Limits: creating a volume typically takes 5 to 15 s.
@@ -13,8 +13,8 @@ export function volumeTaskTypes(quotas: QuotaService): TaskType[] {
       durationMs: VOLUME_DURATION,
       async complete({ trx, task, data, now }) {
         const store = new ResourceStore(trx);
-        const row = await store.byId(data.volume_id);
-        await quotas.check(trx, task.client_id, Number(task.region_id), { volume_count: 1, volume_size: row?.size_gb ?? 0 });
+        const row = await pendingRow(store, data.volume_id, 'Volume');
+        await quotas.check(trx, task.client_id, Number(task.region_id), { volume_count: 1, volume_size: row.size_gb });
         const attachTo = data.attach_to ? await store.byId(data.attach_to) : undefined;
         await store.update(data.volume_id, { ready: 1, task_id: null, updated_at: now, ...(attachTo ? { owner_id: attachTo.id, status: 'in-use' } : { status: 'available' }) });
         return { volumes: [data.volume_id] };
