@@ -91,6 +91,12 @@ describe('refusals and tenancy', () => {
     expect((await t.request('GET', `/cloud/v1/networks/${project}/76/${res.json().id}`, { headers: other.headers })).statusCode).toBe(404);
     expect((await t.request('GET', `/cloud/v1/projects/${project}`, { headers: other.headers })).statusCode).toBe(404);
     expect((await t.request('GET', '/cloud/v1/projects')).statusCode).toBe(401);
+    const wrong = await t.request('GET', '/cloud/v1/tasks', { headers: { authorization: 'APIKey 1$not-a-real-token' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ code: 401, exception_class: 'NotAuthenticatedError' });
+    const missing = await t.request('GET', '/cloud/v1/tasks/00000000-0000-4000-8000-000000000000', { headers: me.headers });
+    expect(missing.json()).toMatchObject({ code: 404, exception_class: 'NotFoundError', message: expect.stringMatching(/Task .* not found/), request_id: expect.any(String) });
+    expect((await t.request('GET', '/_edgeplane/tasks/mode', { headers: me.headers })).statusCode).toBe(403);
   });
 
   it('lists regions with every field of the reference', async () => {
