@@ -60,6 +60,13 @@ describe('every implemented cloud operation conforms', () => {
     expect((await t.request('GET', `/cloud/v2/k8s/clusters/${p}/${R}/k1`, { headers: me.headers })).statusCode).toBe(404);
   });
 
+  it('lists an external interface with the public network', async () => {
+    const vm = await call('POST', `/cloud/v2/instances/${p}/${R}`, '/cloud/v2/instances/{project_id}/{region_id}', { name: 'edge', flavor: 'g1-standard-1-2', volumes: [{ source: 'image', image_id: '2f6b7c55-1b3e-4a5a-9d88-54c0d1a3b8a1', size: 10, boot_index: 0 }], interfaces: [{ type: 'external', interface_name: 'eth0' }] });
+    const itfs = await call('GET', `/cloud/v1/instances/${p}/${R}/${vm.id}/interfaces`, '/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/interfaces');
+    expect(itfs.results).toHaveLength(1);
+    expect(itfs.results[0]).toMatchObject({ interface_name: 'eth0', network_details: { external: true, name: 'public' } });
+  });
+
   it('pages lists with limit and offset and reports the total', async () => {
     for (const name of ['a', 'b', 'c']) await call('POST', `/cloud/v1/networks/${p}/${R}`, '/cloud/v1/networks/{project_id}/{region_id}', { name });
     const page = await call('GET', `/cloud/v1/networks/${p}/${R}?limit=2&offset=2`, '/cloud/v1/networks/{project_id}/{region_id}');

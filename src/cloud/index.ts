@@ -10,6 +10,7 @@ import { floatingIpRoutes } from './floating-ips/routes.js';
 import { FloatingIpService } from './floating-ips/service.js';
 import { instanceRoutes } from './instances/routes.js';
 import { InstanceService } from './instances/service.js';
+import { InterfaceService } from './instances/interfaces.js';
 import { clusterRoutes } from './k8s/routes.js';
 import { ClusterService } from './k8s/service.js';
 import { networkRoutes } from './networks/routes.js';
@@ -48,6 +49,7 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
   const instances = new InstanceService(ops, networks);
   const volumes = new VolumeService(ops, instances);
   const floatingIps = new FloatingIpService(ops, instances);
+  const interfaces = new InterfaceService(ops, networks, subnets, floatingIps);
   const clusters = new ClusterService(ops);
   const tasks = new TaskService(new TaskStore(db.kysely, db.raw.sqlite), clock);
   return {
@@ -70,7 +72,7 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
       taskRoutes(app, tasks);
       networkRoutes(app, networks);
       subnetRoutes(app, subnets);
-      instanceRoutes(app, instances);
+      instanceRoutes(app, instances, interfaces);
       volumeRoutes(app, volumes);
       floatingIpRoutes(app, floatingIps);
       clusterRoutes(app, clusters);

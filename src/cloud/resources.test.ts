@@ -168,7 +168,10 @@ describe('instances, volumes and floating IPs', () => {
   it('creates, assigns, unassigns and deletes a floating IP', async () => {
     const { networkId, subnetId } = await networkWithSubnet('fip', '10.4.0.0/24');
     const id = await instance(networkId, subnetId, 'fip-vm');
-    const ports = await t.db.kysely.selectFrom('cloud_resources').select('id').where('kind', '=', 'port').where('owner_id', '=', id).execute();
+    const itfs = await req('GET', `/cloud/v1/instances/${project}/${R}/${id}/interfaces`);
+    expectConforms('GET', '/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/interfaces', itfs);
+    expect(itfs.json().results[0]).toMatchObject({ network_id: networkId, ip_assignments: [{ ip_address: '10.4.0.2', subnet_id: subnetId }], network_details: { id: networkId, subnets: [{ id: subnetId }] } });
+    const ports = itfs.json().results.map((i: { port_id: string }) => ({ id: i.port_id }));
     const created = await req('POST', `/cloud/v1/floatingips/${project}/${R}`, {});
     expectConforms('POST', '/cloud/v1/floatingips/{project_id}/{region_id}', created);
     const fipId = (await finished(created)).created_resources.floatingips[0];
@@ -181,6 +184,9 @@ describe('instances, volumes and floating IPs', () => {
     await req('POST', `/cloud/v1/floatingips/${project}/${R}/${fipId}/assign`, { port_id: ports[0].id });
     const list = await req('GET', `/cloud/v1/floatingips/${project}/${R}`);
     expect(list.json().results[0].instance.id).toBe(id);
+    const withFip = await req('GET', `/cloud/v1/instances/${project}/${R}/${id}/interfaces`);
+    expectConforms('GET', '/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/interfaces', withFip);
+    expect(withFip.json().results[0].floatingip_details.map((f: { id: string }) => f.id)).toEqual([fipId]);
     expectConforms('GET', '/cloud/v1/floatingips/{project_id}/{region_id}', list);
     await finished(await req('DELETE', `/cloud/v1/floatingips/${project}/${R}/${fipId}`));
     expect((await req('GET', `/cloud/v1/floatingips/${project}/${R}/${fipId}`)).statusCode).toBe(404);

@@ -91,7 +91,7 @@ export class FloatingIpService {
     return row;
   }
 
-  private async present(row: ResourceRow): Promise<FloatingIp> {
+  async present(row: ResourceRow): Promise<FloatingIp> {
     const attrs = attrsOf<FipAttrs>(row);
     const port = row.parent_id ? await this.ops.resources.byId(row.parent_id) : undefined;
     return {

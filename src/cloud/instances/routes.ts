@@ -4,12 +4,13 @@ import { callerOf } from '../common/operations.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
 import { FlavorSchema, InstanceActionBody, InstanceCreateBody, InstanceListQuery, InstanceSchema } from './schemas.js';
 import type { Action, InstanceService } from './service.js';
+import { InterfaceSchema, type InterfaceService } from './interfaces.js';
 
 const ItemParams = UuidParam('instance_id', 'Instance ID');
 type P = { project_id: number; region_id: number; instance_id: string };
 const List = (item: typeof InstanceSchema | typeof FlavorSchema) => Type.Object({ count: Type.Integer(), results: Type.Array(item) });
 
-export function instanceRoutes(app: FastifyInstance, instances: InstanceService): void {
+export function instanceRoutes(app: FastifyInstance, instances: InstanceService, interfaces: InterfaceService): void {
   const common = { tags: [CLOUD_TAG] };
   const v1 = '/cloud/v1/instances/:project_id/:region_id';
   app.post('/cloud/v2/instances/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.instances.create', summary: 'Create an instance with its volumes and interfaces (asynchronous)', params: ProjectRegionParams, body: InstanceCreateBody, response: { 200: TaskIdList } } }, async (request) => {
@@ -31,6 +32,10 @@ export function instanceRoutes(app: FastifyInstance, instances: InstanceService)
   }, async (request) => {
     const p = request.params as P;
     return instances.delete(callerOf(request), p.project_id, p.region_id, p.instance_id, request.query as never);
+  });
+  app.get(`${v1}/:instance_id/interfaces`, { schema: { ...common, operationId: 'cloud.instances.interfaces', summary: 'List the network interfaces (ports) of an instance', params: ItemParams, response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(InterfaceSchema) }) } } }, async (request) => {
+    const p = request.params as P;
+    return interfaces.list(callerOf(request), p.project_id, p.region_id, p.instance_id);
   });
   for (const action of ['start', 'stop', 'reboot', 'suspend', 'resume'] as const) {
     app.post(`${v1}/:instance_id/${action}`, { schema: { ...common, operationId: `cloud.instances.${action}`, summary: `${action[0].toUpperCase()}${action.slice(1)} an instance (a task; the record shows it in progress)`, params: ItemParams, response: { 200: InstanceSchema } } }, async (request) => {

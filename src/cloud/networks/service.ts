@@ -81,7 +81,7 @@ export class NetworkService {
     return row;
   }
 
-  private async present(row: ResourceRow): Promise<Network> {
+  async present(row: ResourceRow): Promise<Network> {
     const attrs = attrsOf<NetworkAttrs>(row);
     const subnets = await this.ops.resources.children(row.id, 'subnet');
     return {

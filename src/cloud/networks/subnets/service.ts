@@ -90,7 +90,7 @@ export class SubnetService {
     return row;
   }
 
-  private async present(row: ResourceRow): Promise<Subnet> {
+  async present(row: ResourceRow): Promise<Subnet> {
     const attrs = attrsOf<SubnetAttrs>(row);
     const total = hostCount(parseCidr(attrs.cidr)!);
     const used = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === row.id).length;
