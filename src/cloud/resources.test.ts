@@ -100,6 +100,9 @@ describe('tasks', () => {
     expect(one.json()).toMatchObject({ acknowledged: true, acknowledged_by: me.userId });
     const acked = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { is_acknowledged: 'true' } });
     expect(acked.json().count).toBe(1);
+    const batch = await req('POST', '/cloud/v1/tasks/acknowledge', { task_ids: [second.json().results[0].id] });
+    expect(batch.statusCode).toBe(204);
+    expect((await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { is_acknowledged: 'true' } })).json().count).toBe(2);
     expect((await t.request('POST', '/cloud/v1/tasks/acknowledge_all', { headers: me.headers, query: { project_id: String(project) } })).statusCode).toBe(204);
     const open = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { is_acknowledged: 'false', project_id: String(project) } });
     expect(open.statusCode, open.body).toBe(200);

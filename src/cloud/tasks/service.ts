@@ -38,8 +38,13 @@ export class TaskService {
 
   async acknowledgeOne(clientId: number, userId: number, taskId: string): Promise<Task> {
     await this.get(clientId, taskId);
-    await this.store.acknowledge(clientId, { taskId }, userId, this.clock.now());
+    await this.store.acknowledge(clientId, { taskIds: [taskId] }, userId, this.clock.now());
     return this.get(clientId, taskId);
+  }
+
+  /** Acknowledges the caller's tasks among `taskIds` (others' IDs are ignored, as unknown ones are). */
+  async acknowledgeMany(clientId: number, userId: number, taskIds: string[]): Promise<void> {
+    if (taskIds.length > 0) await this.store.acknowledge(clientId, { taskIds }, userId, this.clock.now());
   }
 
   async acknowledgeAll(clientId: number, userId: number, projectId?: number, regionId?: number): Promise<void> {

@@ -53,9 +53,9 @@ export class TaskStore {
     return this.filtered(clientId, f).selectAll().orderBy('created_at', order).orderBy('id', order).limit(page.limit).offset(page.offset).execute();
   }
 
-  async acknowledge(clientId: number, f: TaskFilter & { taskId?: string }, userId: number, now: number): Promise<number> {
+  async acknowledge(clientId: number, f: TaskFilter & { taskIds?: string[] }, userId: number, now: number): Promise<number> {
     let q = this.db.updateTable('tasks').set({ acknowledged_at: now, acknowledged_by: userId }).where('client_id', '=', clientId).where('acknowledged_at', 'is', null);
-    if (f.taskId) q = q.where('task_id', '=', f.taskId);
+    if (f.taskIds) q = q.where('task_id', 'in', f.taskIds);
     if (f.projectIds?.length) q = q.where('project_id', 'in', f.projectIds);
     if (f.regionIds?.length) q = q.where('region_id', 'in', f.regionIds);
     const result = await q.executeTakeFirst();
