@@ -71,6 +71,18 @@ describe('refusals and tenancy', () => {
     expect(down.statusCode).toBe(400);
     const unknown = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76/c1/upgrade`, { headers: me.headers, body: { version: 'v9.9.9' } });
     expect(unknown.statusCode).toBe(422);
+    // The version moves only when the upgrade task finishes; meanwhile a second upgrade is refused.
+    await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'manual', task_type: 'upgrade_k8s_cluster_v2' } });
+    const up = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76/c1/upgrade`, { headers: me.headers, body: { version: 'v1.32.1' } });
+    const taskId = up.json().tasks[0];
+    await t.request('POST', '/_edgeplane/tasks/advance', { headers: t.operator, body: { task_id: taskId, to: 'step' } });
+    expect((await task(taskId)).state).toBe('RUNNING');
+    const during = (await t.request('GET', `/cloud/v2/k8s/clusters/${project}/76/c1`, { headers: me.headers })).json();
+    expect(during).toMatchObject({ version: 'v1.31.4', task_id: taskId });
+    expect((await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76/c1/upgrade`, { headers: me.headers, body: { version: 'v1.32.1' } })).statusCode).toBe(409);
+    await t.request('POST', '/_edgeplane/tasks/advance', { headers: t.operator, body: { task_id: taskId, to: 'end' } });
+    expect((await t.request('GET', `/cloud/v2/k8s/clusters/${project}/76/c1`, { headers: me.headers })).json()).toMatchObject({ version: 'v1.32.1', task_id: null });
+    await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'instant' } });
   });
 
   it('creates a volume through a task and refuses a type the region lacks', async () => {
