@@ -74,6 +74,9 @@ describe('every implemented cloud operation conforms', () => {
     expect(page.results).toHaveLength(2);
     const empty = await call('GET', `/cloud/v1/networks/${p}/${R}?limit=0`, '/cloud/v1/networks/{project_id}/{region_id}');
     expect(empty).toEqual({ count: 4, results: [] });
+    const byName = await call('GET', `/cloud/v1/networks/${p}/${R}?order_by=name.desc&limit=2`, '/cloud/v1/networks/{project_id}/{region_id}');
+    expect(byName.results.map((n: { name: string }) => n.name)).toEqual(['n2', 'c']);
+    expect((await t.request('GET', `/cloud/v1/networks/${p}/${R}?name=b`, { headers: me.headers })).json().count).toBe(1);
     expect((await t.request('GET', `/cloud/v1/networks/${p}/${R}?limit=1001`, { headers: me.headers })).statusCode).toBe(422);
   });
 });

@@ -126,6 +126,8 @@ describe('instances, volumes and floating IPs', () => {
     expectConforms('GET', '/cloud/v1/instances/{project_id}/{region_id}', list);
     const flavors = await req('GET', `/cloud/v1/flavors/${project}/${R}`);
     expectConforms('GET', '/cloud/v1/flavors/{project_id}/{region_id}', flavors);
+    expect(flavors.json().results.map((f: { flavor_id: string }) => f.flavor_id)).toContain('g1-standard-1-2');
+    expect((await req('GET', `/cloud/v1/flavors/${project}/${R}?exclude_linux=true`)).json()).toEqual({ count: 0, results: [] });
   });
 
   it('keeps dependencies: no delete of a network in use or an attached volume', async () => {

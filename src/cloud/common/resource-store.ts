@@ -42,6 +42,8 @@ interface Tables {
 }
 
 export interface ListFilter {
+  /** `created_at.asc` (default), `created_at.desc`, `name.asc`, `name.desc`. */
+  orderBy?: string;
   parentId?: string;
   ownerId?: string;
   name?: string;
@@ -100,7 +102,10 @@ export class ResourceStore {
   }
 
   async list(kind: ResourceKind, scope: Scope, filter: ListFilter, page: { limit: number; offset: number }): Promise<ResourceRow[]> {
-    return this.filtered(kind, scope, filter).orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute();
+    const [field, dir] = (filter.orderBy ?? 'created_at.asc').split('.');
+    const column = field === 'name' ? 'name' : 'created_at';
+    const direction = dir === 'desc' ? 'desc' : 'asc';
+    return this.filtered(kind, scope, filter).orderBy(column, direction).orderBy('id', direction).limit(page.limit).offset(page.offset).execute();
   }
 
   async children(parentId: string, kind?: ResourceKind): Promise<ResourceRow[]> {

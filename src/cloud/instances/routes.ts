@@ -27,7 +27,7 @@ export function instanceRoutes(app: FastifyInstance, instances: InstanceService,
   });
   app.delete(`${v1}/:instance_id`, {
     schema: { ...common, operationId: 'cloud.instances.delete', summary: 'Delete an instance (asynchronous)', params: ItemParams,
-      querystring: Type.Object({ volumes: Type.Optional(Type.String({ description: 'Comma-separated volume IDs to delete with it' })), delete_floatings: Type.Optional(Type.Boolean()), floatings: Type.Optional(Type.String()), reserved_fixed_ips: Type.Optional(Type.String()) }),
+      querystring: Type.Object({ volumes: Type.Optional(Type.String({ description: 'Comma-separated volume IDs to delete with it' })), delete_floatings: Type.Optional(Type.Boolean({ description: 'Delete its floating IPs too (default: unassign them)' })) }),
       response: { 200: TaskIdList } },
   }, async (request) => {
     const p = request.params as P;
@@ -49,7 +49,7 @@ export function instanceRoutes(app: FastifyInstance, instances: InstanceService,
     const p = request.params as P;
     return instances.action(callerOf(request), p.project_id, p.region_id, p.instance_id, (request.body as { action: Action }).action);
   });
-  app.get('/cloud/v1/flavors/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.flavors.list', summary: 'List instance flavors', params: ProjectRegionParams, querystring: Type.Object({ disabled: Type.Optional(Type.Boolean()), exclude_linux: Type.Optional(Type.Boolean()), exclude_windows: Type.Optional(Type.Boolean()), include_prices: Type.Optional(Type.Boolean()) }), response: { 200: List(FlavorSchema) } } }, async () =>
-    instances.flavors(),
+  app.get('/cloud/v1/flavors/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.flavors.list', summary: 'List instance flavors', params: ProjectRegionParams, querystring: Type.Object({ disabled: Type.Optional(Type.Boolean()), exclude_linux: Type.Optional(Type.Boolean()), exclude_windows: Type.Optional(Type.Boolean()) }), response: { 200: List(FlavorSchema) } } }, async (request) =>
+    instances.flavors(request.query as { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }),
   );
 }

@@ -72,7 +72,6 @@ export const InstanceListQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, default: 0 }),
   name: Type.Optional(Type.String()),
   status: Type.Optional(Type.String()),
-  flavor_id: Type.Optional(Type.String()),
 });
 
 export const FlavorSchema = Type.Object({

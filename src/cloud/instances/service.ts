@@ -56,8 +56,11 @@ export type Action = keyof typeof ACTIONS;
 export class InstanceService {
   constructor(private readonly ops: Operations, private readonly networks: NetworkService) {}
 
-  flavors(): { count: number; results: typeof FLAVORS } {
-    return { count: FLAVORS.length, results: FLAVORS };
+  flavors(query: { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }): { count: number; results: typeof FLAVORS } {
+    const results = FLAVORS.filter(
+      (f) => (query.disabled === undefined || f.disabled === query.disabled) && !(query.exclude_linux && f.os_type === 'linux') && !(query.exclude_windows && f.os_type === 'windows'),
+    );
+    return { count: results.length, results };
   }
 
   async create(caller: Caller, projectId: number, regionId: number, body: Body) {

@@ -46,7 +46,5 @@ export const NetworkListQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, default: 0 }),
   name: Type.Optional(Type.String({ maxLength: 61 })),
   external: Type.Optional(Type.Boolean()),
-  network_type: Type.Optional(StringEnum(['vlan', 'vxlan'])),
-  order_by: Type.Optional(StringEnum(['created_at.asc', 'created_at.desc', 'name.asc', 'name.desc', 'priority.desc'])),
-  owned_by: Type.Optional(StringEnum(['any', 'project'])),
+  order_by: Type.Optional(StringEnum(['created_at.asc', 'created_at.desc', 'name.asc', 'name.desc'])),
 });

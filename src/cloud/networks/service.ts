@@ -34,7 +34,8 @@ export class NetworkService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof NetworkListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const filter = { name: query.name };
+    const filter = { name: query.name, orderBy: query.order_by };
+    // Only private networks live in a project; the provider's external network is not listed here.
     if (query.external === true) return { count: 0, results: [] };
     const [count, rows] = await Promise.all([this.ops.resources.count('network', scope, filter), this.ops.resources.list('network', scope, filter, query)]);
     return { count, results: await Promise.all(rows.map((r) => this.present(r))) };

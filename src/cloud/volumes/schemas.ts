@@ -48,6 +48,4 @@ export const VolumeListQuery = Type.Object({
   limit: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }),
   offset: Type.Integer({ minimum: 0, default: 0 }),
   instance_id: Type.Optional(Type.String({ format: 'uuid' })),
-  has_attachments: Type.Optional(Type.Boolean()),
-  bootable: Type.Optional(Type.Boolean()),
 });
