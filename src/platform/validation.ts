@@ -28,8 +28,26 @@ export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
   const textAjv = makeAjv('array');
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    return finiteOnly(ajv.compile(schema as object) as ValidateFunction);
+    return finiteOnly(ajv.compile(safeIntegers(schema)) as ValidateFunction);
   };
+}
+
+/**
+ * Integers are bounded to the safe range (2^53 - 1) unless the schema bounds them already: beyond it
+ * a number is no longer exact, and `99999999999999999999999` reaches SQL as "1e+23" (a 500 on PostgreSQL).
+ * Works on a copy: the route keeps its schema for serialization and the OpenAPI document.
+ */
+function safeIntegers(schema: unknown): object {
+  if (Array.isArray(schema)) return schema.map(safeIntegers);
+  if (!schema || typeof schema !== 'object') return schema as object;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = typeof value === 'object' ? safeIntegers(value) : value;
+  const type = copy.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = Number.MAX_SAFE_INTEGER;
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = -Number.MAX_SAFE_INTEGER;
+  }
+  return copy;
 }
 
 /**

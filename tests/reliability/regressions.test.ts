@@ -1,0 +1,38 @@
+// Regression tests of the platform defects the fuzzer found (docs/reliability.md, "Defects found").
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+let a: TestAccount;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await t.account();
+});
+afterAll(async () => t.close());
+
+describe(`fuzzer regressions (${engineName})`, () => {
+  it('an integer past 2^53 in a path is a 422, not a 500 from SQL ("1e+23" is not a bigint)', async () => {
+    const res = await t.request('GET', `/iam/v2/clients/${a.clientId}/tokens/99999999999999999999999`, { headers: a.headers });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { 'path.tokenId': ['Input must be <= 9007199254740991'] } });
+  });
+
+  it('an integer query value that overflows to Infinity is a 422, not a 500 from serialization', async () => {
+    const res = await t.request('GET', `/_edgeplane/cdn/access-records/count?clientId=${'9'.repeat(400)}`, { headers: t.operator });
+    expect(res.statusCode).toBe(422);
+  });
+
+  it('a JSON number that parses to Infinity is refused in the body', async () => {
+    const res = await t.request('POST', '/cdn/resources/rule_templates', { headers: a.headers, body: '{"rule":"/a","ruleType":0,"weight":1e400}' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { weight: [expect.stringMatching(/finite number|<=/)] } });
+  });
+
+  it('router refusals (bad percent-encoding, over-long segment) answer in the product envelope', async () => {
+    for (const url of ['/waap/v1/domains/%ZZ', `/waap/v1/domains/${'1'.repeat(600)}`]) {
+      const res = await t.request('GET', url, { headers: a.headers });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ type: 'http-bad-request', title: 'Bad Request', status: 400 });
+    }
+  });
+});
