@@ -3,15 +3,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { scenarioOf } from '../faults/hook.js';
-import { Journal, redactHeaders, redactQuery } from './service.js';
+import type { Journal } from './service.js';
 
 const UNRECORDED = /^\/_edgeplane\/journal(\/|$)/;
 
 export function registerJournalHook(app: FastifyInstance, journal: Journal, clock: Clock): void {
   if (!journal.enabled) return;
+  // Callback-style hooks and a plain map keyed by request: this runs on every request, so no promise
+  // per hook and no formatting here (the journal renders entries when they are read).
   const arrivals = new WeakMap<FastifyRequest, { time: number; responseBody?: unknown }>();
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     arrivals.set(request, { time: clock.now() });
+    done();
   });
   if (journal.options.bodies) {
     app.addHook('onSend', async (request, _reply, payload) => {
@@ -21,19 +24,20 @@ export function registerJournalHook(app: FastifyInstance, journal: Journal, cloc
       return payload;
     });
   }
-  app.addHook('onResponse', async (request, reply) => {
-    const [path] = request.url.split('?');
-    if (UNRECORDED.test(path)) return;
+  app.addHook('onResponse', (request, reply, done) => {
+    const query = request.url.indexOf('?');
+    const path = query < 0 ? request.url : request.url.slice(0, query);
+    if (UNRECORDED.test(path)) return done();
     const arrival = arrivals.get(request);
     journal.record({
-      time: new Date(arrival?.time ?? clock.now()).toISOString(),
+      timeMs: arrival?.time ?? clock.now(),
       requestId: String(request.id),
       clientId: request.principal && request.principal.kind !== 'operator' ? request.principal.clientId : null,
       operationId: request.is404 ? null : ((request.routeOptions.schema as { operationId?: string } | undefined)?.operationId ?? null),
       method: request.method,
       path,
-      query: redactQuery(request.query),
-      headers: redactHeaders(request.headers),
+      query: request.query,
+      headers: request.headers,
       scenario: scenarioOf(request.headers) ?? null,
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
@@ -41,5 +45,6 @@ export function registerJournalHook(app: FastifyInstance, journal: Journal, cloc
       requestSize: Number(request.headers['content-length'] ?? 0),
       responseBody: arrival?.responseBody,
     });
+    done();
   });
 }

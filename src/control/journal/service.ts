@@ -15,11 +15,23 @@ const SECRET_KEY = /token|secret|password|passwd|api_?key|authorization|private_
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-key', 'proxy-authorization']);
 export const REDACTED = '[redacted]';
 
-/** What the hook hands over: bodies raw, so redaction and serialisation happen only if someone reads them. */
-export type JournalRecord = Omit<JournalEntry, 'seq' | 'requestBody' | 'responseBody'> & { requestBody?: unknown; requestSize?: number; responseBody?: unknown };
+/**
+ * What the hook hands over: time as epoch ms, headers, query and bodies raw, so formatting and redaction
+ * happen only when someone reads the journal, not on every request.
+ */
+export type JournalRecord = Omit<JournalEntry, 'seq' | 'time' | 'headers' | 'query' | 'requestBody' | 'responseBody'> & {
+  timeMs: number;
+  headers: Record<string, string | string[] | undefined>;
+  query: unknown;
+  requestBody?: unknown;
+  requestSize?: number;
+  responseBody?: unknown;
+};
+
+type StoredEntry = Omit<JournalRecord, 'requestBody' | 'requestSize' | 'responseBody'> & { seq: number };
 
 interface Stored {
-  entry: Omit<JournalEntry, 'requestBody' | 'responseBody'>;
+  entry: StoredEntry;
   raw: { request: unknown; response: unknown } | null;
   rendered: { requestBody: string | null; responseBody: string | null } | null;
 }
@@ -61,7 +73,8 @@ export class Journal {
       stored.rendered = stored.raw ? { requestBody: this.body(stored.raw.request), responseBody: this.body(stored.raw.response) } : { requestBody: null, responseBody: null };
       stored.raw = null;
     }
-    return { ...stored.entry, ...stored.rendered };
+    const { timeMs, headers, query, ...entry } = stored.entry;
+    return { ...entry, time: new Date(timeMs).toISOString(), headers: redactHeaders(headers), query: redactQuery(query), ...stored.rendered };
   }
 
   /** Entries oldest first. */
@@ -92,8 +105,7 @@ export class Journal {
       if (q.status && q.status.length > 0 && !q.status.includes(e.status)) return false;
       if (q.scenario !== undefined && e.scenario !== q.scenario) return false;
       if (q.requestId !== undefined && e.requestId !== q.requestId) return false;
-      const time = Date.parse(e.time);
-      return time >= since && time < until;
+      return e.timeMs >= since && e.timeMs < until;
     });
     if (q.order === 'desc') matching.reverse();
     return { count: matching.length, results: matching.slice(q.offset, q.offset + q.limit).map((stored) => this.render(stored)) };

@@ -25,7 +25,7 @@ export interface NewAccount {
 const ACCOUNT_CACHE_MS = 1_000;
 
 export class AccountService {
-  private readonly snapshots = new TtlCache<number, { client: ClientRow; users: UserRow[] }>(ACCOUNT_CACHE_MS);
+  private readonly snapshots = new TtlCache<number, Account>(ACCOUNT_CACHE_MS);
 
   constructor(
     private readonly store: AccountStore,
@@ -94,14 +94,15 @@ export class AccountService {
   }
 
   async overview(principal: Principal): Promise<Account> {
-    let snapshot = this.snapshots.get(principal.clientId);
-    if (!snapshot) {
+    let account = this.snapshots.get(principal.clientId);
+    if (!account) {
       const client = await this.store.findClient(principal.clientId);
       if (!client) throw notFound('Account');
-      snapshot = { client, users: await this.store.listUsers(client.id) };
-      this.snapshots.set(client.id, snapshot);
+      account = toAccount(client, await this.store.listUsers(client.id), 0);
+      this.snapshots.set(client.id, account);
     }
-    return toAccount(snapshot.client, snapshot.users, principal.userId);
+    // The cached record is shared: callers get a copy that differs only in who is asking.
+    return { ...account, currentUser: principal.userId };
   }
 
   /**
