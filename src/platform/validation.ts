@@ -52,7 +52,8 @@ function safeIntegers(schema: unknown): object {
 
 /**
  * Ajv counts Infinity as an integer, and "1e400" (a query string coerced, or a JSON number) parses to it:
- * such a value would pass validation and fail later in serialization or SQL as a 500. Refuse it here.
+ * such a value would pass validation and fail later in serialization or SQL as a 500. Likewise a NUL
+ * character (%00, \u0000), which PostgreSQL text cannot hold. Refuse both here, on both engines.
  */
 function finiteOnly(validate: ValidateFunction): ValidateFunction {
   const wrapped = ((data: unknown) => {
@@ -60,20 +61,27 @@ function finiteOnly(validate: ValidateFunction): ValidateFunction {
       wrapped.errors = validate.errors;
       return false;
     }
-    const where = nonFinite(data, '', 0);
+    const where = unstorable(data, '', 0);
     if (where === null) return true;
-    wrapped.errors = [{ keyword: 'type', instancePath: where, schemaPath: '#', params: { type: 'finite number' }, message: 'must be a finite number' }];
+    wrapped.errors = [
+      where.nul
+        ? { keyword: 'pattern', instancePath: where.path, schemaPath: '#', params: { pattern: '^[^\\u0000]*$' }, message: 'must not contain a NUL character' }
+        : { keyword: 'type', instancePath: where.path, schemaPath: '#', params: { type: 'finite number' }, message: 'must be a finite number' },
+    ];
     return false;
   }) as ValidateFunction;
   return wrapped;
 }
 
-function nonFinite(value: unknown, path: string, depth: number): string | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+function unstorable(value: unknown, path: string, depth: number): { path: string; nul: boolean } | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { path, nul: false };
+  if (typeof value === 'string') return value.includes('\u0000') ? { path, nul: true } : null;
   // Validated data has the schema's depth; the bound only guards against pathological free-form JSON.
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   for (const [key, item] of Object.entries(value)) {
-    const found = nonFinite(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+    const child = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (key.includes('\u0000')) return { path: child, nul: true };
+    const found = unstorable(item, child, depth + 1);
     if (found !== null) return found;
   }
   return null;

@@ -28,6 +28,14 @@ describe(`fuzzer regressions (${engineName})`, () => {
     expect(res.json()).toEqual({ errors: { weight: [expect.stringMatching(/finite number|<=/)] } });
   });
 
+  it('a NUL character in a path, query or body string is a 422 on both engines (PostgreSQL text cannot hold it)', async () => {
+    const path = await t.request('GET', '/waap/v1/domains/1/requests/%00/details', { headers: a.headers });
+    expect(path.statusCode).toBe(422);
+    const body = await t.request('POST', '/cdn/resources/rule_templates', { headers: a.headers, body: { name: 'a\u0000b', rule: '/a', ruleType: 0 } });
+    expect(body.statusCode).toBe(422);
+    expect(body.json()).toEqual({ errors: { name: ['Input must not contain a NUL character'] } });
+  });
+
   it('router refusals (bad percent-encoding, over-long segment) answer in the product envelope', async () => {
     for (const url of ['/waap/v1/domains/%ZZ', `/waap/v1/domains/${'1'.repeat(600)}`]) {
       const res = await t.request('GET', url, { headers: a.headers });
