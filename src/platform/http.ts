@@ -14,8 +14,10 @@ export function requestIdFor(raw: IncomingMessage): string {
 }
 
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: hooks that run on every request should not allocate a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }
 

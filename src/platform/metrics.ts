@@ -19,10 +19,20 @@ export function registerMetrics(app: FastifyInstance): Registry {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Label children are looked up once per (operation, method, status): prom-client would otherwise hash
+  // the label set on every request.
+  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'operation' | 'method'> }>();
+  app.addHook('onResponse', (request, reply, done) => {
     const operation = operationIdOf(request.routeOptions.schema, request.is404);
-    requests.inc({ operation, method: request.method, status: reply.statusCode });
-    latency.observe({ operation, method: request.method }, reply.elapsedTime / 1000);
+    const key = `${operation} ${request.method} ${reply.statusCode}`;
+    let child = children.get(key);
+    if (!child) {
+      child = { count: requests.labels(operation, request.method, String(reply.statusCode)), time: latency.labels(operation, request.method) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
