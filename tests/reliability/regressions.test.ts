@@ -36,6 +36,12 @@ describe(`fuzzer regressions (${engineName})`, () => {
     expect(body.json()).toEqual({ errors: { name: ['Input must not contain a NUL character'] } });
   });
 
+  it('an impossible date that matches the task list timestamp pattern is a 422 (was NaN in SQL: a 500 on PostgreSQL)', async () => {
+    const res = await t.request('GET', '/cloud/v1/tasks?from_timestamp=1153-84-66-6218', { headers: a.headers });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 422, errors: [{ loc: ['query', 'from_timestamp'], type: 'datetime_parsing' }] });
+  });
+
   it('router refusals (bad percent-encoding, over-long segment) answer in the product envelope', async () => {
     for (const url of ['/waap/v1/domains/%ZZ', `/waap/v1/domains/${'1'.repeat(600)}`]) {
       const res = await t.request('GET', url, { headers: a.headers });

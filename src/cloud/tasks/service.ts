@@ -1,13 +1,20 @@
 // Tasks as the API shows them: get, list with the reference's filters, acknowledge.
 import { Static } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
-import { notFound } from '../../platform/errors.js';
+import { invalid, notFound, queryField } from '../../platform/errors.js';
 import type { TaskRow } from '../../platform/tasks/types.js';
 import { plainTime } from '../common/format.js';
 import { CREATED_RESOURCE_KEYS, type TaskListQuery, type TaskSchema } from './schemas.js';
 import type { TaskStore } from './store.js';
 
 type Task = Static<typeof TaskSchema>;
+
+/** The pattern admits impossible dates (month 84): those are a 422, not NaN in SQL (a 500 on PostgreSQL). */
+function instant(name: string, value: string): number {
+  const ms = Date.parse(withZone(value));
+  if (Number.isNaN(ms)) throw invalid([queryField(name, 'Input should be a valid ISO 8601 date-time', 'datetime_parsing')]);
+  return ms;
+}
 
 export class TaskService {
   constructor(private readonly store: TaskStore, private readonly clock: Clock) {}
@@ -21,8 +28,8 @@ export class TaskService {
   async list(clientId: number, q: Static<typeof TaskListQuery>) {
     const filter = {
       projectIds: q.project_id, regionIds: q.region_id, states: q.state, taskType: q.task_type,
-      from: q.from_timestamp ? Date.parse(withZone(q.from_timestamp)) : undefined,
-      to: q.to_timestamp ? Date.parse(withZone(q.to_timestamp)) : undefined,
+      from: q.from_timestamp ? instant('from_timestamp', q.from_timestamp) : undefined,
+      to: q.to_timestamp ? instant('to_timestamp', q.to_timestamp) : undefined,
       acknowledged: q.is_acknowledged,
     };
     const order = q.order_by ?? q.sorting ?? 'asc';
