@@ -210,9 +210,11 @@ describe('schema: introspectable and published', () => {
     });
   });
 
-  it('docs/cdn-analytics.md publishes the SDL the server runs', () => {
-    const docs = fs.readFileSync(new URL('../../../docs/cdn-analytics.md', import.meta.url), 'utf8');
-    expect(docs).toContain(printSchema(analyticsSchema));
+  it('docs/cdn-analytics.md and the README publish the SDL the server runs', () => {
+    for (const file of ['../../../docs/cdn-analytics.md', '../../../README.md']) {
+      const text = fs.readFileSync(new URL(file, import.meta.url), 'utf8');
+      expect(text, file).toContain(printSchema(analyticsSchema));
+    }
   });
 });
 
