@@ -33,9 +33,8 @@ export function createCdnAnalytics({ db, clock }: PlatformDeps): CdnAnalyticsPro
     async register(app) {
       queryRoutes(app, analytics);
       await recordRoutes(app, records);
-      const purge = () => {
-        records.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'CDN access-record retention failed'));
-      };
+      // Returns the purge, so a clock move waits for expired records to be deleted.
+      const purge = () => records.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'CDN access-record retention failed'));
       const unsubscribe = clock.onChange(purge);
       const timer = setInterval(purge, RETENTION_INTERVAL_MS);
       timer.unref();

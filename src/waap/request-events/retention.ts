@@ -23,7 +23,8 @@ export class RetentionJob {
   ) {}
 
   start(): void {
-    this.unsubscribe = this.clock.onChange(() => void this.run().catch(() => {}));
+    // Returned to the clock, so a clock move answers only once expired events are gone from storage too.
+    this.unsubscribe = this.clock.onChange(() => this.run().catch(() => 0));
     this.timer = setInterval(() => void this.run().catch(() => {}), INTERVAL_MS);
     this.timer.unref();
   }
