@@ -1,5 +1,6 @@
 // Schemas shared by every cloud resource.
 import { Type } from 'typebox';
+import { Nullable } from '../../platform/schema.js';
 
 export const ProjectRegionParams = Type.Object({
   project_id: Type.Integer({ minimum: 1, description: 'Project ID' }),
@@ -23,6 +24,17 @@ export const TaskIdList = Type.Object(
 );
 
 export const TagSchema = Type.Object({ key: Type.String(), value: Type.String(), read_only: Type.Boolean() });
+
+/** Fields every regional cloud record carries: where it lives and which tasks made and last changed it. */
+export const regionalRecordFields = {
+  tags: Type.Array(TagSchema),
+  project_id: Type.Integer(),
+  region_id: Type.Integer(),
+  region: Type.String(),
+  creator_task_id: Nullable(Type.String()),
+  task_id: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+};
 
 export const TagsInput = Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 1024 }), {
   description: 'Key-value tags',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
-import { TagSchema, TagsInput } from '../common/schemas.js';
+import { TagsInput, regionalRecordFields } from '../common/schemas.js';
 import { InstanceSchema } from '../instances/schemas.js';
 
 export const FloatingIpSchema = Type.Object(
@@ -11,13 +11,7 @@ export const FloatingIpSchema = Type.Object(
     port_id: Nullable(Type.String({ format: 'uuid' })),
     router_id: Nullable(Type.String({ format: 'uuid' })),
     status: Nullable(StringEnum(['ACTIVE', 'DOWN', 'ERROR'])),
-    tags: Type.Array(TagSchema),
-    project_id: Type.Integer(),
-    region_id: Type.Integer(),
-    region: Type.String(),
-    creator_task_id: Nullable(Type.String()),
-    task_id: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
+    ...regionalRecordFields,
     updated_at: Type.String({ format: 'date-time' }),
   },
   { description: 'A public floating IP address' },

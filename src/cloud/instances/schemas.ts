@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
-import { TagSchema, TagsInput } from '../common/schemas.js';
+import { TagsInput, regionalRecordFields } from '../common/schemas.js';
 
 const VOLUME_TYPES = ['cold', 'ssd_hiiops', 'ssd_local', 'ssd_lowlatency', 'standard', 'ultra'] as const;
 
@@ -21,13 +21,7 @@ export const InstanceSchema = Type.Object(
     ddos_profile: Type.Null(),
     instance_isolation: Type.Null(),
     ssh_key_name: Nullable(Type.String()),
-    tags: Type.Array(TagSchema),
-    project_id: Type.Integer(),
-    region_id: Type.Integer(),
-    region: Type.String(),
-    creator_task_id: Nullable(Type.String()),
-    task_id: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
+    ...regionalRecordFields,
   },
   { description: 'A virtual machine' },
 );

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
-import { TagSchema, TagsInput } from '../common/schemas.js';
+import { TagsInput, regionalRecordFields } from '../common/schemas.js';
 
 const VOLUME_TYPES = ['cold', 'ssd_hiiops', 'ssd_local', 'ssd_lowlatency', 'standard', 'ultra'] as const;
 
@@ -14,13 +14,7 @@ export const VolumeSchema = Type.Object(
     bootable: Type.Boolean(),
     is_root_volume: Type.Boolean(),
     attachments: Nullable(Type.Array(Type.Object({ attachment_id: Type.String(), volume_id: Type.String(), server_id: Nullable(Type.String()), instance_name: Nullable(Type.String()), device: Nullable(Type.String()), attached_at: Nullable(Type.String({ format: 'date-time' })) }))),
-    tags: Type.Array(TagSchema),
-    project_id: Type.Integer(),
-    region_id: Type.Integer(),
-    region: Type.String(),
-    creator_task_id: Nullable(Type.String()),
-    task_id: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
+    ...regionalRecordFields,
     updated_at: Nullable(Type.String({ format: 'date-time' })),
   },
   { description: 'A block-storage volume' },

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, IntegerEnum } from '../../../platform/schema.js';
-import { TagSchema, TagsInput } from '../../common/schemas.js';
+import { TagsInput, regionalRecordFields } from '../../common/schemas.js';
 
 /** Subnet names as the reference constrains them: 3 to 63 characters, letters, digits, space . _ - */
 const SubnetName = Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z 0-9._\\-]{1,61}[a-zA-Z0-9._]$' });
@@ -21,13 +21,7 @@ export const SubnetSchema = Type.Object(
     has_router: Type.Boolean(),
     total_ips: Nullable(Type.Integer()),
     available_ips: Nullable(Type.Integer()),
-    tags: Type.Array(TagSchema),
-    project_id: Type.Integer(),
-    region_id: Type.Integer(),
-    region: Type.String(),
-    creator_task_id: Nullable(Type.String()),
-    task_id: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
+    ...regionalRecordFields,
     updated_at: Type.String({ format: 'date-time' }),
   },
   { description: 'A subnet of a network' },
