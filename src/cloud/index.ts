@@ -51,7 +51,9 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
   const floatingIps = new FloatingIpService(ops, instances);
   const interfaces = new InterfaceService(ops, networks, subnets, floatingIps);
   const clusters = new ClusterService(ops);
-  const tasks = new TaskService(new TaskStore(db.kysely, db.raw.sqlite), clock);
+  const tasks = new TaskService(new TaskStore(db.kysely, db.raw.sqlite), clock, (clientId, projectId, regionId) =>
+    ops.readable({ clientId, userId: 0, requestId: '', injectedFailure: null }, projectId, regionId),
+  );
   return {
     name: 'cloud',
     prefixes: ['/cloud'],
@@ -60,10 +62,11 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
     engine,
     register(app) {
       // Every client has a default project from its first cloud call.
-      app.addHook('preHandler', async (request) => {
-        if (!request.url.startsWith('/cloud/')) return;
+      // Callback style: this hook sees every request of every product, most of which return at once.
+      app.addHook('preHandler', (request, _reply, done) => {
         const principal = request.principal;
-        if (principal?.kind === 'client') await projects.ensureDefault(principal.clientId);
+        if (principal?.kind !== 'client' || !request.url.startsWith('/cloud/')) return done();
+        projects.ensureDefault(principal.clientId).then(() => done(), done);
       });
       app.addHook('onReady', async () => engine.start());
       app.addHook('onClose', async () => engine.stop());

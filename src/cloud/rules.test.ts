@@ -102,6 +102,10 @@ describe('refusals and tenancy', () => {
     expect((await t.request('GET', `/cloud/v1/tasks/${res.json().tasks[0]}`, { headers: other.headers })).statusCode).toBe(404);
     expect((await t.request('GET', `/cloud/v1/networks/${project}/76/${res.json().id}`, { headers: other.headers })).statusCode).toBe(404);
     expect((await t.request('GET', `/cloud/v1/projects/${project}`, { headers: other.headers })).statusCode).toBe(404);
+    // Reads keyed only by project and region check the project too (found by the isolation matrix).
+    expect((await t.request('GET', `/cloud/v1/tasks/${project}/76/active`, { headers: other.headers })).statusCode).toBe(404);
+    expect((await t.request('GET', `/cloud/v1/flavors/${project}/76`, { headers: other.headers })).statusCode).toBe(404);
+    expect((await t.request('GET', `/cloud/v1/flavors/${project}/76`, { headers: me.headers })).statusCode).toBe(200);
     expect((await t.request('GET', '/cloud/v1/projects')).statusCode).toBe(401);
     const wrong = await t.request('GET', '/cloud/v1/tasks', { headers: { authorization: 'APIKey 1$not-a-real-token' } });
     expect(wrong.statusCode).toBe(401);

@@ -50,6 +50,6 @@ export function instanceRoutes(app: FastifyInstance, instances: InstanceService,
     return instances.action(callerOf(request), p.project_id, p.region_id, p.instance_id, (request.body as { action: Action }).action);
   });
   app.get('/cloud/v1/flavors/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.flavors.list', summary: 'List instance flavors', params: ProjectRegionParams, querystring: Type.Object({ disabled: Type.Optional(Type.Boolean()), exclude_linux: Type.Optional(Type.Boolean()), exclude_windows: Type.Optional(Type.Boolean()) }), response: { 200: List(FlavorSchema) } } }, async (request) =>
-    instances.flavors(request.query as { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }),
+    instances.flavors(callerOf(request), (request.params as { project_id: number }).project_id, (request.params as { region_id: number }).region_id, request.query as { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }),
   );
 }

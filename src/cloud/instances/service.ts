@@ -56,7 +56,8 @@ export type Action = keyof typeof ACTIONS;
 export class InstanceService {
   constructor(private readonly ops: Operations, private readonly networks: NetworkService) {}
 
-  flavors(query: { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }): { count: number; results: typeof FLAVORS } {
+  async flavors(caller: Caller, projectId: number, regionId: number, query: { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }): Promise<{ count: number; results: typeof FLAVORS }> {
+    await this.ops.readable(caller, projectId, regionId);
     const results = FLAVORS.filter(
       (f) => (query.disabled === undefined || f.disabled === query.disabled) && !(query.exclude_linux && f.os_type === 'linux') && !(query.exclude_windows && f.os_type === 'windows'),
     );

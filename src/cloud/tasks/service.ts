@@ -17,7 +17,12 @@ function instant(name: string, value: string): number {
 }
 
 export class TaskService {
-  constructor(private readonly store: TaskStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: TaskStore,
+    private readonly clock: Clock,
+    /** Refuses (404) a project that is not the client's, or a region that does not exist. */
+    private readonly checkPlace: (clientId: number, projectId: number, regionId: number) => Promise<unknown>,
+  ) {}
 
   async get(clientId: number, taskId: string): Promise<Task> {
     const row = await this.store.get(clientId, taskId);
@@ -38,6 +43,7 @@ export class TaskService {
   }
 
   async active(clientId: number, projectId: number, regionId: number) {
+    await this.checkPlace(clientId, projectId, regionId);
     const filter = { projectIds: [projectId], regionIds: [regionId], states: ['NEW', 'RUNNING'] };
     const [count, rows] = await Promise.all([this.store.count(clientId, filter), this.store.list(clientId, filter, { limit: 1000, offset: 0 }, 'asc')]);
     return { count, results: rows.map(present) };
