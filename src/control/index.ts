@@ -37,7 +37,10 @@ export function createControl(deps: PlatformDeps & { routes: RouteCatalogue; iam
     deps.iam.tokens.forget();
     for (const id of clientIds) deps.iam.accounts.changed(id);
   });
-  const seeds = new SeedService(deps.iam);
+  const seeds = new SeedService(deps.iam, async (clientIds) => {
+    // Newest first: a reseller's sub-clients go before the reseller.
+    for (const id of [...clientIds].reverse()) await state.reset(id);
+  });
   return {
     name: 'control',
     prefixes: ['/_edgeplane'],

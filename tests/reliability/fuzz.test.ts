@@ -58,9 +58,7 @@ const SERVICE_RULES: Record<string, string> = {
 // Defects found by this fuzzer in code owned by other products, recorded in docs/reliability.md with a
 // regression test below (it.fails until the owner fixes them). Their operations still run every other
 // invariant; only the named one is reported instead of failing the run.
-const KNOWN_DEFECTS: Record<string, { invariant: RegExp; what: string }> = {
-  'control.seed': { invariant: /^refused request stored rows/, what: 'a seed refused with 422 (unknown client ref in requests[]) has already created the clients before it' },
-};
+const KNOWN_DEFECTS: Record<string, { invariant: RegExp; what: string }> = {};
 const knownHits: string[] = [];
 // Mutations that make a request unacceptable whatever the rest of it holds.
 const SURELY_INVALID = [/^not json$/, /^trailing garbage$/, /^over the body limit$/, /^missing /, /^authorization /];
@@ -249,8 +247,8 @@ describe(`fuzzing every operation (${engineName}, ${BUDGET} requests, seed ${SEE
     expect(total).toBeGreaterThanOrEqual(BUDGET);
   }, 1_800_000);
 
-  // Regression test of the known control.seed defect: passes once seeding is atomic (then drop it.fails).
-  it.fails('control.seed: a refused seed stores nothing', async () => {
+  // Regression test: a refused seed had already created the clients listed before the refused part.
+  it('control.seed: a refused seed stores nothing', async () => {
     const before = await tableCounts();
     const res = await t.request('POST', '/_edgeplane/seed', {
       headers: t.operator,

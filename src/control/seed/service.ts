@@ -11,11 +11,28 @@ import type { Seed, SeedResult } from './schemas.js';
 type SeededClient = SeedResult['clients'][number];
 
 export class SeedService {
-  constructor(private readonly iam: IamProduct) {}
+  constructor(
+    private readonly iam: IamProduct,
+    /** Removes clients and every row of theirs: how a refused seed takes back what it had created. */
+    private readonly removeClients: (clientIds: number[]) => Promise<void>,
+  ) {}
 
-  /** `operatorAuthorization` sends requests that name no client; without it such requests are refused. */
+  /**
+   * All or nothing: when any part is refused, the clients created so far (and all the product data
+   * seeded for them) are removed before the error is reported. `operatorAuthorization` sends requests
+   * that name no client; without it such requests are refused.
+   */
   async apply(app: FastifyInstance, seed: Seed, operatorAuthorization: string | undefined): Promise<SeedResult> {
     const clients = new Map<string, SeededClient>();
+    try {
+      return await this.applyInOrder(app, seed, operatorAuthorization, clients);
+    } catch (error) {
+      await this.removeClients([...clients.values()].map((c) => c.clientId));
+      throw error;
+    }
+  }
+
+  private async applyInOrder(app: FastifyInstance, seed: Seed, operatorAuthorization: string | undefined, clients: Map<string, SeededClient>): Promise<SeedResult> {
     const result: SeedResult = { clients: [], requests: [] };
     for (const [index, client] of (seed.clients ?? []).entries()) {
       const ref = client.ref ?? `client${index + 1}`;
@@ -30,6 +47,8 @@ export class SeedService {
         resellerId: reseller?.clientId,
       });
       const seeded: SeededClient = { ref, clientId, userId: adminUserId, email: client.email, tokens: [] };
+      // Known from here on, so a failure below (a token, a later request) takes this client back too.
+      clients.set(ref, seeded);
       for (const token of client.tokens ?? []) {
         const issued = await this.iam.tokens.issue({
           clientId,
@@ -42,7 +61,6 @@ export class SeedService {
         });
         seeded.tokens.push({ name: token.name, id: issued.id, token: issued.token });
       }
-      clients.set(ref, seeded);
       result.clients.push(seeded);
     }
     for (const [index, request] of (seed.requests ?? []).entries()) {
