@@ -22,7 +22,7 @@ import { registerRateLimit } from './platform/rate-limit.js';
 import { registerOpenApi } from './platform/openapi.js';
 import type { Product } from './platform/product.js';
 import { registerTaskFaultSlot } from './platform/task-faults.js';
-import { createSchemaCompiler, registerQueryArrays } from './platform/validation.js';
+import { createSchemaCompiler, createSerializerCompiler, registerQueryArrays } from './platform/validation.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -51,6 +51,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     ...serverLimits(config),
   });
   app.setValidatorCompiler(createSchemaCompiler());
+  app.setSerializerCompiler(createSerializerCompiler());
 
   const routes = trackRoutes(app);
   const iam = createIam(deps);

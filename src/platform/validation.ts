@@ -3,7 +3,8 @@
 // become FieldErrors so every product reports them in its own envelope.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import fastJson from 'fast-json-stringify';
 import { type FieldError, type FieldLocation, invalid, type AppError } from './errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -26,9 +27,10 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv('array');
+  // Compiled on first use, not at start: compiling every route's schemas up front took most of a second.
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    return finiteOnly(ajv.compile(safeIntegers(schema)) as ValidateFunction);
+    return finiteOnly(() => ajv.compile(safeIntegers(schema)) as ValidateFunction);
   };
 }
 
@@ -55,8 +57,10 @@ function safeIntegers(schema: unknown): object {
  * such a value would pass validation and fail later in serialization or SQL as a 500. Likewise a NUL
  * character (%00, \u0000), which PostgreSQL text cannot hold. Refuse both here, on both engines.
  */
-function finiteOnly(validate: ValidateFunction): ValidateFunction {
+function finiteOnly(compile: () => ValidateFunction): ValidateFunction {
+  let validate: ValidateFunction | undefined;
   const wrapped = ((data: unknown) => {
+    validate ??= compile();
     if (!validate(data)) {
       wrapped.errors = validate.errors;
       return false;
@@ -158,6 +162,16 @@ export function ajvErrorsToFields(errors: ErrorObject[], location: FieldLocation
 /** Fastify's schema-validation error (error.validation set) as an AppError. */
 export function fromFastifyValidation(errors: ErrorObject[], context: string | undefined): AppError {
   return invalid(ajvErrorsToFields(errors, LOCATIONS[context ?? 'body'] ?? 'body'));
+}
+
+/**
+ * Response serializers (fast-json-stringify), built on a route's first response rather than at start.
+ */
+export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
+  return ({ schema }) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => (serialize ??= fastJson(schema as object))(data);
+  };
 }
 
 /** Names of the query parameters a querystring schema declares as arrays. */

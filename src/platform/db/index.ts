@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, CompiledQuery } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+
+// The PostgreSQL driver is loaded only when a database URL asks for it: SQLite starts faster without it.
+const loadPg = async () => (await import('pg')).default;
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -62,6 +65,7 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
 const PG_NUMERIC_TYPES = new Set([20, 1700]);
 
 async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Database> {
+  const pg = await loadPg();
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -101,6 +105,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
 
 /** Drops a PostgreSQL schema and everything in it (test clean-up). */
 export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const pg = await loadPg();
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
