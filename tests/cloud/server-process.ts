@@ -1,4 +1,6 @@
-// Runs Edgeplane as a real child process (tsx src/cli.ts serve) so tests can SIGKILL it.
+// Runs Edgeplane as a real child process (node --import tsx src/cli.ts serve) so tests can SIGKILL it.
+// tsx is loaded into the one node process: its own CLI would run the server as a grandchild, which a
+// SIGKILL of the child leaves running (the crash would not be one, and the server would outlive the test).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +19,7 @@ let nextPort = 21000 + Math.floor(Math.random() * 20000);
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = nextPort++;
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: root,
     env: { ...process.env, EDGEPLANE_PORT: String(port), EDGEPLANE_API_KEY: API_KEY, EDGEPLANE_ADMIN_TOKEN: ADMIN, EDGEPLANE_LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
