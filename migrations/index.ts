@@ -6,6 +6,7 @@ import { cdn } from './002_cdn.js';
 import { cloud } from './003_cloud.js';
 import { securityEdge } from './005_security_edge.js';
 import { waap } from './004_waap.js';
+import { waapCounters } from './007_waap_counters.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -14,4 +15,5 @@ export const migrations: MigrationSet = (engine) => ({
   '003_cloud': cloud(engine),
   '005_security_edge': securityEdge(engine),
   '004_waap': waap(engine),
+  '007_waap_counters': waapCounters(engine),
 });

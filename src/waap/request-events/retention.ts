@@ -2,7 +2,6 @@
 // retention window), so deletion can be lazy: in chunks, yielding to the event loop between chunks so
 // requests are never held up for long. Runs on a timer and at once whenever the clock is moved.
 import type { Clock } from '../../platform/clock.js';
-import { floorHour } from './rollups.js';
 import type { EventStore } from './store.js';
 import { RETENTION_MS } from './time.js';
 
@@ -66,7 +65,7 @@ export class RetentionJob {
         await yieldToLoop();
         if (n < CHUNK) break;
       }
-      await this.store.deleteExpiredCounters(clientId, floorHour(cutoff));
+      await this.store.deleteExpiredCounters(clientId, cutoff);
       await yieldToLoop();
     }
     return deleted;

@@ -52,30 +52,144 @@ export function globPrefix(glob: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
+export type Counters = Map<string, { key: unknown[]; n: number }>;
+
+export type CounterColumnType = 'bigint' | 'integer' | 'text';
+
 /**
- * Adds the rows of one ingested batch to in-memory per-rollup counters, ready to be upserted. Rows are
- * first grouped by every dimension at once (one key per row), then each rollup folds those groups.
+ * A table of counters maintained at ingestion and by retention: `columns` is its key in primary-key
+ * order (client first); `add` adds one event to the batch's in-memory counters of this table.
  */
-export function accumulate(rows: readonly Record<string, unknown>[]): Map<Rollup, Map<string, { key: unknown[]; n: number }>> {
-  const groups = new Map<string, { row: Record<string, unknown>; hour: number; n: number }>();
-  for (const row of rows) {
-    const hour = floorHour(row.request_time as number);
-    const id = `${row.client_id}\u0001${hour}\u0001${row.domain_id}\u0001${row.decision}\u0001${row.optional_action}\u0001${row.country}\u0001${row.method}\u0001${row.status_code}\u0001${row.path_prefix}`;
-    const group = groups.get(id);
-    if (group) group.n += 1;
-    else groups.set(id, { row, hour, n: 1 });
-  }
-  const out = new Map<Rollup, Map<string, { key: unknown[]; n: number }>>();
-  for (const r of ROLLUPS) {
-    const counters = new Map<string, { key: unknown[]; n: number }>();
-    for (const { row, hour, n } of groups.values()) {
-      const key = [row.client_id, ...r.dims.map((d) => row[d]), hour];
-      const id = key.join('\u0001');
-      const entry = counters.get(id);
-      if (entry) entry.n += n;
-      else counters.set(id, { key, n });
+export interface CounterTable {
+  table: string;
+  columns: readonly { name: string; type: CounterColumnType }[];
+  add(row: CountedRow, counters: Counters): void;
+}
+
+/** The columns of an event that counters read. */
+export interface CountedRow {
+  client_id: number;
+  request_time: number;
+  domain_id: number;
+  domain: string;
+  decision: string;
+  optional_action: string;
+  country: string;
+  method: string;
+  status_code: number;
+  path_prefix: string;
+  client_ip: string;
+  organization: string;
+  rule_name: string;
+  user_agent: string;
+  traffic_types: string;
+}
+
+/** Adds one to the counter `id`, making its key only for its first event of the batch. */
+function bump(counters: Counters, id: string, key: () => unknown[]): void {
+  const entry = counters.get(id);
+  if (entry) entry.n += 1;
+  else counters.set(id, { key: key(), n: 1 });
+}
+
+const columnType = (dim: Dimension): CounterColumnType => (dim === 'domain_id' ? 'bigint' : dim === 'status_code' ? 'integer' : 'text');
+
+function rollupCounter(r: Rollup): CounterTable {
+  const dims = r.dims;
+  return {
+    table: r.table,
+    columns: [{ name: 'client_id', type: 'bigint' }, ...dims.map((d) => ({ name: d, type: columnType(d) })), { name: 'hour', type: 'bigint' }],
+    add(row, counters) {
+      const hour = floorHour(row.request_time);
+      let id = `${row.client_id}\u0001${hour}`;
+      for (let d = 0; d < dims.length; d += 1) id += `\u0001${row[dims[d]]}`;
+      bump(counters, id, () => [row.client_id, ...dims.map((d) => row[d]), hour]);
+    },
+  };
+}
+
+/** The statistics dimensions and the event column each one counts. */
+export const STAT_COLUMNS = {
+  country: 'country',
+  rule: 'rule_name',
+  org: 'organization',
+  ip: 'client_ip',
+  useragent: 'user_agent',
+  target: 'domain',
+} as const satisfies Record<string, keyof CountedRow>;
+export type StatDimension = keyof typeof STAT_COLUMNS;
+const STAT_DIMS = Object.entries(STAT_COLUMNS) as [StatDimension, keyof CountedRow][];
+
+/**
+ * Hourly counts per statistics dimension value, with the columns statistics filter on (domain, rule
+ * name) and split by decision. Empty values (no rule, no organisation) are never listed, so not counted.
+ */
+export const STAT_COUNTERS: CounterTable = {
+  table: 'waap_stat_counters',
+  columns: [
+    { name: 'client_id', type: 'bigint' },
+    { name: 'dim', type: 'text' },
+    { name: 'hour', type: 'bigint' },
+    { name: 'key', type: 'text' },
+    { name: 'domain_id', type: 'bigint' },
+    { name: 'rule_name', type: 'text' },
+    { name: 'decision', type: 'text' },
+  ],
+  add(row, counters) {
+    const hour = floorHour(row.request_time);
+    const tail = `\u0001${row.domain_id}\u0001${row.rule_name}\u0001${row.decision}`;
+    for (const [dim, column] of STAT_DIMS) {
+      const key = String(row[column]);
+      if (key === '') continue;
+      bump(counters, `${row.client_id}\u0001${dim}\u0001${hour}\u0001${key}${tail}`, () => [row.client_id, dim, hour, key, row.domain_id, row.rule_name, row.decision]);
     }
-    out.set(r, counters);
-  }
-  return out;
+  },
+};
+
+export const MINUTE_MS = 60_000;
+export const floorMinute = (ms: number) => Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+export const ceilMinute = (ms: number) => Math.ceil(ms / MINUTE_MS) * MINUTE_MS;
+
+/** The traffic types the traffic series counts, as bits of one integer. */
+export const TRAFFIC_TYPE_BITS = { api: 1, ajax: 2, static: 4 } as const;
+
+export function trafficTypeMask(types: string): number {
+  let mask = 0;
+  for (const t of types.split(',')) mask |= TRAFFIC_TYPE_BITS[t as keyof typeof TRAFFIC_TYPE_BITS] ?? 0;
+  return mask;
+}
+
+/** Per-minute counts for the traffic series (its smallest bucket is a minute), by what the series splits on. */
+export const TRAFFIC_COUNTERS: CounterTable = {
+  table: 'waap_traffic_counters',
+  columns: [
+    { name: 'client_id', type: 'bigint' },
+    { name: 'minute', type: 'bigint' },
+    { name: 'domain_id', type: 'bigint' },
+    { name: 'decision', type: 'text' },
+    { name: 'status_class', type: 'integer' },
+    { name: 'types', type: 'integer' },
+  ],
+  add(row, counters) {
+    const minute = floorMinute(row.request_time);
+    const statusClass = Math.trunc(row.status_code / 100);
+    const types = row.traffic_types === '' ? 0 : trafficTypeMask(row.traffic_types);
+    bump(counters, `${row.client_id}\u0001${minute}\u0001${row.domain_id}\u0001${row.decision}\u0001${statusClass}\u0001${types}`, () => [
+      row.client_id, minute, row.domain_id, row.decision, statusClass, types,
+    ]);
+  },
+};
+
+/** Every counter table ingestion maintains. */
+export const COUNTER_TABLES: readonly CounterTable[] = [...ROLLUPS.map(rollupCounter), STAT_COUNTERS, TRAFFIC_COUNTERS];
+
+/**
+ * Adds the rows of one ingested batch to in-memory counters, ready to be written once per batch: one
+ * string key per row and counter, and a key array only for a counter's first event (building arrays
+ * per row cost more than the database writes).
+ */
+export function accumulate(rows: readonly CountedRow[]): Map<CounterTable, Counters> {
+  const maps: Counters[] = COUNTER_TABLES.map(() => new Map());
+  for (const row of rows) for (let t = 0; t < COUNTER_TABLES.length; t += 1) COUNTER_TABLES[t].add(row, maps[t]);
+  return new Map(COUNTER_TABLES.map((t, i) => [t, maps[i]]));
 }
