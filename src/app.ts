@@ -15,8 +15,9 @@ import { registerAuth } from './platform/auth/plugin.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
-import { registerJsonParser, registerRequestId, requestIdFor, trackRoutes } from './platform/http.js';
+import { registerJsonParser, registerRequestContext, requestIdFor, trackRoutes } from './platform/http.js';
 import { registerMetrics } from './platform/metrics.js';
+import { lazyRequestLoggers } from './platform/request-logger.js';
 import { serverLimits } from './platform/limits.js';
 import { registerRateLimit } from './platform/rate-limit.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -44,6 +45,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    ...(config.logRequests ? {} : { childLoggerFactory: lazyRequestLoggers }),
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
     requestIdHeader: false,
@@ -69,7 +71,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   ];
 
   const { operator, generated } = await OperatorToken.load(db.kysely, config.adminToken);
-  registerRequestId(app);
+  registerRequestContext(app);
   registerJsonParser(app);
   registerQueryArrays(app);
   registerTaskFaultSlot(app);

@@ -1,6 +1,7 @@
 // HTTP plumbing shared by every route: request ids, the JSON body parser, and 405 detection.
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Access } from './auth/principal.js';
 import FindMyWay from 'find-my-way';
 import type { IncomingMessage } from 'node:http';
 import { AppError } from './errors.js';
@@ -13,9 +14,72 @@ export function requestIdFor(raw: IncomingMessage): string {
   return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function registerRequestId(app: FastifyInstance): void {
+/**
+ * What the per-request hooks (auth, faults, journal, metrics) need to know about the matched route,
+ * worked out once when the route is added. Fastify's `request.routeOptions` builds a fresh object on
+ * every access, which the hooks would otherwise pay for several times per request.
+ */
+export interface RouteFacts {
+  /** The route's operationId; undefined for unnamed routes and when no route matched. */
+  operationId: string | undefined;
+  /** Label for metrics: the operationId, `unnamed`, or `unknown` when no route matched. */
+  metricName: string;
+  /** Configured access (`config.access`); undefined means "by method". */
+  access: Access | undefined;
+  onBehalf: boolean;
+  /** A path of the /_edgeplane control API. */
+  control: boolean;
+  /** A path the request journal leaves out (its own routes: reading the journal must not fill it). */
+  unjournaled: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Facts about the matched route (set by the first onRequest hook). */
+    facts: RouteFacts;
+  }
+  interface FastifyContextConfig {
+    facts?: RouteFacts;
+  }
+}
+
+const CONTROL_PATH = /^\/_edgeplane(\/|$)/;
+const JOURNAL_PATH = /^\/_edgeplane\/journal(\/|$)/;
+
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+function factsFor(url: string, operationId: string | undefined, config: FastifyContextConfig | undefined): RouteFacts {
+  return {
+    operationId,
+    metricName: operationId ?? 'unnamed',
+    access: config?.access,
+    onBehalf: config?.onBehalf === true,
+    control: CONTROL_PATH.test(url),
+    unjournaled: JOURNAL_PATH.test(url),
+  };
+}
+
+/** Facts for a request no route matched (404 and 405 answers), from its own path. */
+function unmatchedFacts(request: FastifyRequest): RouteFacts {
+  return { ...factsFor(pathOf(request.url), undefined, undefined), metricName: 'unknown' };
+}
+
+/**
+ * Sets `request.facts` and echoes the request id; install before the other request hooks and before
+ * any route is registered.
+ */
+export function registerRequestContext(app: FastifyInstance): void {
+  app.decorateRequest('facts', null as unknown as RouteFacts);
+  app.addHook('onRoute', (route) => {
+    const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
+    route.config = { ...route.config, facts: factsFor(route.url, operationId, route.config) };
+  });
   // Callback style: hooks that run on every request should not allocate a promise each time.
   app.addHook('onRequest', (request, reply, done) => {
+    request.facts = (request.is404 ? undefined : request.routeOptions.config.facts) ?? unmatchedFacts(request);
     reply.header('x-request-id', request.id);
     done();
   });

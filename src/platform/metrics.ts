@@ -23,7 +23,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
   // the label set on every request.
   const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'operation' | 'method'> }>();
   app.addHook('onResponse', (request, reply, done) => {
-    const operation = operationIdOf(request.routeOptions.schema, request.is404);
+    const operation = request.facts.metricName;
     const key = `${operation} ${request.method} ${reply.statusCode}`;
     let child = children.get(key);
     if (!child) {
@@ -40,9 +40,4 @@ export function registerMetrics(app: FastifyInstance): Registry {
     return registry.metrics();
   });
   return registry;
-}
-
-export function operationIdOf(schema: { operationId?: string } | undefined, is404: boolean): string {
-  if (is404) return 'unknown';
-  return schema?.operationId ?? 'unnamed';
 }

@@ -170,8 +170,32 @@ export function fromFastifyValidation(errors: ErrorObject[], context: string | u
 export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
   return ({ schema }) => {
     let serialize: ((data: unknown) => string) | undefined;
-    return (data: unknown) => (serialize ??= fastJson(schema as object))(data);
+    return (data: unknown) => (serialize ??= fastJson(nullableForSerializer(schema) as object))(data);
   };
+}
+
+type SchemaNode = Record<string, unknown>;
+const isNode = (value: unknown): value is SchemaNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+const COMBINATORS = ['anyOf', 'oneOf', 'allOf', '$ref', 'if'];
+
+/**
+ * A copy of a response schema in which every `anyOf: [T, {type: 'null'}]` (how `Nullable(T)` is
+ * written, and how OpenAPI 3.1 says "T or null") becomes `T` with `nullable: true`. fast-json-stringify
+ * serialises the first form by running a schema validator on the value for each branch on every
+ * response; the second it serialises with a plain `=== null` check. Same JSON either way.
+ */
+export function nullableForSerializer(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(nullableForSerializer);
+  if (!isNode(schema)) return schema;
+  const copy: SchemaNode = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = nullableForSerializer(value);
+  const branches = copy.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return copy;
+  const nullIndex = branches.findIndex((branch) => isNode(branch) && branch.type === 'null');
+  const other = branches[1 - nullIndex];
+  if (nullIndex < 0 || !isNode(other) || typeof other.type !== 'string' || COMBINATORS.some((k) => k in other)) return copy;
+  const { anyOf: _anyOf, ...siblings } = copy;
+  return { ...siblings, ...other, nullable: true };
 }
 
 /** Names of the query parameters a querystring schema declares as arrays. */

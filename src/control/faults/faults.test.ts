@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import Fastify from 'fastify';
 import { Clock } from '../../platform/clock.js';
+import { registerRequestContext } from '../../platform/http.js';
 import { registerTaskFaultSlot } from '../../platform/task-faults.js';
 import { registerFaultHook } from './hook.js';
 import { seededRandom as mulberry32 } from '../../platform/random.js';
@@ -138,6 +139,7 @@ describe('probability, latency and task failures', () => {
     // A bare app with only the hook and a route that reports the slot, as a task-creating handler reads it.
     const faults = new FaultService(new Clock());
     const app = Fastify();
+    registerRequestContext(app);
     registerTaskFaultSlot(app);
     registerFaultHook(app, faults);
     app.post('/cloud/v1/instances/:p/:r', { schema: { operationId: 'cloud.instances.create' } }, async (request) => ({ failure: request.injectedTaskFailure }));

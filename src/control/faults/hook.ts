@@ -2,6 +2,7 @@
 // never on /_edgeplane itself (a fault must not lock the test out of the control API that removes it).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { pathOf } from '../../platform/http.js';
 import type { FaultService } from './service.js';
 
 export const SCENARIO_HEADER = 'x-edgeplane-scenario';
@@ -13,12 +14,10 @@ export function scenarioOf(headers: Record<string, string | string[] | undefined
 
 export function registerFaultHook(app: FastifyInstance, faults: FaultService): void {
   const applyFault = async (request: FastifyRequest) => {
-    const path = request.url.split('?')[0];
-    if (path === '/_edgeplane' || path.startsWith('/_edgeplane/')) return;
     const effect = faults.apply({
       method: request.method,
-      path,
-      operationId: (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId,
+      path: pathOf(request.url),
+      operationId: request.facts.operationId,
       scenario: scenarioOf(request.headers),
     });
     if (!effect) return;
@@ -29,7 +28,7 @@ export function registerFaultHook(app: FastifyInstance, faults: FaultService): v
   };
   // Callback style so that with no fault declared (the usual case) a request pays no promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (faults.size === 0 || request.is404) return done();
+    if (faults.size === 0 || request.is404 || request.facts.control) return done();
     applyFault(request).then(() => done(), done);
   });
 }

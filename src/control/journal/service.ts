@@ -2,6 +2,8 @@
 // node) because writing a row per request would halve throughput (measured for request logging) and a
 // test inspects the node it talks to; the bound keeps memory flat however long the server runs.
 import type { Page } from '../../platform/pagination.js';
+import { pathOf } from '../../platform/http.js';
+import { scenarioOf } from '../faults/hook.js';
 import { globToRegExp } from '../faults/service.js';
 import type { JournalEntry, JournalQuery } from './schemas.js';
 
@@ -16,23 +18,29 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-
 export const REDACTED = '[redacted]';
 
 /**
- * What the hook hands over: time as epoch ms, headers, query and bodies raw, so formatting and redaction
- * happen only when someone reads the journal, not on every request.
+ * What the hook hands over: time as epoch ms, the raw URL, headers, query and bodies as they are, so
+ * formatting, redaction and derived fields (path, scenario) happen only when someone reads the journal,
+ * not on every request.
  */
-export type JournalRecord = Omit<JournalEntry, 'seq' | 'time' | 'headers' | 'query' | 'requestBody' | 'responseBody'> & {
+export interface JournalRecord {
   timeMs: number;
-  headers: Record<string, string | string[] | undefined>;
+  requestId: string;
+  clientId: number | null;
+  operationId: string | null;
+  method: string;
+  url: string;
   query: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  status: number;
+  /** Real time spent answering, unrounded. */
+  elapsedMs: number;
   requestBody?: unknown;
-  requestSize?: number;
   responseBody?: unknown;
-};
-
-type StoredEntry = Omit<JournalRecord, 'requestBody' | 'requestSize' | 'responseBody'> & { seq: number };
+}
 
 interface Stored {
-  entry: StoredEntry;
-  raw: { request: unknown; response: unknown } | null;
+  seq: number;
+  entry: JournalRecord;
   rendered: { requestBody: string | null; responseBody: string | null } | null;
 }
 
@@ -50,18 +58,19 @@ export class Journal {
 
   /**
    * Bodies are kept raw (rendering them on every request halved throughput, measured); a body too big
-   * to keep raw is rendered, redacted and cut, at once.
+   * to keep raw is rendered, redacted and cut, at once, and the raw one let go.
    */
-  record({ requestBody, requestSize, responseBody, ...entry }: JournalRecord): void {
+  record(entry: JournalRecord): void {
     if (!this.enabled) return;
     const seq = this.nextSeq++;
-    let raw: Stored['raw'] = null;
     let rendered: Stored['rendered'] = null;
-    if (this.options.bodies) {
-      if ((requestSize ?? sizeOf(requestBody)) > this.rawLimit || sizeOf(responseBody) > this.rawLimit) rendered = { requestBody: this.body(requestBody), responseBody: this.body(responseBody) };
-      else raw = { request: requestBody, response: responseBody };
+    if (!this.options.bodies) {
+      entry.requestBody = entry.responseBody = undefined;
+    } else if (sizeOf(entry.requestBody, entry.headers['content-length']) > this.rawLimit || sizeOf(entry.responseBody) > this.rawLimit) {
+      rendered = { requestBody: this.body(entry.requestBody), responseBody: this.body(entry.responseBody) };
+      entry.requestBody = entry.responseBody = undefined;
     }
-    this.entries[seq % this.options.size] = { entry: { seq, ...entry }, raw, rendered };
+    this.entries[seq % this.options.size] = { seq, entry, rendered };
   }
 
   private get rawLimit(): number {
@@ -70,11 +79,22 @@ export class Journal {
 
   private render(stored: Stored): JournalEntry {
     if (!stored.rendered) {
-      stored.rendered = stored.raw ? { requestBody: this.body(stored.raw.request), responseBody: this.body(stored.raw.response) } : { requestBody: null, responseBody: null };
-      stored.raw = null;
+      const { requestBody, responseBody } = stored.entry;
+      stored.rendered = { requestBody: this.body(requestBody), responseBody: this.body(responseBody) };
+      stored.entry.requestBody = stored.entry.responseBody = undefined;
     }
-    const { timeMs, headers, query, ...entry } = stored.entry;
-    return { ...entry, time: new Date(timeMs).toISOString(), headers: redactHeaders(headers), query: redactQuery(query), ...stored.rendered };
+    const { timeMs, headers, query, url, elapsedMs, requestBody: _request, responseBody: _response, ...entry } = stored.entry;
+    return {
+      seq: stored.seq,
+      ...entry,
+      path: pathOf(url),
+      scenario: scenarioOf(headers) ?? null,
+      durationMs: Math.round(elapsedMs * 1000) / 1000,
+      time: new Date(timeMs).toISOString(),
+      headers: redactHeaders(headers),
+      query: redactQuery(query),
+      ...stored.rendered,
+    };
   }
 
   /** Entries oldest first. */
@@ -83,7 +103,7 @@ export class Journal {
     const first = Math.max(1, this.nextSeq - this.options.size);
     for (let seq = first; seq < this.nextSeq; seq += 1) {
       const stored = this.entries[seq % this.options.size];
-      if (stored && stored.entry.seq === seq) out.push(stored);
+      if (stored && stored.seq === seq) out.push(stored);
     }
     return out;
   }
@@ -101,9 +121,9 @@ export class Journal {
       if (q.clientId !== undefined && e.clientId !== q.clientId) return false;
       if (q.operationId !== undefined && e.operationId !== q.operationId) return false;
       if (method !== undefined && e.method !== method) return false;
-      if (pathPattern && !pathPattern.test(e.path)) return false;
+      if (pathPattern && !pathPattern.test(pathOf(e.url))) return false;
       if (q.status && q.status.length > 0 && !q.status.includes(e.status)) return false;
-      if (q.scenario !== undefined && e.scenario !== q.scenario) return false;
+      if (q.scenario !== undefined && scenarioOf(e.headers) !== q.scenario) return false;
       if (q.requestId !== undefined && e.requestId !== q.requestId) return false;
       return e.timeMs >= since && e.timeMs < until;
     });
@@ -135,8 +155,9 @@ export class Journal {
   }
 }
 
-/** Rough size of a raw body: exact for text, by its JSON for parsed bodies. */
-function sizeOf(value: unknown): number {
+/** Rough size of a raw body: its declared length, else exact for text, by its JSON for parsed bodies. */
+function sizeOf(value: unknown, declaredLength?: string | string[]): number {
+  if (typeof declaredLength === 'string') return Number(declaredLength) || 0;
   if (value === undefined || value === null) return 0;
   if (typeof value === 'string' || Buffer.isBuffer(value)) return value.length;
   return JSON.stringify(value)?.length ?? 0;

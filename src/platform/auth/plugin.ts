@@ -31,7 +31,7 @@ declare module 'fastify' {
 }
 
 export function routeAccess(request: FastifyRequest): Access {
-  const configured = request.routeOptions.config?.access;
+  const configured = request.facts.access;
   if (configured) return configured;
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
 }
@@ -41,7 +41,7 @@ export function registerAuth(app: FastifyInstance, verifier: CredentialVerifier,
   const admit = (request: FastifyRequest, access: Access, result: Verification): AppError | undefined => {
     if ('problem' in result) return new AppError('unauthorized', result.problem);
     request.principal = result.principal;
-    if (!isAllowed(result.principal, access, request.routeOptions.config?.onBehalf === true)) {
+    if (!isAllowed(result.principal, access, request.facts.onBehalf)) {
       return new AppError('forbidden', 'You do not have permission to perform this action.');
     }
     return undefined;

@@ -1,0 +1,75 @@
+import fastJson from 'fast-json-stringify';
+import Fastify, { LogController } from 'fastify';
+import { Writable } from 'node:stream';
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { lazyRequestLoggers } from './request-logger.js';
+import { Nullable, StringEnum } from './schema.js';
+import { nullableForSerializer } from './validation.js';
+
+describe('response serialisation of nullable fields', () => {
+  const schema = Type.Object({
+    name: Nullable(Type.String()),
+    size: Nullable(Type.Integer()),
+    kind: Nullable(StringEnum(['a', 'b'])),
+    owner: Nullable(Type.Object({ id: Type.Integer(), email: Nullable(Type.String()) })),
+    tags: Nullable(Type.Array(Type.String())),
+    either: Type.Union([Type.String(), Type.Integer()]),
+  });
+
+  it('rewrites anyOf [T, null] as T with nullable, at every depth, leaving other unions alone', () => {
+    const rewritten = nullableForSerializer(schema) as { properties: Record<string, Record<string, unknown>> };
+    expect(rewritten.properties.name).toMatchObject({ type: 'string', nullable: true });
+    expect(rewritten.properties.name.anyOf).toBeUndefined();
+    expect(rewritten.properties.owner).toMatchObject({ type: 'object', nullable: true, properties: { email: { type: 'string', nullable: true } } });
+    expect(rewritten.properties.either.anyOf).toHaveLength(2);
+    // The route's own schema (also used for the OpenAPI document) is not changed.
+    expect((schema.properties.name as { anyOf?: unknown }).anyOf).toHaveLength(2);
+  });
+
+  it('serialises exactly as JSON.stringify, for values and for nulls', () => {
+    const serialize = fastJson(nullableForSerializer(schema) as object);
+    const values = [
+      { name: 'x', size: 3, kind: 'a', owner: { id: 1, email: 'e@x' }, tags: ['t'], either: 'y' },
+      { name: null, size: null, kind: null, owner: null, tags: null, either: 7 },
+      { name: 'q"uote', size: 0, kind: 'b', owner: { id: 2, email: null }, tags: [], either: 'z' },
+    ];
+    for (const value of values) expect(serialize(value)).toBe(JSON.stringify(value));
+  });
+});
+
+describe('per-request loggers', () => {
+  const capture = () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    return { lines, stream };
+  };
+
+  it('still bind the request id to what a request logs, and skip levels that are off', async () => {
+    const { lines, stream } = capture();
+    const app = Fastify({
+      logger: { level: 'warn', stream },
+      logController: new LogController({ disableRequestLogging: true }),
+      childLoggerFactory: lazyRequestLoggers,
+      genReqId: () => 'req-42',
+    });
+    app.get('/quiet', async (request) => {
+      request.log.info('not written: below the level');
+      return { ok: true };
+    });
+    app.get('/loud', async (request) => {
+      request.log.error({ detail: 1 }, 'written');
+      return { ok: true };
+    });
+    await app.inject({ method: 'GET', url: '/quiet' });
+    await app.inject({ method: 'GET', url: '/loud' });
+    await app.close();
+    expect(lines.map((line) => line.msg)).toEqual(['written']);
+    expect(lines[0]).toMatchObject({ level: 50, detail: 1, reqId: 'req-42' });
+  });
+});
