@@ -3,7 +3,7 @@
 // a JS challenge. The same seed always gives the same events (ids included).
 import type { Clock } from '../../platform/clock.js';
 import { CATALOGUE, type Attack, type Org, type Agent } from './generator-data.js';
-import { toRow, type DomainInfo } from './ingest.js';
+import { BATCH, toRow, type DomainInfo } from './ingest.js';
 import type { IngestRecord } from './schemas.js';
 import type { EventRow } from './store.js';
 
@@ -184,7 +184,7 @@ export async function generateTraffic(options: GenerateOptions, domains: DomainS
     const record = gen.record(owner.sessions[slot], owner.ids[domainIndex], time);
     batch.push(toRow(record, owner.domains[domainIndex]));
     perClient[owner.clientId] = (perClient[owner.clientId] ?? 0) + 1;
-    if (batch.length >= 5000) {
+    if (batch.length >= BATCH) {
       accepted += await sink.ingestRows(batch);
       batch = [];
     }

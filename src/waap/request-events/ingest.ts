@@ -17,7 +17,7 @@ addFormats(ajv);
 export const validateRecord = ajv.compile(IngestRecord as object);
 
 /** Rows per transaction: counters are summed per batch, so bigger batches write fewer counter rows. */
-const BATCH = 20_000;
+export const BATCH = 20_000;
 const MAX_REPORTED = 100;
 
 export interface DomainInfo {

@@ -21,6 +21,7 @@ export interface Sample {
   ua_device: string;
   org: string;
   tags: string[];
+  traffic_types: string[];
   ja3: string;
   ja4: string;
   record: Record<string, unknown>;
@@ -64,6 +65,7 @@ export function samples(domainIds: number[], n: number, now: number, base: numbe
       ua_device: agent.device,
       org: pick(['Example ISP', 'Cloud Co'], i),
       tags,
+      traffic_types: pick([['api'], [], ['static'], ['api', 'ajax'], ['ajax']], i),
       ja3: pick(['e7d705a3286e19ea42f587b344ee6865', 'A0E9F5D64349FB13191BC781F81F42E1'], i),
       ja4: pick(['t13d1516h2_8daaf6152771_b186095e22b6', ''], i),
       record: {},
@@ -83,6 +85,7 @@ export function samples(domainIds: number[], n: number, now: number, base: numbe
       pattern_matched_tags: tags.map((tag) => ({ tag, display_name: tag.toUpperCase(), description: 'd', field: 'uri', field_name: 'q', pattern_name: 'p', pattern_value: 'v', execution_phase: 'access' })),
       ja3: s.ja3,
       ja4: s.ja4,
+      traffic_types: s.traffic_types,
     });
     out.push(s);
   }

@@ -4,7 +4,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../platform/db/index.js';
 import { type Condition, type EventFilter, globForLike, globForSqlite, likeLiteral } from './filter.js';
 import { createReaders, type Readers } from './readers.js';
-import { accumulate, COUNTER_TABLES, type CounterTable, type Counters, floorHour, floorMinute, type Rollup } from './rollups.js';
+import { accumulate, COUNTER_TABLES, type CounterTable, type Counters, floorHour, floorMinute, type Rollup, trafficTypeMask } from './rollups.js';
 
 export interface EventRow {
   client_id: number;
@@ -53,6 +53,23 @@ const BIGINT_COLUMNS = new Set(['client_id', 'domain_id', 'request_time']);
 const pgType = (c: string) => (BIGINT_COLUMNS.has(c) ? 'bigint' : c === 'status_code' ? 'integer' : 'text');
 
 export type Ordering = { column: string; descending: boolean };
+
+/** Events of one statistics key, decision and domain. */
+export interface KeyCount {
+  key: string;
+  decision: string;
+  domain_id: number;
+  n: number;
+}
+
+/** Events of one traffic bucket by decision, status class and traffic types (TRAFFIC_TYPE_BITS). */
+export interface TrafficCount {
+  bucket: number;
+  decision: string;
+  status_class: number;
+  types: number;
+  n: number;
+}
 
 /** Rows per multi-row INSERT on SQLite (30 columns each, well under SQLite's 32,766 parameters). */
 const SQLITE_ROWS = 64;
@@ -219,32 +236,49 @@ export class EventStore {
     return result.rows[0];
   }
 
-  /** Counts per value of one column (top `limit` by total), split by decision. */
-  async countBy(filter: EventFilter, column: string, limit: number, byThreats: boolean): Promise<{ key: string; decision: string; n: number }[]> {
-    const where = this.where(filter, filter.from, filter.toExcl, filter.conditions);
-    const rank = byThreats ? sql`sum(case when decision in ('blocked', 'monitored') then 1 else 0 end)` : sql`count(*)`;
-    const rows = await this.read(sql<{ key: string; decision: string; n: number }>`
-      with top as (select ${sql.ref(column)} as k from waap_events where ${where} group by ${sql.ref(column)} order by ${rank} desc, ${sql.ref(column)} limit ${limit})
-      select cast(${sql.ref(column)} as text) as key, decision, count(*) as n from waap_events where ${where} and ${sql.ref(column)} in (select k from top)
-      group by ${sql.ref(column)}, decision`);
-    return rows.map((r) => ({ key: String(r.key), decision: r.decision, n: Number(r.n) }));
+  /** Counts per value of one column over [from, toExcl), split by decision and domain (events read row by row). */
+  async countBy(filter: EventFilter, column: string, from: number, toExcl: number): Promise<KeyCount[]> {
+    if (from >= toExcl) return [];
+    const rows = await this.read(sql<KeyCount>`select cast(${sql.ref(column)} as text) as key, decision, domain_id, count(*) as n
+      from waap_events where ${this.where(filter, from, toExcl, filter.conditions)} group by ${sql.ref(column)}, decision, domain_id`);
+    return rows.map((r) => ({ key: String(r.key), decision: r.decision, domain_id: Number(r.domain_id), n: Number(r.n) }));
+  }
+
+  /** The same counts from the hourly statistics counters, over whole hours [fromHour, toHour). */
+  async countByFromCounters(filter: EventFilter, dimension: string, conditions: Condition[], fromHour: number, toHour: number): Promise<KeyCount[]> {
+    if (fromHour >= toHour) return [];
+    const parts = [sql`client_id = ${filter.clientId}`, sql`dim = ${dimension}`, sql`hour >= ${fromHour}`, sql`hour < ${toHour}`, ...conditions.map((c) => this.condition(c))];
+    const rows = await this.read(sql<KeyCount>`select key, decision, domain_id, sum(n) as n from waap_stat_counters
+      where ${sql.join(parts, sql` and `)} group by key, decision, domain_id`);
+    return rows.map((r) => ({ key: String(r.key), decision: r.decision, domain_id: Number(r.domain_id), n: Number(r.n) }));
   }
 
   /** Any one row per key, to describe the keys of statistics (country and organisation of an IP). */
   async sampleBy(filter: EventFilter, column: string, keys: string[]): Promise<StoredEvent[]> {
     if (keys.length === 0) return [];
     return this.read(sql<StoredEvent>`select * from waap_events where seq in (select min(seq) from waap_events
-      where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} and cast(${sql.ref(column)} as text) in (${sql.join(keys)}) group by ${sql.ref(column)})`);
+      where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} and ${sql.ref(column)} in (${sql.join(keys)}) group by ${sql.ref(column)})`);
   }
 
-  /** Per-bucket counts for traffic series: decision, status class and traffic types per bucket. */
-  async trafficBuckets(filter: EventFilter, bucketMs: number): Promise<{ bucket: number; decision: string; status_class: number; traffic_types: string; optional_action: string; n: number }[]> {
+  /** Per-bucket counts of the traffic series over [from, toExcl), events read row by row. */
+  async trafficBuckets(filter: EventFilter, bucketMs: number, from: number, toExcl: number): Promise<TrafficCount[]> {
+    if (from >= toExcl) return [];
     // A literal, not a parameter: SQLite binds JS numbers as REAL, which would make the division exact.
     const size = sql.lit(Math.trunc(bucketMs));
-    const rows = await this.read(sql<any>`select (request_time / ${size}) * ${size} as bucket, decision, status_code / 100 as status_class, traffic_types, optional_action, count(*) as n
-      from waap_events where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)}
-      group by 1, decision, status_code / 100, traffic_types, optional_action order by 1`);
-    return rows.map((r: any) => ({ ...r, bucket: Number(r.bucket), status_class: Number(r.status_class), n: Number(r.n) }));
+    const rows = await this.read(sql<any>`select (request_time / ${size}) * ${size} as bucket, decision, status_code / 100 as status_class, traffic_types, count(*) as n
+      from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}
+      group by 1, decision, status_code / 100, traffic_types`);
+    return rows.map((r: any) => ({ bucket: Number(r.bucket), decision: r.decision, status_class: Number(r.status_class), types: trafficTypeMask(r.traffic_types), n: Number(r.n) }));
+  }
+
+  /** The same counts from the per-minute traffic counters, over whole minutes [fromMinute, toMinute). */
+  async trafficFromCounters(filter: EventFilter, bucketMs: number, conditions: Condition[], fromMinute: number, toMinute: number): Promise<TrafficCount[]> {
+    if (fromMinute >= toMinute) return [];
+    const size = sql.lit(Math.trunc(bucketMs));
+    const parts = [sql`client_id = ${filter.clientId}`, sql`minute >= ${fromMinute}`, sql`minute < ${toMinute}`, ...conditions.map((c) => this.condition(c))];
+    const rows = await this.read(sql<any>`select (minute / ${size}) * ${size} as bucket, decision, status_class, types, sum(n) as n
+      from waap_traffic_counters where ${sql.join(parts, sql` and `)} group by 1, decision, status_class, types`);
+    return rows.map((r: any) => ({ bucket: Number(r.bucket), decision: r.decision, status_class: Number(r.status_class), types: Number(r.types), n: Number(r.n) }));
   }
 
   async clientsWithEvents(): Promise<number[]> {
