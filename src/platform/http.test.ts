@@ -100,12 +100,36 @@ describe('request ids', () => {
 });
 
 describe('operations endpoints', () => {
-  it('exposes Prometheus metrics per operation', async () => {
-    await t.request('GET', '/iam/clients/me', { headers: a.headers });
-    const res = await t.request('GET', '/metrics');
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toMatch(/edgeplane_http_requests_total\{operation="iam.account.get",method="GET",status="200"\} \d+/);
-    expect(res.body).toMatch(/edgeplane_http_request_duration_seconds_bucket\{le="0.005",operation="iam.account.get"/);
+  it('exposes Prometheus metrics per operation: exact counts, cumulative latency buckets', async () => {
+    const scrape = async () => {
+      const res = await t.request('GET', '/metrics');
+      expect(res.statusCode).toBe(200);
+      const value = (pattern: string) => Number(new RegExp(`^${pattern} (\\S+)$`, 'm').exec(res.body)?.[1] ?? 0);
+      const buckets = [...res.body.matchAll(/^edgeplane_http_request_duration_seconds_bucket\{le="([^"]+)",operation="iam.account.get",method="GET"\} (\d+)$/gm)];
+      return {
+        ok: value('edgeplane_http_requests_total\\{operation="iam.account.get",method="GET",status="200"\\}'),
+        unauthorized: value('edgeplane_http_requests_total\\{operation="iam.account.get",method="GET",status="401"\\}'),
+        count: value('edgeplane_http_request_duration_seconds_count\\{operation="iam.account.get",method="GET"\\}'),
+        sum: value('edgeplane_http_request_duration_seconds_sum\\{operation="iam.account.get",method="GET"\\}'),
+        buckets: buckets.map((m) => [m[1], Number(m[2])] as const),
+        body: res.body,
+      };
+    };
+    const before = await scrape();
+    for (let i = 0; i < 3; i += 1) await t.request('GET', '/iam/clients/me', { headers: a.headers });
+    await t.request('GET', '/iam/clients/me');
+    const after = await scrape();
+    expect(after.ok - before.ok).toBe(3);
+    expect(after.unauthorized - before.unauthorized).toBe(1);
+    expect(after.count - before.count).toBe(4);
+    expect(after.sum).toBeGreaterThan(before.sum);
+    expect(after.buckets.map(([le]) => le)).toEqual(['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf']);
+    const counts = after.buckets.map(([, n]) => n);
+    expect(counts).toEqual([...counts].sort((x, y) => x - y));
+    expect(counts.at(-1)).toBe(after.count);
+    expect(after.body).toMatch(/^# TYPE edgeplane_http_request_duration_seconds histogram$/m);
+    expect(after.body).toMatch(/^# TYPE edgeplane_http_requests_total counter$/m);
+    expect(after.body).toMatch(/^edgeplane_process_cpu_user_seconds_total /m);
   });
 
   it('serves the generated OpenAPI document and the docs page', async () => {
