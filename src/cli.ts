@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The `edgeplane` command. Options come from the settings table in config.ts, so the flags, the
 // environment variables and this help text always agree.
 import { Command, Option } from 'commander';
@@ -37,4 +36,7 @@ registerWaapGenerateCommand(program);
 
 registerControlCommands(program);
 
-await program.parseAsync(process.argv);
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`edgeplane: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

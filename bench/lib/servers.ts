@@ -5,7 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The built server: the bundle `npm run build` writes (the same file `npm start` runs). */
+export const EDGEPLANE_ENTRY = 'dist/edgeplane.mjs';
 
 export interface Child {
   url: string;
@@ -36,9 +38,9 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** Starts `node dist/src/cli.js serve` (run `npm run build` first). */
+/** Starts the built server, `node <EDGEPLANE_ENTRY> serve` (run `npm run build` first). */
 export async function startEdgeplane(port: number, env: Record<string, string> = {}): Promise<Child> {
-  const child = spawn(process.execPath, [path.join(root, 'dist/src/cli.js'), 'serve', '--port', String(port), '--log-level', 'error'], {
+  const child = spawn(process.execPath, [path.join(root, EDGEPLANE_ENTRY), 'serve', '--port', String(port), '--log-level', 'error'], {
     env: { ...process.env, EDGEPLANE_MEMORY: 'true', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
