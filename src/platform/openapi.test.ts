@@ -1,0 +1,76 @@
+// /docs is built on its first request (so start-up does not load swagger-ui) and relays swagger-ui's
+// answers: the page, its assets with their caching headers, the document, and 404s in the API's shape.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+describe('/docs', () => {
+  it('serves the page without a token, with and without the trailing slash', async () => {
+    for (const url of ['/docs', '/docs/']) {
+      const res = await t.request('GET', url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toMatch(/swagger-ui-bundle\.js/);
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('serves the page assets with their validators, and answers a revalidation with 304', async () => {
+    const asset = await t.request('GET', '/docs/static/swagger-ui-bundle.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(Number(asset.headers['content-length'])).toBe(asset.rawPayload.length);
+    expect(asset.rawPayload.length).toBeGreaterThan(100_000);
+    const etag = String(asset.headers.etag);
+    expect(etag).toMatch(/^W\/"/);
+    const again = await t.request('GET', '/docs/static/swagger-ui-bundle.js', { headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const init = await t.request('GET', '/docs/static/swagger-initializer.js');
+    expect(init.statusCode).toBe(200);
+    expect(init.body).toMatch(/SwaggerUIBundle/);
+  });
+
+  it('answers HEAD like GET without the body', async () => {
+    const res = await t.request('HEAD', '/docs/static/index.css');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(res.body).toBe('');
+  });
+
+  it('gives swagger-ui the generated document, as JSON and YAML', async () => {
+    const json = await t.request('GET', '/docs/json');
+    expect(json.statusCode).toBe(200);
+    expect(json.json().paths['/iam/clients/me'].get.operationId).toBe('iam.account.get');
+    expect(json.json()).toEqual((await t.request('GET', '/openapi.json')).json());
+    const yaml = await t.request('GET', '/docs/yaml');
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.headers['content-type']).toMatch(/^application\/x-yaml/);
+    expect(yaml.body).toMatch(/^openapi: 3\.1\.0/);
+  });
+
+  it('relays a redirect without inventing a body', async () => {
+    const res = await t.request('GET', '/docs/static/index.html');
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/docs/');
+    expect(res.headers['content-type']).toBeUndefined();
+  });
+
+  it('answers a missing asset or page with a 404 in the API error shape', async () => {
+    for (const url of ['/docs/static/missing.js', '/docs/nothing']) {
+      const res = await t.request('GET', url);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ status: 404, code: 'not_found', message: `No route for GET ${url}` });
+    }
+  });
+
+  it('keeps the docs routes out of the OpenAPI document', async () => {
+    const paths = Object.keys((await t.request('GET', '/openapi.json')).json().paths);
+    expect(paths.filter((p) => p.startsWith('/docs'))).toEqual([]);
+  });
+});
