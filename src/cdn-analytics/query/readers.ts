@@ -49,7 +49,15 @@ class WorkerReaders implements Readers {
   private next = 0;
   private ids = 0;
 
-  constructor(file: string, size: number) {
+  constructor(
+    private readonly file: string,
+    private readonly size: number,
+  ) {}
+
+  // The threads start with the first read, not with the server: starting them costs CPU time that
+  // start-up would otherwise share with them, for a product most runs never query.
+  private start(): void {
+    const { file, size } = this;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     for (let i = 0; i < size; i += 1) {
       const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
@@ -76,6 +84,7 @@ class WorkerReaders implements Readers {
   }
 
   all<R>(query: CompiledQuery): Promise<R[]> {
+    if (this.workers.length === 0) this.start();
     // The least busy worker; ties go round-robin.
     const start = this.next++ % this.workers.length;
     let chosen = this.workers[start];

@@ -3,10 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { Nullable } from '../../platform/schema.js';
-import { runGraphQL } from './executor.js';
-import { playgroundPage } from './playground.js';
 import { graphQLRequestOf } from './request.js';
 import type { AnalyticsService } from './service.js';
+
+// graphql-js and the analytics schema are loaded by the first query or playground view, not at start:
+// they are the largest part of the server's code and most runs never use them.
+const loadExecutor = () => import('./executor.js');
+const loadPlayground = () => import('./playground.js');
 
 const TAG = 'Advanced analytics';
 
@@ -28,7 +31,7 @@ const GraphQLResult = Type.Object(
 );
 
 export function queryRoutes(app: FastifyInstance, analytics: AnalyticsService): void {
-  const page = playgroundPage();
+  let page: Promise<string> | undefined;
   app.post(
     '/cdn/advanced/v2/query',
     {
@@ -46,6 +49,7 @@ export function queryRoutes(app: FastifyInstance, analytics: AnalyticsService): 
     },
     async (request) => {
       const graphQLRequest = graphQLRequestOf(request.body);
+      const { runGraphQL } = await loadExecutor();
       return runGraphQL(graphQLRequest, { clientId: principalOf(request).clientId, analytics }, request.log);
     },
   );
@@ -60,6 +64,9 @@ export function queryRoutes(app: FastifyInstance, analytics: AnalyticsService): 
         response: { 200: { description: 'A self-contained HTML page', content: { 'text/html': { schema: Type.String() } } } },
       },
     },
-    async (_request, reply) => reply.type('text/html; charset=utf-8').send(page),
+    async (_request, reply) => {
+      page ??= loadPlayground().then(({ playgroundPage }) => playgroundPage());
+      return reply.type('text/html; charset=utf-8').send(await page);
+    },
   );
 }
