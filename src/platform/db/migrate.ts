@@ -8,6 +8,7 @@ export async function migrateToLatest(db: Database, migrations: MigrationSet): P
   // Kysely looks for its migration tables in every schema unless told which one: another schema of the
   // same PostgreSQL database (another node's, a test's) would make it skip creating its own.
   const schema = db.engine === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
+  if (await upToDate(db, Object.keys(migrations(db.engine)), schema)) return;
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations(db.engine) },
@@ -17,5 +18,21 @@ export async function migrateToLatest(db: Database, migrations: MigrationSet): P
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+  }
+}
+
+/**
+ * Whether every migration has run already, in one query: most starts are restarts, and Kysely's migrator
+ * would first introspect every table and take its lock (tens of milliseconds) to find nothing to do.
+ * Anything else (a fresh database, new migrations, unknown ones) goes through the migrator.
+ */
+async function upToDate(db: Database, names: string[], schema: string | undefined): Promise<boolean> {
+  const table = schema ? sql.id(schema, 'kysely_migration') : sql.id('kysely_migration');
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db.kysely);
+    const done = new Set(rows.map((row) => row.name));
+    return done.size === names.length && names.every((name) => done.has(name));
+  } catch {
+    return false; // no migration table yet
   }
 }
