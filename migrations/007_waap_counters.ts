@@ -62,7 +62,9 @@ export function waapCounters(engine: Engine): Migration {
           select client_id, ${dim}, (request_time / 3600000) * 3600000, ${sql.ref(column)}, domain_id, rule_name, decision, count(*)
           from waap_events where ${sql.ref(column)} <> '' group by 1, 3, 4, 5, 6, 7`.execute(db);
       }
-      const has = (t: string) => sql`(case when ',' || traffic_types || ',' like ${`%,${t},%`} then 1 else 0 end)`;
+      // Exact, case-sensitive membership between commas, as ingestion counts it.
+      const find = engine === 'postgres' ? sql`strpos` : sql`instr`;
+      const has = (t: string) => sql`(case when ${find}(',' || traffic_types || ',', ${`,${t},`}) > 0 then 1 else 0 end)`;
       const types = sql`(${has('api')} + 2 * ${has('ajax')} + 4 * ${has('static')})`;
       await sql`insert into waap_traffic_counters (client_id, minute, domain_id, decision, status_class, types, n)
         select client_id, (request_time / 60000) * 60000, domain_id, decision, status_code / 100, ${types}, count(*)

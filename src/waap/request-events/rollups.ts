@@ -64,7 +64,16 @@ export interface CounterTable {
   table: string;
   columns: readonly { name: string; type: CounterColumnType }[];
   add(row: CountedRow, counters: Counters): void;
+  /**
+   * The same counting in SQL over rows of waap_events: per source, one expression per column and an
+   * optional condition. SQLite counts a freshly written batch this way, in C, several times faster.
+   */
+  sources: readonly { select: readonly string[]; where?: string }[];
 }
+
+const HOUR_SQL = '(request_time / 3600000) * 3600000';
+/** Traffic types as TRAFFIC_TYPE_BITS, matched exactly (case-sensitive) between commas. */
+const TYPES_SQL = "(case when instr(',' || traffic_types || ',', ',api,') > 0 then 1 else 0 end) + (case when instr(',' || traffic_types || ',', ',ajax,') > 0 then 2 else 0 end) + (case when instr(',' || traffic_types || ',', ',static,') > 0 then 4 else 0 end)";
 
 /** The columns of an event that counters read. */
 export interface CountedRow {
@@ -105,6 +114,7 @@ function rollupCounter(r: Rollup): CounterTable {
       for (let d = 0; d < dims.length; d += 1) id += `\u0001${row[dims[d]]}`;
       bump(counters, id, () => [row.client_id, ...dims.map((d) => row[d]), hour]);
     },
+    sources: [{ select: ['client_id', ...dims, HOUR_SQL] }],
   };
 }
 
@@ -144,6 +154,7 @@ export const STAT_COUNTERS: CounterTable = {
       bump(counters, `${row.client_id}\u0001${dim}\u0001${hour}\u0001${key}${tail}`, () => [row.client_id, dim, hour, key, row.domain_id, row.rule_name, row.decision]);
     }
   },
+  sources: STAT_DIMS.map(([dim, column]) => ({ select: ['client_id', `'${dim}'`, HOUR_SQL, column, 'domain_id', 'rule_name', 'decision'], where: `${column} <> ''` })),
 };
 
 export const MINUTE_MS = 60_000;
@@ -178,6 +189,7 @@ export const TRAFFIC_COUNTERS: CounterTable = {
       row.client_id, minute, row.domain_id, row.decision, statusClass, types,
     ]);
   },
+  sources: [{ select: ['client_id', '(request_time / 60000) * 60000', 'domain_id', 'decision', 'status_code / 100', TYPES_SQL] }],
 };
 
 /** Every counter table ingestion maintains. */
