@@ -2,7 +2,8 @@
 // of scanning events (maintained at ingestion and by retention, like the list's hourly rollups), filled
 // here from the events already stored. On a SQLite file still small enough, the pages grow to 64 KiB
 // first: the event rows are about 600 bytes and bulk ingestion wrote, per event, several times less
-// with large pages (fewer page splits and WAL frames).
+// with large pages (fewer page splits and WAL frames). On PostgreSQL the time index gains seq, the list's
+// tie-breaker.
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Engine } from '../src/platform/db/index.js';
 
@@ -22,6 +23,13 @@ export function waapCounters(engine: Engine): Migration {
   return {
     async up(db: Kysely<any>) {
       if (engine === 'sqlite') await growSqlitePages(db);
+      else {
+        // The list orders by (request_time, seq). SQLite's (client_id, request_time) index ends with the
+        // rowid (seq) already; PostgreSQL's does not, and sorted every matching row of a page query
+        // (seconds at millions) when its statistics were stale. Its index now carries seq.
+        await sql`create index waap_events_time_seq on waap_events (client_id, request_time, seq)`.execute(db);
+        await sql`drop index waap_events_time`.execute(db);
+      }
       const pk = async (table: string, columns: string[]) => {
         const key = sql.join(columns.map((c) => sql.ref(c)));
         if (engine === 'sqlite') return;
