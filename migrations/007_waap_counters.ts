@@ -64,25 +64,29 @@ export function waapCounters(engine: Engine): Migration {
       await traffic.execute();
       await pk('waap_traffic_counters', trafficKey);
 
-      // Backfill from the stored events, with the same keys ingestion uses.
-      for (const [dim, column] of STAT_KEYS) {
-        await sql`insert into waap_stat_counters (client_id, dim, hour, key, domain_id, rule_name, decision, n)
-          select client_id, ${dim}, (request_time / 3600000) * 3600000, ${sql.ref(column)}, domain_id, rule_name, decision, count(*)
-          from waap_events where ${sql.ref(column)} <> '' group by 1, 3, 4, 5, 6, 7`.execute(db);
-      }
-      // Exact, case-sensitive membership between commas, as ingestion counts it.
-      const find = engine === 'postgres' ? sql`strpos` : sql`instr`;
-      const has = (t: string) => sql`(case when ${find}(',' || traffic_types || ',', ${`,${t},`}) > 0 then 1 else 0 end)`;
-      const types = sql`(${has('api')} + 2 * ${has('ajax')} + 4 * ${has('static')})`;
-      await sql`insert into waap_traffic_counters (client_id, minute, domain_id, decision, status_class, types, n)
-        select client_id, (request_time / 60000) * 60000, domain_id, decision, status_code / 100, ${types}, count(*)
-        from waap_events group by 1, 2, 3, 4, 5, 6`.execute(db);
+      await backfillWaapCounters(db, engine);
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('waap_traffic_counters').execute();
       await db.schema.dropTable('waap_stat_counters').execute();
     },
   };
+}
+
+/** Fills the statistics and traffic counters from the stored events, with the keys ingestion uses. */
+export async function backfillWaapCounters(db: Kysely<any>, engine: Engine): Promise<void> {
+  for (const [dim, column] of STAT_KEYS) {
+    await sql`insert into waap_stat_counters (client_id, dim, hour, key, domain_id, rule_name, decision, n)
+      select client_id, ${dim}, (request_time / 3600000) * 3600000, ${sql.ref(column)}, domain_id, rule_name, decision, count(*)
+      from waap_events where ${sql.ref(column)} <> '' group by 1, 3, 4, 5, 6, 7`.execute(db);
+  }
+  // Exact, case-sensitive membership between commas, as ingestion counts it.
+  const find = engine === 'postgres' ? sql`strpos` : sql`instr`;
+  const has = (t: string) => sql`(case when ${find}(',' || traffic_types || ',', ${`,${t},`}) > 0 then 1 else 0 end)`;
+  const types = sql`(${has('api')} + 2 * ${has('ajax')} + 4 * ${has('static')})`;
+  await sql`insert into waap_traffic_counters (client_id, minute, domain_id, decision, status_class, types, n)
+    select client_id, (request_time / 60000) * 60000, domain_id, decision, status_code / 100, ${types}, count(*)
+    from waap_events group by 1, 2, 3, 4, 5, 6`.execute(db);
 }
 
 /** Rewrites a SQLite file with 64 KiB pages (only possible outside WAL mode, hence the switch and back). */
