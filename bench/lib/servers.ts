@@ -62,6 +62,8 @@ export async function startBare(port: number, body: string, headers: Record<stri
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests answered in the whole run. */
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -72,6 +74,7 @@ export async function load(url: string, options: { connections?: number; seconds
   const result = await autocannon({ url, connections: options.connections ?? 50, duration: options.seconds ?? 10, headers: options.headers });
   return {
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
