@@ -20,6 +20,12 @@ export const validateRecord = ajv.compile(IngestRecord as object);
 export const BATCH = 20_000;
 const MAX_REPORTED = 100;
 
+/**
+ * Lets other requests in between batches: SQLite writes synchronously, and awaiting a settled promise
+ * alone never leaves the microtask queue, so a large body would otherwise hold the server until done.
+ */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface DomainInfo {
   client_id: number;
   name: string;
@@ -153,6 +159,7 @@ export class EventIngestor {
       }
       rows = [];
       lines = [];
+      await yieldToLoop();
     };
     const cutoff = this.clock.now() - RETENTION_MS;
     let start = 0;
@@ -191,6 +198,7 @@ export class EventIngestor {
     let accepted = 0;
     for (let i = 0; i < rows.length; i += BATCH) {
       accepted += (await this.store.insertBatch(rows.slice(i, i + BATCH))).filter(Boolean).length;
+      await yieldToLoop();
     }
     return accepted;
   }
