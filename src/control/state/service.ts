@@ -7,7 +7,7 @@ import type { Database, Engine } from '../../platform/db/index.js';
 import { openDatabase } from '../../platform/db/index.js';
 import type { MigrationSet } from '../../platform/db/migrate.js';
 import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
-import { listTables, resetSequences, type TableInfo } from './tables.js';
+import { listTables, OWNED_THROUGH, resetSequences, type TableInfo } from './tables.js';
 
 export const STATE_FORMAT = 'edgeplane-state';
 // The operator token is the server's own credential, not test data: never exported, never replaced.
@@ -158,19 +158,35 @@ function checkShape(documentTables: Record<string, Row[]>, tables: TableInfo[]):
   if (problems.length > 0) throw invalid(problems);
 }
 
+type Scope =
+  | 'all'
+  | { column: string; equals: unknown }
+  | { column: string; notIn: Set<string> }
+  | { column: string; inParentOf: { table: string; clientId: number } };
+
 /** Which rows of a table belong to the scope: all, or one client's (null: the table is not per client). */
-function scoped(table: TableInfo, clientId: number | undefined): { column: string; value: unknown } | 'all' | null {
-  if (clientId === undefined) return table.name === 'settings' ? { column: 'key', value: SERVER_SETTINGS } : 'all';
-  if (table.name === 'clients') return { column: 'id', value: clientId };
-  if (table.columns.includes('client_id')) return { column: 'client_id', value: clientId };
+function scoped(table: TableInfo, clientId: number | undefined): Scope | null {
+  if (clientId === undefined) return table.name === 'settings' ? { column: 'key', notIn: SERVER_SETTINGS } : 'all';
+  if (table.name === 'clients') return { column: 'id', equals: clientId };
+  if (table.columns.includes('client_id')) return { column: 'client_id', equals: clientId };
+  const owner = OWNED_THROUGH[table.name];
+  if (owner) return { column: owner.key, inParentOf: { table: owner.parent, clientId } };
   return null;
+}
+
+/** The WHERE clause of a scope, on a select or a delete. */
+function within<Q extends { where: (...args: any[]) => Q }>(db: Kysely<any>, query: Q, scope: Scope): Q {
+  if (scope === 'all') return query;
+  if ('equals' in scope) return query.where(scope.column, '=', scope.equals);
+  if ('notIn' in scope) return query.where(scope.column, 'not in', [...scope.notIn]);
+  const parentKeys = db.selectFrom(scope.inParentOf.table).select(scope.column).where('client_id', '=', scope.inParentOf.clientId);
+  return query.where(scope.column, 'in', parentKeys);
 }
 
 async function readRows(db: Kysely<any>, table: TableInfo, clientId: number | undefined): Promise<Row[] | null> {
   const scope = scoped(table, clientId);
   if (scope === null) return null;
-  let query = db.selectFrom(table.name).selectAll();
-  if (scope !== 'all') query = scope.value instanceof Set ? query.where(scope.column, 'not in', [...scope.value]) : query.where(scope.column, '=', scope.value);
+  let query = within(db, db.selectFrom(table.name).selectAll(), scope);
   for (const column of table.columns) query = query.orderBy(column);
   return (await query.execute()).map(encodeRow);
 }
@@ -178,9 +194,7 @@ async function readRows(db: Kysely<any>, table: TableInfo, clientId: number | un
 async function deleteRows(db: Kysely<any>, table: TableInfo, clientId: number | undefined): Promise<void> {
   const scope = scoped(table, clientId);
   if (scope === null) return;
-  let query = db.deleteFrom(table.name);
-  if (scope !== 'all') query = scope.value instanceof Set ? query.where(scope.column, 'not in', [...scope.value]) : query.where(scope.column, '=', scope.value);
-  await query.execute();
+  await within(db, db.deleteFrom(table.name), scope).execute();
 }
 
 async function insertRows(db: Kysely<any>, table: TableInfo, rows: Row[], engine: Engine): Promise<number> {

@@ -92,16 +92,27 @@ describe('one client', () => {
     expect(document.clientId).toBe(a.clientId);
     expect(document.tables.clients).toHaveLength(1);
     expect(document.tables.settings).toBeUndefined();
-    for (const rows of Object.values(document.tables) as Record<string, unknown>[][]) {
+    // Rows that belong to the client through another row (an event's bulky details) come with it.
+    const { ddos_event_log_details: details, ...owned } = document.tables as Record<string, Record<string, unknown>[]>;
+    expect(details.map((row) => row.id)).toEqual(['00000000-0000-4000-8000-000000000001']);
+    for (const rows of Object.values(owned)) {
       for (const row of rows) expect(row.client_id ?? row.id).toBe(a.clientId);
     }
     const before = (await t.request('GET', EVENTS, { headers: a.headers })).json();
+    const eventBefore = (await t.request('GET', `${EVENTS}/00000000-0000-4000-8000-000000000001`, { headers: a.headers })).json();
     const reset = await t.request('POST', '/_edgeplane/state/reset', { headers: t.operator, body: { clientId: a.clientId } });
     expect(reset.json()).toEqual({ clientId: a.clientId, demo: null });
     expect((await t.request('GET', EVENTS, { headers: a.headers })).statusCode).toBe(401);
     expect((await t.request('GET', EVENTS, { headers: b.headers })).json().count).toBe(1);
+    const left = await exportState(t);
+    expect(left.tables.ddos_event_log_details.map((row: { id: string }) => row.id)).toEqual(['00000000-0000-4000-8000-000000000002']);
     expect((await importState(t, document)).statusCode).toBe(200);
     expect((await t.request('GET', EVENTS, { headers: a.headers })).json()).toEqual(before);
+    const eventAfter = await t.request('GET', `${EVENTS}/00000000-0000-4000-8000-000000000001`, { headers: a.headers });
+    expect(eventAfter.statusCode).toBe(200);
+    expect(eventAfter.json()).toEqual(eventBefore);
+    // The other client's event and its details were not touched.
+    expect((await t.request('GET', `${EVENTS}/00000000-0000-4000-8000-000000000002`, { headers: b.headers })).statusCode).toBe(200);
   });
 
   it('404 for an unknown client', async () => {

@@ -15,8 +15,21 @@ export interface TableInfo {
 
 const INTERNAL = /^(kysely_migration|sqlite_)/;
 
+/**
+ * Tables without a client_id whose rows belong to a client through a row of another table with the same
+ * key (a record's bulky part kept apart from its list columns). They count as referencing that table,
+ * so they are filled after it and emptied before it.
+ */
+export const OWNED_THROUGH: Readonly<Record<string, { parent: string; key: string }>> = {
+  ddos_event_log_details: { parent: 'ddos_event_logs', key: 'id' },
+};
+
 export async function listTables(db: Kysely<any>, engine: Engine): Promise<TableInfo[]> {
   const tables = engine === 'sqlite' ? await sqliteTables(db) : await postgresTables(db);
+  for (const table of tables) {
+    const owner = OWNED_THROUGH[table.name];
+    if (owner && !table.references.includes(owner.parent)) table.references.push(owner.parent);
+  }
   return dependencyOrder(tables.filter((t) => !INTERNAL.test(t.name)));
 }
 
