@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
 import { callerOf } from '../common/operations.js';
-import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
+import { regionalRoutes } from '../common/regional-routes.js';
+import { CLOUD_TAG, UuidParam } from '../common/schemas.js';
 import { AssignBody, FloatingIpCreateBody, FloatingIpListItem, FloatingIpListQuery, FloatingIpSchema } from './schemas.js';
 import type { FloatingIpService } from './service.js';
 
@@ -10,23 +11,16 @@ const ItemParams = UuidParam('floating_ip_id', 'Floating IP ID');
 type P = { project_id: number; region_id: number; floating_ip_id: string };
 
 export function floatingIpRoutes(app: FastifyInstance, fips: FloatingIpService): void {
+  regionalRoutes(app, fips, {
+    base,
+    idParam: 'floating_ip_id',
+    itemParams: ItemParams,
+    create: { operationId: 'cloud.floatingIps.create', summary: 'Create a floating IP (asynchronous)', body: FloatingIpCreateBody },
+    list: { operationId: 'cloud.floatingIps.list', summary: 'List floating IPs', querystring: FloatingIpListQuery, response: PageOf(FloatingIpListItem) },
+    get: { operationId: 'cloud.floatingIps.get', summary: 'Get a floating IP', response: FloatingIpSchema },
+    delete: { operationId: 'cloud.floatingIps.delete', summary: 'Delete a floating IP (asynchronous)' },
+  });
   const common = { tags: [CLOUD_TAG] };
-  app.post(base, { schema: { ...common, operationId: 'cloud.floatingIps.create', summary: 'Create a floating IP (asynchronous)', params: ProjectRegionParams, body: FloatingIpCreateBody, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return fips.create(callerOf(request), p.project_id, p.region_id, request.body as never);
-  });
-  app.get(base, { schema: { ...common, operationId: 'cloud.floatingIps.list', summary: 'List floating IPs', params: ProjectRegionParams, querystring: FloatingIpListQuery, response: { 200: PageOf(FloatingIpListItem) } } }, async (request) => {
-    const p = request.params as P;
-    return fips.list(callerOf(request), p.project_id, p.region_id, request.query as never);
-  });
-  app.get(`${base}/:floating_ip_id`, { schema: { ...common, operationId: 'cloud.floatingIps.get', summary: 'Get a floating IP', params: ItemParams, response: { 200: FloatingIpSchema } } }, async (request) => {
-    const p = request.params as P;
-    return fips.get(callerOf(request), p.project_id, p.region_id, p.floating_ip_id);
-  });
-  app.delete(`${base}/:floating_ip_id`, { schema: { ...common, operationId: 'cloud.floatingIps.delete', summary: 'Delete a floating IP (asynchronous)', params: ItemParams, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return fips.delete(callerOf(request), p.project_id, p.region_id, p.floating_ip_id);
-  });
   app.post(`${base}/:floating_ip_id/assign`, { schema: { ...common, operationId: 'cloud.floatingIps.assign', summary: 'Assign to an instance port', params: ItemParams, body: AssignBody, response: { 200: FloatingIpSchema } } }, async (request) => {
     const p = request.params as P;
     return fips.assign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, (request.body as { port_id: string }).port_id);

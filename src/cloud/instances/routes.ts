@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { callerOf } from '../common/operations.js';
+import { regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
 import { FlavorSchema, InstanceActionBody, InstanceCreateBody, InstanceListQuery, InstanceSchema } from './schemas.js';
 import type { Action, InstanceService } from './service.js';
@@ -13,25 +14,19 @@ const List = (item: typeof InstanceSchema | typeof FlavorSchema) => Type.Object(
 export function instanceRoutes(app: FastifyInstance, instances: InstanceService, interfaces: InterfaceService): void {
   const common = { tags: [CLOUD_TAG] };
   const v1 = '/cloud/v1/instances/:project_id/:region_id';
-  app.post('/cloud/v2/instances/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.instances.create', summary: 'Create an instance with its volumes and interfaces (asynchronous)', params: ProjectRegionParams, body: InstanceCreateBody, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return instances.create(callerOf(request), p.project_id, p.region_id, request.body as never);
-  });
-  app.get(v1, { schema: { ...common, operationId: 'cloud.instances.list', summary: 'List instances', params: ProjectRegionParams, querystring: InstanceListQuery, response: { 200: List(InstanceSchema) } } }, async (request) => {
-    const p = request.params as P;
-    return instances.list(callerOf(request), p.project_id, p.region_id, request.query as never);
-  });
-  app.get(`${v1}/:instance_id`, { schema: { ...common, operationId: 'cloud.instances.get', summary: 'Get an instance', params: ItemParams, response: { 200: InstanceSchema } } }, async (request) => {
-    const p = request.params as P;
-    return instances.get(callerOf(request), p.project_id, p.region_id, p.instance_id);
-  });
-  app.delete(`${v1}/:instance_id`, {
-    schema: { ...common, operationId: 'cloud.instances.delete', summary: 'Delete an instance (asynchronous)', params: ItemParams,
+  regionalRoutes(app, instances, {
+    base: v1,
+    // The provider creates instances (with their volumes and interfaces) through v2 only.
+    createBase: '/cloud/v2/instances/:project_id/:region_id',
+    idParam: 'instance_id',
+    itemParams: ItemParams,
+    create: { operationId: 'cloud.instances.create', summary: 'Create an instance with its volumes and interfaces (asynchronous)', body: InstanceCreateBody },
+    list: { operationId: 'cloud.instances.list', summary: 'List instances', querystring: InstanceListQuery, response: List(InstanceSchema) },
+    get: { operationId: 'cloud.instances.get', summary: 'Get an instance', response: InstanceSchema },
+    delete: {
+      operationId: 'cloud.instances.delete', summary: 'Delete an instance (asynchronous)',
       querystring: Type.Object({ volumes: Type.Optional(Type.String({ description: 'Comma-separated volume IDs to delete with it' })), delete_floatings: Type.Optional(Type.Boolean({ description: 'Delete its floating IPs too (default: unassign them)' })) }),
-      response: { 200: TaskIdList } },
-  }, async (request) => {
-    const p = request.params as P;
-    return instances.delete(callerOf(request), p.project_id, p.region_id, p.instance_id, request.query as never);
+    },
   });
   app.get(`${v1}/:instance_id/interfaces`, { schema: { ...common, operationId: 'cloud.instances.interfaces', summary: 'List the network interfaces (ports) of an instance', params: ItemParams, response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(InterfaceSchema) }) } } }, async (request) => {
     const p = request.params as P;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../common/operations.js';
+import { regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList } from '../common/schemas.js';
 import { ClusterCreateBody, ClusterParams, ClusterSchema, UpgradeBody, VersionList } from './schemas.js';
 import type { ClusterService } from './service.js';
@@ -9,23 +10,17 @@ const base = '/cloud/v2/k8s/clusters/:project_id/:region_id';
 type P = { project_id: number; region_id: number; cluster_name: string };
 
 export function clusterRoutes(app: FastifyInstance, clusters: ClusterService): void {
+  // Clusters are addressed by name, not by a UUID.
+  regionalRoutes(app, clusters, {
+    base,
+    idParam: 'cluster_name',
+    itemParams: ClusterParams,
+    create: { operationId: 'cloud.k8s.clusters.create', summary: 'Create a Kubernetes cluster (asynchronous)', body: ClusterCreateBody },
+    list: { operationId: 'cloud.k8s.clusters.list', summary: 'List Kubernetes clusters', response: Type.Object({ count: Type.Integer(), results: Type.Array(ClusterSchema) }) },
+    get: { operationId: 'cloud.k8s.clusters.get', summary: 'Get a Kubernetes cluster', response: ClusterSchema },
+    delete: { operationId: 'cloud.k8s.clusters.delete', summary: 'Delete a Kubernetes cluster (asynchronous)' },
+  });
   const common = { tags: [CLOUD_TAG] };
-  app.post(base, { schema: { ...common, operationId: 'cloud.k8s.clusters.create', summary: 'Create a Kubernetes cluster (asynchronous)', params: ProjectRegionParams, body: ClusterCreateBody, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return clusters.create(callerOf(request), p.project_id, p.region_id, request.body as never);
-  });
-  app.get(base, { schema: { ...common, operationId: 'cloud.k8s.clusters.list', summary: 'List Kubernetes clusters', params: ProjectRegionParams, response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(ClusterSchema) }) } } }, async (request) => {
-    const p = request.params as P;
-    return clusters.list(callerOf(request), p.project_id, p.region_id);
-  });
-  app.get(`${base}/:cluster_name`, { schema: { ...common, operationId: 'cloud.k8s.clusters.get', summary: 'Get a Kubernetes cluster', params: ClusterParams, response: { 200: ClusterSchema } } }, async (request) => {
-    const p = request.params as P;
-    return clusters.get(callerOf(request), p.project_id, p.region_id, p.cluster_name);
-  });
-  app.delete(`${base}/:cluster_name`, { schema: { ...common, operationId: 'cloud.k8s.clusters.delete', summary: 'Delete a Kubernetes cluster (asynchronous)', params: ClusterParams, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return clusters.delete(callerOf(request), p.project_id, p.region_id, p.cluster_name);
-  });
   app.get(`${base}/:cluster_name/upgrade_versions`, { schema: { ...common, operationId: 'cloud.k8s.clusters.upgradeVersions', summary: 'Versions a cluster can be upgraded to', params: ClusterParams, response: { 200: VersionList } } }, async (request) => {
     const p = request.params as P;
     return clusters.upgradeVersions(callerOf(request), p.project_id, p.region_id, p.cluster_name);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
 import { callerOf } from '../common/operations.js';
-import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
+import { regionalRoutes } from '../common/regional-routes.js';
+import { CLOUD_TAG, UuidParam } from '../common/schemas.js';
 import { AttachBody, DetachBody, VolumeCreateBody, VolumeListQuery, VolumeSchema } from './schemas.js';
 import type { VolumeService } from './service.js';
 
@@ -10,23 +11,16 @@ const ItemParams = UuidParam('volume_id', 'Volume ID');
 type P = { project_id: number; region_id: number; volume_id: string };
 
 export function volumeRoutes(app: FastifyInstance, volumes: VolumeService): void {
+  regionalRoutes(app, volumes, {
+    base,
+    idParam: 'volume_id',
+    itemParams: ItemParams,
+    create: { operationId: 'cloud.volumes.create', summary: 'Create a volume (asynchronous)', body: VolumeCreateBody },
+    list: { operationId: 'cloud.volumes.list', summary: 'List volumes', querystring: VolumeListQuery, response: PageOf(VolumeSchema) },
+    get: { operationId: 'cloud.volumes.get', summary: 'Get a volume', response: VolumeSchema },
+    delete: { operationId: 'cloud.volumes.delete', summary: 'Delete a volume (asynchronous)' },
+  });
   const common = { tags: [CLOUD_TAG] };
-  app.post(base, { schema: { ...common, operationId: 'cloud.volumes.create', summary: 'Create a volume (asynchronous)', params: ProjectRegionParams, body: VolumeCreateBody, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return volumes.create(callerOf(request), p.project_id, p.region_id, request.body as never);
-  });
-  app.get(base, { schema: { ...common, operationId: 'cloud.volumes.list', summary: 'List volumes', params: ProjectRegionParams, querystring: VolumeListQuery, response: { 200: PageOf(VolumeSchema) } } }, async (request) => {
-    const p = request.params as P;
-    return volumes.list(callerOf(request), p.project_id, p.region_id, request.query as never);
-  });
-  app.get(`${base}/:volume_id`, { schema: { ...common, operationId: 'cloud.volumes.get', summary: 'Get a volume', params: ItemParams, response: { 200: VolumeSchema } } }, async (request) => {
-    const p = request.params as P;
-    return volumes.get(callerOf(request), p.project_id, p.region_id, p.volume_id);
-  });
-  app.delete(`${base}/:volume_id`, { schema: { ...common, operationId: 'cloud.volumes.delete', summary: 'Delete a volume (asynchronous)', params: ItemParams, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return volumes.delete(callerOf(request), p.project_id, p.region_id, p.volume_id);
-  });
   app.post(`${base}/:volume_id/attach`, { schema: { ...common, operationId: 'cloud.volumes.attach', summary: 'Attach a volume to an instance', params: ItemParams, body: AttachBody, response: { 200: VolumeSchema } } }, async (request) => {
     const p = request.params as P;
     return volumes.attach(callerOf(request), p.project_id, p.region_id, p.volume_id, (request.body as { instance_id: string }).instance_id);
