@@ -2,9 +2,10 @@
 // immediate. The port must be one of the caller's instance ports in the same project and region.
 import { randomUUID } from 'node:crypto';
 import { Static } from 'typebox';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
+import { RegionalRecords } from '../common/regional-records.js';
 import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { InstanceService, PortAttrs } from '../instances/service.js';
 import type { FloatingIpCreateBody, FloatingIpListQuery, FloatingIpSchema } from './schemas.js';
@@ -19,7 +20,11 @@ interface FipAttrs {
 export class FloatingIpService {
   private counter = 0;
 
-  constructor(private readonly ops: Operations, private readonly instances: InstanceService) {}
+  private readonly records: RegionalRecords;
+
+  constructor(private readonly ops: Operations, private readonly instances: InstanceService) {
+    this.records = new RegionalRecords(ops, 'floatingip', 'Floating IP');
+  }
 
   async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof FloatingIpCreateBody>) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
@@ -37,58 +42,44 @@ export class FloatingIpService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof FloatingIpListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const filter = { status: query.status };
-    const [count, rows] = await Promise.all([this.ops.resources.count('floatingip', scope, filter), this.ops.resources.list('floatingip', scope, filter, query)]);
-    const results = await Promise.all(
-      rows.map(async (r) => {
-        const owner = r.owner_id ? await this.ops.resources.byId(r.owner_id) : undefined;
-        return { ...(await this.present(r)), instance: owner ? await this.instances.present(owner) : null, loadbalancer: null };
-      }),
-    );
-    return { count, results };
+    // Listed floating IPs also carry the instance they are assigned to.
+    return this.records.page(scope, { status: query.status }, query, async (r) => {
+      const owner = r.owner_id ? await this.ops.resources.byId(r.owner_id) : undefined;
+      return { ...(await this.present(r)), instance: owner ? await this.instances.present(owner) : null, loadbalancer: null };
+    });
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<FloatingIp> {
-    const scope = await this.ops.readable(caller, projectId, regionId);
-    return this.present(await this.row(scope, id));
+    return this.records.get(caller, projectId, regionId, id, (r) => this.present(r));
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.row(scope, id);
-    if (row.task_id) throw new AppError('conflict', `Floating IP ${id} is busy with task ${row.task_id}; wait for it to finish`);
-    const task = await this.ops.submit(caller, scope, 'delete_fip', { floatingip_id: id }, async (trx, taskId) => {
-      await new ResourceStore(trx).update(id, { task_id: taskId, updated_at: this.ops.clock.now() });
-    });
-    return { tasks: [task], id };
+    const row = await this.records.row(scope, id);
+    this.records.requireIdle(row);
+    return this.records.startTask(caller, scope, row, 'delete_fip', { floatingip_id: id });
   }
 
   async assign(caller: Caller, projectId: number, regionId: number, id: string, portId: string): Promise<FloatingIp> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.row(scope, id);
+    const row = await this.records.row(scope, id);
     if (!row.ready || row.task_id) throw new AppError('conflict', `Floating IP ${id} is not ready; wait for its task to finish`);
     const port = await this.port(scope, portId);
     await this.ops.resources.update(id, { parent_id: port.id, owner_id: port.owner_id, status: 'ACTIVE', updated_at: this.ops.clock.now() });
-    return this.present(await this.row(scope, id));
+    return this.present(await this.records.row(scope, id));
   }
 
   async unassign(caller: Caller, projectId: number, regionId: number, id: string): Promise<FloatingIp> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    await this.row(scope, id);
+    await this.records.row(scope, id);
     await this.ops.resources.update(id, { parent_id: null, owner_id: null, status: 'DOWN', updated_at: this.ops.clock.now() });
-    return this.present(await this.row(scope, id));
+    return this.present(await this.records.row(scope, id));
   }
 
   private async port(scope: Scope, portId: string): Promise<ResourceRow> {
     const port = await this.ops.resources.get('port', scope, portId);
     if (!port || !port.ready) throw new AppError('bad_request', `Port ${portId} is not an instance port of project ${scope.projectId}, region ${scope.regionId}`);
     return port;
-  }
-
-  private async row(scope: Scope, id: string): Promise<ResourceRow> {
-    const row = await this.ops.resources.get('floatingip', scope, id);
-    if (!row) throw notFound(`Floating IP ${id}`);
-    return row;
   }
 
   async present(row: ResourceRow): Promise<FloatingIp> {

@@ -2,9 +2,10 @@
 // task; it may use only networks and subnets whose create tasks finished. Power actions are tasks too.
 import { randomUUID } from 'node:crypto';
 import { Static } from 'typebox';
-import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
+import { AppError, bodyField, invalid } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
+import { RegionalRecords } from '../common/regional-records.js';
 import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { NetworkService } from '../networks/service.js';
 import { ipAt, parseCidr } from '../networks/subnets/cidr.js';
@@ -54,7 +55,11 @@ export const ACTIONS = {
 export type Action = keyof typeof ACTIONS;
 
 export class InstanceService {
-  constructor(private readonly ops: Operations, private readonly networks: NetworkService) {}
+  private readonly records: RegionalRecords;
+
+  constructor(private readonly ops: Operations, private readonly networks: NetworkService) {
+    this.records = new RegionalRecords(ops, 'instance', 'Instance');
+  }
 
   async flavors(caller: Caller, projectId: number, regionId: number, query: { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }): Promise<{ count: number; results: typeof FLAVORS }> {
     await this.ops.readable(caller, projectId, regionId);
@@ -115,53 +120,33 @@ export class InstanceService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof InstanceListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const filter = { name: query.name, status: query.status };
-    const [count, rows] = await Promise.all([this.ops.resources.count('instance', scope, filter), this.ops.resources.list('instance', scope, filter, query)]);
-    return { count, results: await Promise.all(rows.map((r) => this.present(r))) };
+    return this.records.page(scope, { name: query.name, status: query.status }, query, (r) => this.present(r));
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<Instance> {
-    const scope = await this.ops.readable(caller, projectId, regionId);
-    return this.present(await this.row(scope, id));
+    return this.records.get(caller, projectId, regionId, id, (r) => this.present(r));
   }
 
   async action(caller: Caller, projectId: number, regionId: number, id: string, action: Action) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
-    const row = await this.row(scope, id);
-    this.idle(row);
+    const row = await this.records.row(scope, id);
+    this.records.requireIdle(row);
     const rule = ACTIONS[action];
     if (!(rule.from as readonly string[]).includes(row.status)) throw new AppError('conflict', `Cannot ${action.replace('_', ' ')} instance ${id}: it is ${row.status} (needs ${rule.from.join(' or ')})`);
-    const task = await this.ops.submit(caller, scope, rule.type, { instance_id: id }, async (trx, taskId) => {
-      await this.mark(new ResourceStore(trx), row, taskId, rule.taskState);
-    });
-    return { tasks: [task], id };
+    return this.records.startTask(caller, scope, row, rule.type, { instance_id: id }, { attrs: withTaskState(row, rule.taskState) });
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string, query: { volumes?: string; delete_floatings?: boolean }) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
-    const row = await this.row(scope, id);
-    this.idle(row);
+    const row = await this.records.row(scope, id);
+    this.records.requireIdle(row);
     const volumes = query.volumes ? query.volumes.split(',').map((v) => v.trim()).filter(Boolean) : [];
-    const task = await this.ops.submit(caller, scope, 'delete_vm', { instance_id: id, volumes, delete_floatings: query.delete_floatings ?? false }, async (trx, taskId) => {
-      await this.mark(new ResourceStore(trx), row, taskId, 'deleting');
-    });
-    return { tasks: [task], id };
+    return this.records.startTask(caller, scope, row, 'delete_vm', { instance_id: id, volumes, delete_floatings: query.delete_floatings ?? false }, { attrs: withTaskState(row, 'deleting') });
   }
 
-  private idle(row: ResourceRow): void {
-    if (row.task_id) throw new AppError('conflict', `Instance ${row.id} is busy with task ${row.task_id}; wait for it to finish`);
-  }
-
-  private async mark(store: ResourceStore, row: ResourceRow, taskId: string, taskState: string): Promise<void> {
-    const attrs = attrsOf<InstanceAttrs>(row);
-    attrs.task_state = taskState;
-    await store.update(row.id, { task_id: taskId, attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
-  }
-
+  /** The caller's instance, or a 404: volumes, floating IPs and interfaces check theirs with it. */
   async row(scope: Scope, id: string): Promise<ResourceRow> {
-    const row = await this.ops.resources.get('instance', scope, id);
-    if (!row) throw notFound(`Instance ${id}`);
-    return row;
+    return this.records.row(scope, id);
   }
 
   async present(row: ResourceRow): Promise<Instance> {
@@ -185,4 +170,11 @@ export class InstanceService {
       creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at),
     };
   }
+}
+
+/** The instance's attributes (JSON) with the task state the provider shows while a task works on it. */
+function withTaskState(row: ResourceRow, taskState: string): string {
+  const attrs = attrsOf<InstanceAttrs>(row);
+  attrs.task_state = taskState;
+  return JSON.stringify(attrs);
 }

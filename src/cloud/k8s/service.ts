@@ -5,6 +5,7 @@ import { Static } from 'typebox';
 import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
 import { plainTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
+import { RegionalRecords } from '../common/regional-records.js';
 import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import { flavorById } from '../instances/flavors.js';
 import { K8S_VERSIONS, type ClusterCreateBody, type ClusterSchema } from './schemas.js';
@@ -28,7 +29,11 @@ export function compareVersions(a: string, b: string): number {
 }
 
 export class ClusterService {
-  constructor(private readonly ops: Operations) {}
+  private readonly records: RegionalRecords;
+
+  constructor(private readonly ops: Operations) {
+    this.records = new RegionalRecords(ops, 'k8s_cluster', 'Cluster');
+  }
 
   versions(): { count: number; results: { version: string }[] } {
     return { count: K8S_VERSIONS.length, results: K8S_VERSIONS.map((version) => ({ version })) };
@@ -79,21 +84,15 @@ export class ClusterService {
     const current = attrsOf<ClusterAttrs>(row).version;
     if (!(K8S_VERSIONS as readonly string[]).includes(version)) throw invalid([bodyField(['version'], `unknown version ${version}; available: ${K8S_VERSIONS.join(', ')}`)]);
     if (compareVersions(version, current) <= 0) throw new AppError('bad_request', `Cannot upgrade cluster ${name} from ${current} to ${version}: the target must be newer than the current version`);
-    if (row.task_id) throw new AppError('conflict', `Cluster ${name} is busy with task ${row.task_id}; wait for it to finish`);
-    const task = await this.ops.submit(caller, scope, 'upgrade_k8s_cluster_v2', { cluster_id: row.id, version }, async (trx, taskId) => {
-      await new ResourceStore(trx).update(row.id, { task_id: taskId, updated_at: this.ops.clock.now() });
-    });
-    return { tasks: [task], id: row.id };
+    this.records.requireIdle(row, name);
+    return this.records.startTask(caller, scope, row, 'upgrade_k8s_cluster_v2', { cluster_id: row.id, version });
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, name: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_k8s');
     const row = await this.row(scope, name);
-    if (row.task_id) throw new AppError('conflict', `Cluster ${name} is busy with task ${row.task_id}; wait for it to finish`);
-    const task = await this.ops.submit(caller, scope, 'delete_k8s_cluster_v2', { cluster_id: row.id }, async (trx, taskId) => {
-      await new ResourceStore(trx).update(row.id, { status: 'Deleting', task_id: taskId, updated_at: this.ops.clock.now() });
-    });
-    return { tasks: [task], id: row.id };
+    this.records.requireIdle(row, name);
+    return this.records.startTask(caller, scope, row, 'delete_k8s_cluster_v2', { cluster_id: row.id }, { status: 'Deleting' });
   }
 
   private async row(scope: Scope, name: string): Promise<ResourceRow> {

@@ -2,9 +2,10 @@
 // ports) cannot be deleted; a network can be used by others only once its create task finished.
 import { randomUUID } from 'node:crypto';
 import { Static } from 'typebox';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
+import { RegionalRecords } from '../common/regional-records.js';
 import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { NetworkCreateBody, NetworkListQuery, NetworkSchema, NetworkUpdateBody } from './schemas.js';
 
@@ -19,7 +20,11 @@ export interface NetworkAttrs {
 }
 
 export class NetworkService {
-  constructor(private readonly ops: Operations) {}
+  private readonly records: RegionalRecords;
+
+  constructor(private readonly ops: Operations) {
+    this.records = new RegionalRecords(ops, 'network', 'Network');
+  }
 
   async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof NetworkCreateBody>) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
@@ -34,37 +39,28 @@ export class NetworkService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof NetworkListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const filter = { name: query.name, orderBy: query.order_by };
     // Only private networks live in a project; the provider's external network is not listed here.
     if (query.external === true) return { count: 0, results: [] };
-    const [count, rows] = await Promise.all([this.ops.resources.count('network', scope, filter), this.ops.resources.list('network', scope, filter, query)]);
-    return { count, results: await Promise.all(rows.map((r) => this.present(r))) };
+    return this.records.page(scope, { name: query.name, orderBy: query.order_by }, query, (r) => this.present(r));
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<Network> {
-    const scope = await this.ops.readable(caller, projectId, regionId);
-    return this.present(await this.row(scope, id));
+    return this.records.get(caller, projectId, regionId, id, (r) => this.present(r));
   }
 
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof NetworkUpdateBody>): Promise<Network> {
-    const scope = await this.ops.readable(caller, projectId, regionId);
-    const row = await this.row(scope, id);
-    const attrs = attrsOf<NetworkAttrs>(row);
-    if (body.tags !== undefined) attrs.tags = body.tags ?? {};
-    await this.ops.resources.update(id, { name: body.name ?? row.name, attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
-    return this.present(await this.row(scope, id));
+    return this.records.updateAttrs<NetworkAttrs, Network>(caller, projectId, regionId, id, body.name, (attrs) => {
+      if (body.tags !== undefined) attrs.tags = body.tags ?? {};
+    }, (r) => this.present(r));
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.row(scope, id);
-    if (row.task_id) throw new AppError('conflict', `Network ${id} is busy with task ${row.task_id}; wait for it to finish`);
+    const row = await this.records.row(scope, id);
+    this.records.requireIdle(row);
     const ports = await this.ops.resources.children(id, 'port');
     if (ports.length > 0) throw new AppError('conflict', `Network ${id} has ${ports.length} port(s) in use by instances; delete or detach them first`);
-    const task = await this.ops.submit(caller, scope, 'delete_network', { network_id: id }, async (trx, taskId) => {
-      await new ResourceStore(trx).update(id, { status: 'deleting', task_id: taskId, updated_at: this.ops.clock.now() });
-    });
-    return { tasks: [task], id };
+    return this.records.startTask(caller, scope, row, 'delete_network', { network_id: id }, { status: 'deleting' });
   }
 
   /** A network another resource may use: the caller's, and its create task finished. */
@@ -73,12 +69,6 @@ export class NetworkService {
     if (!row) throw new AppError('bad_request', `Network ${id} does not exist in project ${scope.projectId}, region ${scope.regionId}`);
     if (!row.ready) throw new AppError('conflict', `Network ${id} is not ready yet: its task ${row.creator_task_id} has not finished`);
     if (row.status === 'deleting') throw new AppError('conflict', `Network ${id} is being deleted`);
-    return row;
-  }
-
-  private async row(scope: Scope, id: string): Promise<ResourceRow> {
-    const row = await this.ops.resources.get('network', scope, id);
-    if (!row) throw notFound(`Network ${id}`);
     return row;
   }
 

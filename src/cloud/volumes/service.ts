@@ -2,9 +2,10 @@
 // an instance cannot be deleted, and the root volume of an instance cannot be detached.
 import { randomUUID } from 'node:crypto';
 import { Static } from 'typebox';
-import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
+import { AppError, bodyField, invalid } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
+import { RegionalRecords } from '../common/regional-records.js';
 import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { InstanceService, VolumeAttrs } from '../instances/service.js';
 import type { VolumeCreateBody, VolumeListQuery, VolumeSchema } from './schemas.js';
@@ -12,7 +13,11 @@ import type { VolumeCreateBody, VolumeListQuery, VolumeSchema } from './schemas.
 type Volume = Static<typeof VolumeSchema>;
 
 export class VolumeService {
-  constructor(private readonly ops: Operations, private readonly instances: InstanceService) {}
+  private readonly records: RegionalRecords;
+
+  constructor(private readonly ops: Operations, private readonly instances: InstanceService) {
+    this.records = new RegionalRecords(ops, 'volume', 'Volume');
+  }
 
   async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof VolumeCreateBody>) {
     const { scope, region } = await this.ops.place(caller, projectId, regionId, 'network');
@@ -29,33 +34,27 @@ export class VolumeService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof VolumeListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const filter = { ownerId: query.instance_id };
-    const [count, rows] = await Promise.all([this.ops.resources.count('volume', scope, filter), this.ops.resources.list('volume', scope, filter, query)]);
-    return { count, results: await Promise.all(rows.map((r) => this.present(r))) };
+    return this.records.page(scope, { ownerId: query.instance_id }, query, (r) => this.present(r));
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<Volume> {
-    const scope = await this.ops.readable(caller, projectId, regionId);
-    return this.present(await this.row(scope, id));
+    return this.records.get(caller, projectId, regionId, id, (r) => this.present(r));
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.row(scope, id);
-    if (row.task_id) throw new AppError('conflict', `Volume ${id} is busy with task ${row.task_id}; wait for it to finish`);
+    const row = await this.records.row(scope, id);
+    this.records.requireIdle(row);
     if (row.owner_id) {
       const instance = await this.ops.resources.byId(row.owner_id);
       throw new AppError('conflict', `Volume ${id} is attached to instance ${row.owner_id} (${instance?.status ?? 'unknown'}); detach it first`);
     }
-    const task = await this.ops.submit(caller, scope, 'delete_volume', { volume_id: id }, async (trx, taskId) => {
-      await new ResourceStore(trx).update(id, { status: 'deleting', task_id: taskId, updated_at: this.ops.clock.now() });
-    });
-    return { tasks: [task], id };
+    return this.records.startTask(caller, scope, row, 'delete_volume', { volume_id: id }, { status: 'deleting' });
   }
 
   async attach(caller: Caller, projectId: number, regionId: number, id: string, instanceId: string): Promise<Volume> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
-    const row = await this.row(scope, id);
+    const row = await this.records.row(scope, id);
     const instance = await this.instances.row(scope, instanceId);
     if (!row.ready || row.task_id) throw new AppError('conflict', `Volume ${id} is not available (status ${row.status})`);
     if (row.owner_id) throw new AppError('conflict', `Volume ${id} is already attached to instance ${row.owner_id}`);
@@ -63,24 +62,18 @@ export class VolumeService {
     const attrs = attrsOf<VolumeAttrs>(row);
     attrs.attached_at = this.ops.clock.now();
     await this.ops.resources.update(id, { owner_id: instanceId, status: 'in-use', attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
-    return this.present(await this.row(scope, id));
+    return this.present(await this.records.row(scope, id));
   }
 
   async detach(caller: Caller, projectId: number, regionId: number, id: string, instanceId: string): Promise<Volume> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
-    const row = await this.row(scope, id);
+    const row = await this.records.row(scope, id);
     if (row.owner_id !== instanceId) throw new AppError('bad_request', `Volume ${id} is not attached to instance ${instanceId}`);
     const attrs = attrsOf<VolumeAttrs>(row);
     if (attrs.is_root_volume) throw new AppError('bad_request', `Volume ${id} is the root volume of instance ${instanceId} and cannot be detached`);
     attrs.attached_at = null;
     await this.ops.resources.update(id, { owner_id: null, status: 'available', attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
-    return this.present(await this.row(scope, id));
-  }
-
-  private async row(scope: Scope, id: string): Promise<ResourceRow> {
-    const row = await this.ops.resources.get('volume', scope, id);
-    if (!row) throw notFound(`Volume ${id}`);
-    return row;
+    return this.present(await this.records.row(scope, id));
   }
 
   private async present(row: ResourceRow): Promise<Volume> {

@@ -2,9 +2,10 @@
 // be deleted; CIDRs of one network may not overlap.
 import { randomUUID } from 'node:crypto';
 import { Static } from 'typebox';
-import { AppError, bodyField, invalid, notFound } from '../../../platform/errors.js';
+import { AppError, bodyField, invalid } from '../../../platform/errors.js';
 import { tagList, zonedTime } from '../../common/format.js';
 import type { Caller, Operations } from '../../common/operations.js';
+import { RegionalRecords } from '../../common/regional-records.js';
 import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../../common/resource-store.js';
 import type { NetworkService } from '../service.js';
 import { hostCount, overlaps, parseCidr, ipAt } from './cidr.js';
@@ -24,7 +25,11 @@ export interface SubnetAttrs {
 }
 
 export class SubnetService {
-  constructor(private readonly ops: Operations, private readonly networks: NetworkService) {}
+  private readonly records: RegionalRecords;
+
+  constructor(private readonly ops: Operations, private readonly networks: NetworkService) {
+    this.records = new RegionalRecords(ops, 'subnet', 'Subnet');
+  }
 
   async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof SubnetCreateBody>) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
@@ -49,45 +54,30 @@ export class SubnetService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof SubnetListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const filter = { parentId: query.network_id };
-    const [count, rows] = await Promise.all([this.ops.resources.count('subnet', scope, filter), this.ops.resources.list('subnet', scope, filter, query)]);
-    return { count, results: await Promise.all(rows.map((r) => this.present(r))) };
+    return this.records.page(scope, { parentId: query.network_id }, query, (r) => this.present(r));
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<Subnet> {
-    const scope = await this.ops.readable(caller, projectId, regionId);
-    return this.present(await this.row(scope, id));
+    return this.records.get(caller, projectId, regionId, id, (r) => this.present(r));
   }
 
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof SubnetUpdateBody>): Promise<Subnet> {
-    const scope = await this.ops.readable(caller, projectId, regionId);
-    const row = await this.row(scope, id);
-    const attrs = attrsOf<SubnetAttrs>(row);
-    if (body.enable_dhcp !== undefined) attrs.enable_dhcp = body.enable_dhcp;
-    if (body.gateway_ip !== undefined) attrs.gateway_ip = body.gateway_ip;
-    if (body.dns_nameservers !== undefined) attrs.dns_nameservers = body.dns_nameservers ?? [];
-    if (body.host_routes !== undefined) attrs.host_routes = body.host_routes ?? [];
-    if (body.tags !== undefined) attrs.tags = body.tags ?? {};
-    await this.ops.resources.update(id, { name: body.name ?? row.name, attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
-    return this.present(await this.row(scope, id));
+    return this.records.updateAttrs<SubnetAttrs, Subnet>(caller, projectId, regionId, id, body.name, (attrs) => {
+      if (body.enable_dhcp !== undefined) attrs.enable_dhcp = body.enable_dhcp;
+      if (body.gateway_ip !== undefined) attrs.gateway_ip = body.gateway_ip;
+      if (body.dns_nameservers !== undefined) attrs.dns_nameservers = body.dns_nameservers ?? [];
+      if (body.host_routes !== undefined) attrs.host_routes = body.host_routes ?? [];
+      if (body.tags !== undefined) attrs.tags = body.tags ?? {};
+    }, (r) => this.present(r));
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.row(scope, id);
-    if (row.task_id) throw new AppError('conflict', `Subnet ${id} is busy with task ${row.task_id}; wait for it to finish`);
+    const row = await this.records.row(scope, id);
+    this.records.requireIdle(row);
     const inUse = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === id);
     if (inUse.length > 0) throw new AppError('conflict', `Subnet ${id} has ${inUse.length} port(s) in use by instances; delete them first`);
-    const task = await this.ops.submit(caller, scope, 'delete_subnet', { subnet_id: id }, async (trx, taskId) => {
-      await new ResourceStore(trx).update(id, { status: 'deleting', task_id: taskId, updated_at: this.ops.clock.now() });
-    });
-    return { tasks: [task], id };
-  }
-
-  private async row(scope: Scope, id: string): Promise<ResourceRow> {
-    const row = await this.ops.resources.get('subnet', scope, id);
-    if (!row) throw notFound(`Subnet ${id}`);
-    return row;
+    return this.records.startTask(caller, scope, row, 'delete_subnet', { subnet_id: id }, { status: 'deleting' });
   }
 
   async present(row: ResourceRow): Promise<Subnet> {
