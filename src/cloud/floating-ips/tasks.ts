@@ -1,6 +1,6 @@
 // Task types of floating IPs: create_fip and delete_fip.
 import type { TaskType } from '../../platform/tasks/types.js';
-import { pendingRow, ResourceStore } from '../common/resource-store.js';
+import { createTask, deleteTask } from '../common/task-plans.js';
 import type { QuotaService } from '../quotas/service.js';
 
 // Not in the seed's Limits table; floating IPs are network objects, so the network range is used.
@@ -8,29 +8,13 @@ const FIP_DURATION = [5_000, 10_000] as const;
 
 export function floatingIpTaskTypes(quotas: QuotaService): TaskType[] {
   return [
-    {
-      type: 'create_fip',
-      durationMs: FIP_DURATION,
-      async complete({ trx, task, data, now }) {
-        const store = new ResourceStore(trx);
-        const row = await pendingRow(store, data.floatingip_id, 'Floating IP');
-        await quotas.check(trx, task.client_id, Number(task.region_id), { floating_count: 1 });
-        await store.update(data.floatingip_id, { ready: 1, task_id: null, status: row.parent_id ? 'ACTIVE' : 'DOWN', updated_at: now });
-        return { floatingips: [data.floatingip_id] };
-      },
-      async fail({ trx, data }) {
-        await new ResourceStore(trx).delete(data.floatingip_id);
-      },
-    },
-    {
-      type: 'delete_fip',
-      durationMs: FIP_DURATION,
-      async complete({ trx, data }) {
-        await new ResourceStore(trx).delete(data.floatingip_id);
-      },
-      async fail({ trx, data, now }) {
-        await new ResourceStore(trx).update(data.floatingip_id, { task_id: null, updated_at: now });
-      },
-    },
+    createTask(quotas, {
+      type: 'create_fip', durationMs: FIP_DURATION, idKey: 'floatingip_id', label: 'Floating IP', createdKey: 'floatingips',
+      quota: () => ({ floating_count: 1 }),
+      // Created with a port, it is assigned (ACTIVE) at once.
+      finish: (row) => ({ status: row.parent_id ? 'ACTIVE' : 'DOWN' }),
+    }),
+    // Deleting does not change a floating IP's status, so a failed delete has none to restore.
+    deleteTask({ type: 'delete_fip', durationMs: FIP_DURATION, idKey: 'floatingip_id', restore: {} }),
   ];
 }

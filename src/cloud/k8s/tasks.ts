@@ -1,6 +1,7 @@
 // Task types of Kubernetes clusters: create, upgrade and delete.
 import type { TaskType } from '../../platform/tasks/types.js';
-import { attrsOf, pendingRow, ResourceStore } from '../common/resource-store.js';
+import { attrsOf, ResourceStore } from '../common/resource-store.js';
+import { createTask, deleteTask } from '../common/task-plans.js';
 import type { QuotaService } from '../quotas/service.js';
 import type { ClusterAttrs } from './service.js';
 
@@ -9,21 +10,13 @@ const CLUSTER_DURATION = [300_000, 900_000] as const;
 
 export function clusterTaskTypes(quotas: QuotaService): TaskType[] {
   return [
-    {
-      type: 'create_k8s_cluster_v2',
-      durationMs: CLUSTER_DURATION,
-      async complete({ trx, task, data, now }) {
-        const store = new ResourceStore(trx);
-        await pendingRow(store, data.cluster_id, 'Cluster');
-        await quotas.check(trx, task.client_id, Number(task.region_id), { cluster_count: 1 });
-        await store.update(data.cluster_id, { status: 'Provisioned', ready: 1, task_id: null, updated_at: now });
-        // One create names exactly one resource, as the official client's create_and_poll helpers expect.
-        return { k8s_clusters: [data.cluster_id] };
-      },
-      async fail({ trx, data }) {
-        await new ResourceStore(trx).delete(data.cluster_id);
-      },
-    },
+    createTask(quotas, {
+      type: 'create_k8s_cluster_v2', durationMs: CLUSTER_DURATION, idKey: 'cluster_id', label: 'Cluster',
+      // One create names exactly one resource, as the official client's create_and_poll helpers expect.
+      createdKey: 'k8s_clusters',
+      quota: () => ({ cluster_count: 1 }),
+      finish: () => ({ status: 'Provisioned' }),
+    }),
     {
       type: 'upgrade_k8s_cluster_v2',
       durationMs: CLUSTER_DURATION,
@@ -39,15 +32,6 @@ export function clusterTaskTypes(quotas: QuotaService): TaskType[] {
         await new ResourceStore(trx).update(data.cluster_id, { task_id: null, updated_at: now });
       },
     },
-    {
-      type: 'delete_k8s_cluster_v2',
-      durationMs: CLUSTER_DURATION,
-      async complete({ trx, data }) {
-        await new ResourceStore(trx).delete(data.cluster_id);
-      },
-      async fail({ trx, data, now }) {
-        await new ResourceStore(trx).update(data.cluster_id, { status: 'Provisioned', task_id: null, updated_at: now });
-      },
-    },
+    deleteTask({ type: 'delete_k8s_cluster_v2', durationMs: CLUSTER_DURATION, idKey: 'cluster_id', restore: { status: 'Provisioned' } }),
   ];
 }
