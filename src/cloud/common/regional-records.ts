@@ -55,6 +55,13 @@ export class RegionalRecords {
     return present(await this.row(scope, id));
   }
 
+  /** The caller's record that a new task will work on: it must not be busy with another one. */
+  async idleRow(scope: Scope, id: string): Promise<ResourceRow> {
+    const row = await this.row(scope, id);
+    this.requireIdle(row);
+    return row;
+  }
+
   /** One task at a time per record: a second one waits for the first to finish. */
   requireIdle(row: ResourceRow, ref: string = row.id): void {
     if (row.task_id) throw new AppError('conflict', `${this.label} ${ref} is busy with task ${row.task_id}; wait for it to finish`);

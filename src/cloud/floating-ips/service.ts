@@ -55,8 +55,7 @@ export class FloatingIpService {
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.records.row(scope, id);
-    this.records.requireIdle(row);
+    const row = await this.records.idleRow(scope, id);
     return this.records.startTask(caller, scope, row, 'delete_fip', { floatingip_id: id });
   }
 

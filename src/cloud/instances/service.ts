@@ -129,8 +129,7 @@ export class InstanceService {
 
   async action(caller: Caller, projectId: number, regionId: number, id: string, action: Action) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
-    const row = await this.records.row(scope, id);
-    this.records.requireIdle(row);
+    const row = await this.records.idleRow(scope, id);
     const rule = ACTIONS[action];
     if (!(rule.from as readonly string[]).includes(row.status)) throw new AppError('conflict', `Cannot ${action.replace('_', ' ')} instance ${id}: it is ${row.status} (needs ${rule.from.join(' or ')})`);
     return this.records.startTask(caller, scope, row, rule.type, { instance_id: id }, { attrs: withTaskState(row, rule.taskState) });
@@ -138,8 +137,7 @@ export class InstanceService {
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string, query: { volumes?: string; delete_floatings?: boolean }) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
-    const row = await this.records.row(scope, id);
-    this.records.requireIdle(row);
+    const row = await this.records.idleRow(scope, id);
     const volumes = query.volumes ? query.volumes.split(',').map((v) => v.trim()).filter(Boolean) : [];
     return this.records.startTask(caller, scope, row, 'delete_vm', { instance_id: id, volumes, delete_floatings: query.delete_floatings ?? false }, { attrs: withTaskState(row, 'deleting') });
   }

@@ -56,8 +56,7 @@ export class NetworkService {
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.records.row(scope, id);
-    this.records.requireIdle(row);
+    const row = await this.records.idleRow(scope, id);
     const ports = await this.ops.resources.children(id, 'port');
     if (ports.length > 0) throw new AppError('conflict', `Network ${id} has ${ports.length} port(s) in use by instances; delete or detach them first`);
     return this.records.startTask(caller, scope, row, 'delete_network', { network_id: id }, { status: 'deleting' });

@@ -6,7 +6,7 @@ import { AppError, bodyField, invalid } from '../../platform/errors.js';
 import { tagList, zonedTime } from '../common/format.js';
 import type { Caller, Operations } from '../common/operations.js';
 import { RegionalRecords } from '../common/regional-records.js';
-import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
+import { attrsOf, newRow, ResourceStore, type ResourceRow } from '../common/resource-store.js';
 import type { InstanceService, VolumeAttrs } from '../instances/service.js';
 import type { VolumeCreateBody, VolumeListQuery, VolumeSchema } from './schemas.js';
 
@@ -43,8 +43,7 @@ export class VolumeService {
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.records.row(scope, id);
-    this.records.requireIdle(row);
+    const row = await this.records.idleRow(scope, id);
     if (row.owner_id) {
       const instance = await this.ops.resources.byId(row.owner_id);
       throw new AppError('conflict', `Volume ${id} is attached to instance ${row.owner_id} (${instance?.status ?? 'unknown'}); detach it first`);

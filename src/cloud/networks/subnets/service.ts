@@ -6,7 +6,7 @@ import { AppError, bodyField, invalid } from '../../../platform/errors.js';
 import { tagList, zonedTime } from '../../common/format.js';
 import type { Caller, Operations } from '../../common/operations.js';
 import { RegionalRecords } from '../../common/regional-records.js';
-import { attrsOf, newRow, ResourceStore, type ResourceRow, type Scope } from '../../common/resource-store.js';
+import { attrsOf, newRow, ResourceStore, type ResourceRow } from '../../common/resource-store.js';
 import type { NetworkService } from '../service.js';
 import { hostCount, overlaps, parseCidr, ipAt } from './cidr.js';
 import type { SubnetCreateBody, SubnetListQuery, SubnetSchema, SubnetUpdateBody } from './schemas.js';
@@ -73,8 +73,7 @@ export class SubnetService {
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
-    const row = await this.records.row(scope, id);
-    this.records.requireIdle(row);
+    const row = await this.records.idleRow(scope, id);
     const inUse = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === id);
     if (inUse.length > 0) throw new AppError('conflict', `Subnet ${id} has ${inUse.length} port(s) in use by instances; delete them first`);
     return this.records.startTask(caller, scope, row, 'delete_subnet', { subnet_id: id }, { status: 'deleting' });
