@@ -5,7 +5,8 @@ import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { lazyRequestLoggers } from './request-logger.js';
 import { Nullable, StringEnum } from './schema.js';
-import { nullableForSerializer } from './validation.js';
+import { deepFreeze } from './immutable.js';
+import { createSerializerCompiler, nullableForSerializer } from './validation.js';
 
 describe('response serialisation of nullable fields', () => {
   const schema = Type.Object({
@@ -35,6 +36,32 @@ describe('response serialisation of nullable fields', () => {
       { name: 'q"uote', size: 0, kind: 'b', owner: { id: 2, email: null }, tags: [], either: 'z' },
     ];
     for (const value of values) expect(serialize(value)).toBe(JSON.stringify(value));
+  });
+});
+
+describe('serialising frozen (shared, cached) records', () => {
+  const schema = Type.Object({ name: Type.String(), tags: Type.Array(Type.String()) });
+  const compile = () => (createSerializerCompiler() as (route: { schema: unknown }) => (data: unknown) => string)({ schema });
+
+  it('keeps the text of a frozen record, and serialises every unfrozen one afresh', () => {
+    const serialize = compile();
+    const live = { name: 'a', tags: ['x'] };
+    expect(serialize(live)).toBe('{"name":"a","tags":["x"]}');
+    live.name = 'b';
+    expect(serialize(live)).toBe('{"name":"b","tags":["x"]}');
+    const frozen = deepFreeze({ name: 'c', tags: ['y'] });
+    const first = serialize(frozen);
+    expect(first).toBe('{"name":"c","tags":["y"]}');
+    expect(serialize(frozen)).toBe(first);
+    expect(serialize(deepFreeze({ name: 'd', tags: [] }))).toBe('{"name":"d","tags":[]}');
+  });
+
+  it('deepFreeze freezes nested objects and arrays, so a cached record cannot drift from its text', () => {
+    const record = deepFreeze({ name: 'e', tags: ['z'], owner: { id: 1 } });
+    expect(Object.isFrozen(record.tags) && Object.isFrozen(record.owner)).toBe(true);
+    expect(() => {
+      (record.owner as { id: number }).id = 2;
+    }).toThrow(TypeError);
   });
 });
 

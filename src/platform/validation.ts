@@ -166,11 +166,20 @@ export function fromFastifyValidation(errors: ErrorObject[], context: string | u
 
 /**
  * Response serializers (fast-json-stringify), built on a route's first response rather than at start.
+ * A frozen value (a cached record shared between requests, see platform/immutable.ts) cannot change, so
+ * its JSON text is kept with it and written again as is while the value lives.
  */
 export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
   return ({ schema }) => {
     let serialize: ((data: unknown) => string) | undefined;
-    return (data: unknown) => (serialize ??= fastJson(nullableForSerializer(schema) as object))(data);
+    const texts = new WeakMap<object, string>();
+    return (data: unknown) => {
+      serialize ??= fastJson(nullableForSerializer(schema) as object);
+      if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return serialize(data);
+      let text = texts.get(data);
+      if (text === undefined) texts.set(data, (text = serialize(data)));
+      return text;
+    };
   };
 }
 

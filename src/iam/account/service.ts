@@ -1,6 +1,7 @@
 // Accounts: creating them (first start, seeding, control API) and describing them to their users.
 import { AppError, notFound } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { deepFreeze } from '../../platform/immutable.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { groupById, type GroupId, type Principal } from '../../platform/auth/principal.js';
 import type { Account, User } from './schemas.js';
@@ -24,8 +25,15 @@ export interface NewAccount {
 // users once a second per account (and at once after a change through this node) keeps it cheap.
 const ACCOUNT_CACHE_MS = 1_000;
 
+/** One account as read from the database, and the record as each of its users has been shown it. */
+interface Snapshot {
+  account: Account;
+  /** Deep-frozen, so the response serialiser may keep its JSON text (see createSerializerCompiler). */
+  views: Map<number, Account>;
+}
+
 export class AccountService {
-  private readonly snapshots = new TtlCache<number, Account>(ACCOUNT_CACHE_MS);
+  private readonly snapshots = new TtlCache<number, Snapshot>(ACCOUNT_CACHE_MS);
 
   constructor(
     private readonly store: AccountStore,
@@ -94,15 +102,20 @@ export class AccountService {
   }
 
   async overview(principal: Principal): Promise<Account> {
-    let account = this.snapshots.get(principal.clientId);
-    if (!account) {
+    let snapshot = this.snapshots.get(principal.clientId);
+    if (!snapshot) {
       const client = await this.store.findClient(principal.clientId);
       if (!client) throw notFound('Account');
-      account = toAccount(client, await this.store.listUsers(client.id), 0);
-      this.snapshots.set(client.id, account);
+      snapshot = { account: toAccount(client, await this.store.listUsers(client.id), 0), views: new Map() };
+      this.snapshots.set(client.id, snapshot);
     }
-    // The cached record is shared: callers get a copy that differs only in who is asking.
-    return { ...account, currentUser: principal.userId };
+    // The records differ only in who is asking; each is made once per snapshot and never changed.
+    let view = snapshot.views.get(principal.userId);
+    if (!view) {
+      view = deepFreeze({ ...structuredClone(snapshot.account), currentUser: principal.userId });
+      snapshot.views.set(principal.userId, view);
+    }
+    return view;
   }
 
   /**
