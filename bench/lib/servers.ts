@@ -49,9 +49,13 @@ export async function startEdgeplane(port: number, env: Record<string, string> =
   return { url, process: child, stop: stopper(child) };
 }
 
-/** Starts a bare node:http server that answers every request with the given bytes. */
-export async function startBare(port: number, body: string, headers: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, [path.join(root, 'bench/lib/bare-server.mjs'), String(port)], {
+/**
+ * Starts a baseline server that answers every request with the given bytes: bare node:http, or Fastify
+ * with nothing registered (`framework`).
+ */
+export async function startBare(port: number, body: string, headers: Record<string, string>, kind: 'bare' | 'framework' = 'bare'): Promise<Child> {
+  const script = kind === 'bare' ? 'bench/lib/bare-server.mjs' : 'bench/lib/fastify-server.mjs';
+  const child = spawn(process.execPath, [path.join(root, script), String(port)], {
     env: { ...process.env, BARE_BODY: body, BARE_HEADERS: JSON.stringify(headers) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
