@@ -5,7 +5,8 @@ import type { PlatformDeps, Product } from '../platform/product.js';
 import { graphqlEnvelope } from './envelope.js';
 import { queryRoutes } from './query/routes.js';
 import { AnalyticsService } from './query/service.js';
-import { createReaders } from './query/readers.js';
+import { cpus } from 'node:os';
+import { createReaders } from '../platform/db/readers.js';
 import { AnalyticsStore } from './query/store.js';
 import { recordRoutes } from './records/routes.js';
 import { AccessRecordService } from './records/service.js';
@@ -21,7 +22,8 @@ const RETENTION_INTERVAL_MS = 3_600_000;
 
 export function createCdnAnalytics({ db, clock }: PlatformDeps): CdnAnalyticsProduct {
   const records = new AccessRecordService(new AccessRecordStore(db.kysely), clock);
-  const readers = createReaders(db);
+  // One core is left to the main thread, which keeps answering other requests during a long query.
+  const readers = createReaders(db, { threads: Math.max(1, Math.min(4, cpus().length - 1)) });
   const analytics = new AnalyticsService(new AnalyticsStore(db.kysely, readers), clock);
   return {
     name: 'cdn-analytics',

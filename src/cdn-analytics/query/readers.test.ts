@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
 import { generateRecords } from '../records/generator.js';
 import { openDatabase } from '../../platform/db/index.js';
-import { createReaders } from './readers.js';
+import { createReaders } from '../../platform/db/readers.js';
 import { DAY, gql, ingest, totalsOf } from '../test-support.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-readers-'));
@@ -42,7 +42,7 @@ describe('analytics on a database file', () => {
     const db = await openDatabase({ dataDir: file, memory: false });
     await sql`create table n (v integer)`.execute(db.kysely);
     await sql`insert into n values (1), (2), (3)`.execute(db.kysely);
-    const readers = createReaders(db);
+    const readers = createReaders(db, { threads: 2 });
     try {
       expect(readers.offMainThread).toBe(true);
       const rows = await readers.all<{ total: number }>(sql<{ total: number }>`select sum(v) as total from n where v > ${1}`.compile(db.kysely));
@@ -56,7 +56,7 @@ describe('analytics on a database file', () => {
 
   it('in-memory SQLite and PostgreSQL read on the main connection', async () => {
     const db = await openDatabase({ dataDir: dir, memory: true });
-    const readers = createReaders(db);
+    const readers = createReaders(db, { threads: 2 });
     expect(readers.offMainThread).toBe(false);
     expect(await readers.all(sql`select 1 as one`.compile(db.kysely))).toEqual([{ one: 1 }]);
     await db.close();

@@ -3,7 +3,7 @@
 // the totals), never a sum of smaller groups. No rules here: the service has checked every argument.
 import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql, type SqlBool } from 'kysely';
 import type { AccessRecordTables } from '../records/store.js';
-import type { Readers } from './readers.js';
+import type { Readers } from '../../platform/db/readers.js';
 
 export const DIMENSION_COLUMNS = ['country', 'directory', 'browser', 'device', 'os'] as const;
 export type DimensionColumn = (typeof DIMENSION_COLUMNS)[number];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
 import { createDomain, event, ingest, rid } from '../test-helpers.js';
-import { validateRecord } from './ingest.js';
+import { recordValidator } from './ingest.js';
 import { TrafficGenerator } from './generator.js';
 
 const NOW = Date.parse('2026-06-01T10:20:30.000Z');
@@ -160,6 +160,7 @@ describe('generator', () => {
     };
     const records = make();
     expect(make()).toEqual(records);
+    const validateRecord = recordValidator();
     for (const r of records) expect(validateRecord(r), JSON.stringify(validateRecord.errors)).toBe(true);
     const share = (d: string) => records.filter((r) => r.decision === d).length / records.length;
     expect(share('passed')).toBeGreaterThan(0.85);

@@ -3,7 +3,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../platform/db/index.js';
 import { type Condition, type EventFilter, globForLike, globForSqlite, likeLiteral } from './filter.js';
-import { createReaders, type Readers } from './readers.js';
+import { cpus } from 'node:os';
+import { createReaders, type Readers } from '../../platform/db/readers.js';
 import { accumulate, COUNTER_TABLES, type CounterTable, floorHour, floorMinute, type Rollup, trafficTypeMask } from './rollups.js';
 
 export interface EventRow {
@@ -124,7 +125,12 @@ export class EventStore {
     // The event indexes are large and written at random positions; a bigger page cache than SQLite's
     // 2 MB default keeps bulk ingestion from thrashing (measured: several times faster at millions of rows).
     this.sqlite?.pragma('cache_size = -262144');
-    this.readers = createReaders(database);
+    // The log's counts and pages are short and many: at least two threads so one long scan does not
+    // queue the others; a larger page cache and memory-mapped reads for scans of millions of events.
+    this.readers = createReaders(database, {
+      threads: Math.max(2, Math.min(4, cpus().length)),
+      pragmas: ['cache_size = -131072', 'mmap_size = 1073741824'],
+    });
   }
 
   close(): Promise<void> {
