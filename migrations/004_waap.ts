@@ -4,7 +4,19 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { EPOCH_MS, withSerialId } from '../src/platform/db/columns.js';
 import type { Engine } from '../src/platform/db/index.js';
-import { ROLLUPS } from '../src/waap/request-events/rollups.js';
+
+/**
+ * The hourly counter tables this migration made (dropped again by 008_waap_blocks). Spelled out here:
+ * a migration must keep doing what it did when it shipped, whatever the code does later.
+ */
+const ROLLUPS = [
+  { table: 'waap_rollup_total', dims: [] },
+  { table: 'waap_rollup_decision', dims: ['decision', 'optional_action'] },
+  { table: 'waap_rollup_geo', dims: ['country', 'method'] },
+  { table: 'waap_rollup_domain', dims: ['domain_id', 'decision'] },
+  { table: 'waap_rollup_status', dims: ['status_code', 'decision'] },
+  { table: 'waap_rollup_prefix', dims: ['path_prefix', 'decision'] },
+] as const;
 
 export function waap(engine: Engine): Migration {
   return {

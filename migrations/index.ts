@@ -7,6 +7,7 @@ import { cloud } from './003_cloud.js';
 import { securityEdge } from './005_security_edge.js';
 import { waap } from './004_waap.js';
 import { waapCounters } from './007_waap_counters.js';
+import { waapBlocks } from './008_waap_blocks.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -16,4 +17,5 @@ export const migrations: MigrationSet = (engine) => ({
   '005_security_edge': securityEdge(engine),
   '004_waap': waap(engine),
   '007_waap_counters': waapCounters(engine),
+  '008_waap_blocks': waapBlocks(engine),
 });

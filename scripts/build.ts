@@ -4,6 +4,7 @@
 //   dist/edgeplane.mjs  the command itself (bin, `npm start`): runs server.cjs from a V8 code cache
 //   dist/server.cjs.v8-cache  that cache, made here by starting the built server once
 //   dist/index.mjs    the library (`startEdgeplane` for in-process use), also one file
+//   dist/waap-query-worker.cjs  the WAAP request log's reader threads
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
 // functions compiled ahead, is most of what brought the start-up from 1.2-1.6 s to a few tenths.
 import { execFileSync, spawn } from 'node:child_process';
@@ -60,6 +61,19 @@ report(
     // import() of the external packages becomes require(): a script run from a code cache has no
     // dynamic import (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20), and they are CommonJS anyway.
     supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__edgeplaneFileUrl' },
+    banner: { js: "var __edgeplaneFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+);
+
+// The reader threads of the WAAP request log run this file, found beside the server's (and the library's)
+// bundle (see moduleWorker in src/platform/workers.ts).
+report(
+  await build({
+    ...common,
+    entryPoints: ['src/waap/request-events/query-worker.ts'],
+    outfile: path.join(dist, 'waap-query-worker.cjs'),
+    format: 'cjs',
     define: { 'import.meta.url': '__edgeplaneFileUrl' },
     banner: { js: "var __edgeplaneFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),

@@ -37,6 +37,7 @@ export const SETTINGS = {
   maxHeaderSize: { flag: '--max-header-size <bytes>', env: 'EDGEPLANE_MAX_HEADER_SIZE', description: 'largest request line plus headers (longer URLs or headers get 431)' },
   rateLimit: { flag: '--rate-limit <per-second>', env: 'EDGEPLANE_RATE_LIMIT', description: 'requests per second allowed per API token (0 turns limiting off); excess gets 429 with Retry-After' },
   rateLimitBurst: { flag: '--rate-limit-burst <requests>', env: 'EDGEPLANE_RATE_LIMIT_BURST', description: 'requests a token may send at once before the rate applies (0: one second of the rate)' },
+  queryThreads: { flag: '--query-threads <number>', env: 'EDGEPLANE_QUERY_THREADS', description: 'reader threads for the WAAP request log (0: read on the main thread; in-memory SQLite always does)' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -66,6 +67,7 @@ const ConfigSchema = Type.Object(
     maxHeaderSize: Type.Integer({ default: 16_384, minimum: 1024, maximum: 1_048_576 }),
     rateLimit: Type.Number({ default: 0, minimum: 0, maximum: 1_000_000 }),
     rateLimitBurst: Type.Integer({ default: 0, minimum: 0, maximum: 10_000_000 }),
+    queryThreads: Type.Integer({ default: 2, minimum: 0, maximum: 64 }),
   },
   { additionalProperties: false },
 );

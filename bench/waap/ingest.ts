@@ -71,7 +71,6 @@ async function measure(name: string, work: (ingestor: EventIngestor) => Promise<
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   log(`${db.engine} ${name}: ${accepted} of ${events} events in ${seconds.toFixed(1)} s: ${Math.round(accepted / seconds)} events/s wall, ${Math.round(accepted / cpuSeconds)} events/s per CPU-second`);
-  await store.close();
   await db.close();
   if (databaseUrl) await dropPostgresSchema(databaseUrl, `waap_ingest_${name}`);
   else fs.rmSync(`/tmp/edgeplane-waap-ingest-${name}`, { recursive: true, force: true });

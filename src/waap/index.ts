@@ -11,6 +11,8 @@ import { DomainService } from './domains/service.js';
 import { DomainStore } from './domains/store.js';
 import { generateTraffic, type GenerateOptions } from './request-events/generator.js';
 import { EventIngestor } from './request-events/ingest.js';
+import { CompactionJob } from './request-events/compaction.js';
+import { EventQueries } from './request-events/queries.js';
 import { RetentionJob } from './request-events/retention.js';
 import { requestEventControlRoutes, requestEventRoutes } from './request-events/routes.js';
 import { RequestEventService } from './request-events/service.js';
@@ -23,18 +25,25 @@ export interface WaapProduct extends Product {
   events: RequestEventService;
   ingestor: EventIngestor;
   retention: RetentionJob;
+  compaction: CompactionJob;
+  queries: EventQueries;
   generate(options: GenerateOptions): ReturnType<typeof generateTraffic>;
 }
 
-export function createWaap({ db, clock }: PlatformDeps): WaapProduct {
+/** Decoded blocks each reader keeps between queries. */
+const QUERY_CACHE_BYTES = 64 * 1024 * 1024;
+
+export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
   const domains = new DomainService(new DomainStore(db.kysely), clock);
   const accounts = new WaapAccountService(new WaapClientStore(db.kysely), domains);
   domains.useQuotas(accounts);
   const store = new EventStore(db);
-  const events = new RequestEventService(store, clock);
-  const ingestor = new EventIngestor(store, domains, clock);
+  const queries = new EventQueries(db, { threads: config.queryThreads, cacheBytes: QUERY_CACHE_BYTES });
+  const events = new RequestEventService(queries, clock);
+  const compaction = new CompactionJob(store);
+  const ingestor = new EventIngestor(store, domains, clock, () => compaction.schedule());
   const retention = new RetentionJob(store, clock);
-  const stats = new StatsService(store, events);
+  const stats = new StatsService(queries, events);
 
   const domainSource = {
     async domainsOf(clientId: number) {
@@ -57,6 +66,8 @@ export function createWaap({ db, clock }: PlatformDeps): WaapProduct {
     events,
     ingestor,
     retention,
+    compaction,
+    queries,
     generate,
     register(app) {
       accountRoutes(app, accounts);
@@ -70,9 +81,11 @@ export function createWaap({ db, clock }: PlatformDeps): WaapProduct {
         generator: { generate: (b) => generate({ clientIds: b.client_ids, events: b.events, days: b.days, seed: b.seed, firstShare: b.first_share }) },
       });
       retention.start();
+      compaction.start();
       app.addHook('onClose', async () => {
         await retention.stop();
-        await store.close();
+        await compaction.stop();
+        await queries.close();
       });
     },
   };

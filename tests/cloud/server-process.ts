@@ -82,10 +82,14 @@ export async function allTasks(server: ServerProcess, type: string): Promise<any
   }
 }
 
+/** Every network of a project and region, page by page (a fast machine creates thousands in a test). */
 export async function allNetworks(server: ServerProcess, project: number, region: number): Promise<any[]> {
-  const page = await call(server, 'GET', `/cloud/v1/networks/${project}/${region}?limit=1000`);
-  const rest = page.count > 1000 ? (await call(server, 'GET', `/cloud/v1/networks/${project}/${region}?limit=1000&offset=1000`)).results : [];
-  return [...page.results, ...rest];
+  const out: any[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await call(server, 'GET', `/cloud/v1/networks/${project}/${region}?limit=1000&offset=${offset}`);
+    out.push(...page.results);
+    if (offset + 1000 >= page.count) return out;
+  }
 }
 
 /** Sends `count` creates, `concurrency` at a time. */

@@ -19,6 +19,8 @@ export interface Database {
   readonly location: string;
   /** Raw driver handles for the few hot paths Kysely would slow down (bulk ingestion). Exactly one is set. */
   readonly raw: { sqlite?: SQLite.Database; pg?: pg.Pool };
+  /** How another connection reaches the same data (threads open their own): a SQLite file, or PostgreSQL. */
+  readonly connection: { sqliteFile: string | null } | { postgresUrl: string; schema: string | undefined };
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -52,6 +54,7 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
     engine: 'sqlite',
     location: memory ? 'sqlite (in memory)' : `sqlite ${file}`,
     raw: { sqlite: connection },
+    connection: { sqliteFile: memory ? null : file },
     async ping() {
       await sql`select 1`.execute(kysely);
     },
@@ -64,6 +67,22 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
 // BIGINT and NUMERIC arrive as strings by default; our values fit in a double (epoch ms, counters).
 const PG_NUMERIC_TYPES = new Set([20, 1700]);
 
+/**
+ * A pool with the project's settings: the schema on the search path, BIGINT and NUMERIC as numbers.
+ * Also used by threads that open their own connections.
+ */
+export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number): pg.Pool {
+  return new pg.Pool({
+    connectionString: url,
+    max,
+    options: schema ? `-c search_path="${schema}"` : undefined,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+}
+
 async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Database> {
   const pg = await loadPg();
   if (schema) {
@@ -75,15 +94,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    options: schema ? `-c search_path="${schema}"` : undefined,
-    types: {
-      getTypeParser: ((oid: number, format?: string) =>
-        PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
-  });
+  const pool = createPostgresPool(pg, url, schema, max);
   // An idle client losing its server must not crash the process; the next query reports the failure.
   pool.on('error', () => {});
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
@@ -94,6 +105,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     engine: 'postgres',
     location: `postgres ${safeUrl.host}${safeUrl.pathname}${schema ? ` schema ${schema}` : ''}`,
     raw: { pg: pool },
+    connection: { postgresUrl: url, schema },
     async ping() {
       await kysely.executeQuery(CompiledQuery.raw('select 1'));
     },

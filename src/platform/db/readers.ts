@@ -2,11 +2,11 @@
 // of rows on the main thread would hold up every other request for its duration. With a SQLite file,
 // such reads go to worker threads, each with its own read-only connection (WAL lets them read beside the
 // writer). An in-memory database cannot be opened twice and PostgreSQL is asynchronous already: those
-// read on the main connection. Used by the products whose reads can be long (WAAP log, CDN analytics).
+// read on the main connection. Used by CDN analytics; the WAAP log runs whole queries in its own threads.
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import type { Database } from './index.js';
+import { WorkerPool } from '../workers.js';
 
 export interface Readers {
   /** Whether reads leave the main thread. */
@@ -39,72 +39,30 @@ parentPort.on('message', ({ id, sql, parameters }) => {
       if (statements.size > 500) statements.clear();
       statements.set(sql, statement);
     }
-    parentPort.postMessage({ id, rows: statement.reader ? statement.all(...parameters) : (statement.run(...parameters), []) });
+    parentPort.postMessage({ id, result: statement.reader ? statement.all(...parameters) : (statement.run(...parameters), []) });
   } catch (error) {
     parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
   }
 });
 `;
 
-interface Pending {
-  resolve(rows: unknown[]): void;
-  reject(error: Error): void;
-}
-
 class WorkerReaders implements Readers {
   readonly offMainThread = true;
-  private readonly workers: { worker: Worker; pending: Map<number, Pending> }[] = [];
-  private next = 0;
-  private ids = 0;
+  private readonly pool: WorkerPool;
 
-  constructor(
-    private readonly file: string,
-    private readonly options: ReaderOptions,
-  ) {}
-
-  // The threads start with the first read, not with the server: starting them costs CPU time that
-  // start-up would otherwise share with them, for products many runs never query.
-  private start(): void {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    for (let i = 0; i < this.options.threads; i += 1) {
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver, pragmas: this.options.pragmas ?? [] } });
-      const pending = new Map<number, Pending>();
-      worker.on('message', ({ id, rows, error }: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
-        const waiting = pending.get(id);
-        pending.delete(id);
-        if (pending.size === 0) worker.unref();
-        if (!waiting) return;
-        if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
-        else waiting.resolve(rows ?? []);
-      });
-      // A dead worker fails what it was doing; the next reads go to the others or surface the error.
-      worker.on('error', (error) => {
-        for (const waiting of pending.values()) waiting.reject(error);
-        pending.clear();
-        worker.unref();
-      });
-      // An idle worker must not keep the process alive; a busy one must, or a script awaiting its
-      // answer would see the process exit under it.
-      worker.unref();
-      this.workers.push({ worker, pending });
-    }
+  constructor(file: string, options: ReaderOptions) {
+    this.pool = new WorkerPool(
+      () => ({ source: WORKER_SOURCE, eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3'), pragmas: options.pragmas ?? [] } }),
+      options.threads,
+    );
   }
 
   all<R>(query: CompiledQuery): Promise<R[]> {
-    if (this.workers.length === 0) this.start();
-    // The least busy worker; ties go round-robin.
-    let chosen = this.workers[this.next++ % this.workers.length];
-    for (const candidate of this.workers) if (candidate.pending.size < chosen.pending.size) chosen = candidate;
-    const id = ++this.ids;
-    return new Promise<R[]>((resolve, reject) => {
-      chosen.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-      chosen.worker.ref();
-      chosen.worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
-    });
+    return this.pool.call<R[]>({ sql: query.sql, parameters: query.parameters });
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map(({ worker }) => worker.terminate()));
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 

@@ -1,4 +1,5 @@
 // SQL for DDoS event logs. Every read is scoped by client id; the service decides what is asked.
+import { likeLiteral } from '../../platform/db/like.js';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../platform/db/index.js';
 import type { AlertType, OrderField } from './schemas.js';
@@ -147,7 +148,7 @@ export class EventLogStore {
     const ip = filter.targetedIp;
     if (ip !== undefined) {
       // A record matches when the value is its whole address list or one address of the comma list.
-      const token = `%,${ip.replace(/[\\%_]/g, (c) => `\\${c}`)},%`;
+      const token = `%,${likeLiteral(ip)},%`;
       query = query.where((eb) =>
         eb.or([
           eb('targeted_ip_addresses', '=', ip),

@@ -2,7 +2,7 @@
 // between active and monitor, and deleted only once bypassed (as the provider documents).
 import { AppError, notFound } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { likeLiteral } from '../request-events/filter.js';
+import { likeLiteral } from '../../platform/db/like.js';
 import type { DomainCreate, DomainDetail, DomainListQuery, DomainSummary } from './schemas.js';
 import type { DomainRow, DomainStore } from './store.js';
 

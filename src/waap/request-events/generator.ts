@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import { CATALOGUE, type Attack, type Org, type Agent } from './generator-data.js';
 import { BATCH, toRow, type DomainInfo } from './ingest.js';
 import type { IngestRecord } from './schemas.js';
-import type { EventRow } from './store.js';
+import type { EventRow } from './block-format.js';
 
 export interface GenerateOptions {
   clientIds: number[];

@@ -5,10 +5,9 @@ import addFormatsModule from 'ajv-formats';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import { ajvErrorsToFields } from '../../platform/validation.js';
-import { pathPrefix } from './rollups.js';
 import { IngestRecord, type IngestReport } from './schemas.js';
-import { type ExtraFields, packExtra } from './extra.js';
-import type { EventRow, EventStore } from './store.js';
+import type { EventRow } from './block-format.js';
+import type { EventStore } from './store.js';
 import { parseInstant, RETENTION_MS } from './time.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;
@@ -65,32 +64,15 @@ export function newRequestId(now: number): string {
 export function toRow(record: IngestRecord, domain: DomainInfo): EventRow {
   const time = typeof record.request_time === 'number' ? record.request_time : parseInstant(record.request_time)!;
   const ua = record.user_agent ?? {};
+  const userAgent = ua.full_string ?? '';
   const optional = record.optional_action ?? '';
   const tags = [...(record.pattern_matched_tags ?? []), ...(record.common_tags ?? [])].map((t) => t.tag.toLowerCase());
-  const extra: ExtraFields = {
-    ua: {
-      client_version: ua.client_version ?? '', base_browser: ua.base_browser ?? '', base_browser_version: ua.base_browser_version ?? '', os: ua.os ?? '',
-      device_type: ua.device_type ?? '', cpu: ua.cpu ?? '', rendering_engine: ua.rendering_engine ?? '', client_type: ua.client_type ?? '',
-    },
-    subnet: record.network.organization?.subnet ?? '',
-    content_type: record.content_type ?? '',
-    response_time: record.response_time ?? '',
-    request_headers: record.request_headers ?? {},
-    incident_id: record.incident_id ?? '',
-    request_type: record.request_type ?? '',
-    session_request_count: record.session_request_count ?? '',
-    requested_domain: record.requested_domain ?? domain.name,
-    query_string: record.query_string ?? '',
-    pattern_matched_tags: record.pattern_matched_tags ?? [],
-    common_tags: record.common_tags ?? [],
-    detector: record.detector ?? [],
-  };
   return {
     client_id: domain.client_id,
-    domain_id: record.domain_id,
-    domain: domain.name,
     request_time: time,
     id: record.id ?? newRequestId(Date.now()),
+    domain_id: record.domain_id,
+    domain: domain.name,
     decision: record.decision,
     optional_action: optional,
     action: record.action ?? (optional === 'captcha' ? 'captcha' : optional === 'challenge' ? 'handshake' : ACTIONS[record.decision]),
@@ -99,13 +81,12 @@ export function toRow(record: IngestRecord, domain: DomainInfo): EventRow {
     country: record.network.country,
     method: record.method,
     path: record.path,
-    path_prefix: pathPrefix(record.path),
     status_code: record.http_status_code,
     rule_id: record.rule_id ?? '',
     rule_name: record.rule_name ?? '',
     reference_id: record.reference_id ?? '',
     session_id: record.session_id ?? '',
-    user_agent: ua.full_string ?? '',
+    user_agent: userAgent,
     user_agent_client: ua.client ?? '',
     user_agent_device: ua.device ?? '',
     organization: record.network.organization?.name ?? '',
@@ -115,8 +96,50 @@ export function toRow(record: IngestRecord, domain: DomainInfo): EventRow {
     http_version: record.http_version ?? '1.1',
     ja3: (record.ja3 ?? '').toLowerCase(),
     ja4: record.ja4 ?? '',
-    extra: packExtra(extra, { userAgent: ua.full_string ?? '', domain: domain.name }),
+    ua_client_version: ua.client_version ?? '',
+    ua_base_browser: ua.base_browser ?? '',
+    ua_base_browser_version: ua.base_browser_version ?? '',
+    ua_os: ua.os ?? '',
+    ua_device_type: ua.device_type ?? '',
+    ua_cpu: ua.cpu ?? '',
+    ua_rendering_engine: ua.rendering_engine ?? '',
+    ua_client_type: ua.client_type ?? '',
+    subnet: record.network.organization?.subnet ?? '',
+    content_type: record.content_type ?? '',
+    response_time: record.response_time ?? '',
+    request_headers: headersText(record.request_headers ?? {}, userAgent),
+    incident_id: record.incident_id ?? '',
+    request_type: record.request_type ?? '',
+    session_request_count: record.session_request_count ?? '',
+    requested_domain: record.requested_domain ?? domain.name,
+    query_string: record.query_string ?? '',
+    pattern_matched_tags: jsonList(record.pattern_matched_tags),
+    common_tags: jsonList(record.common_tags),
+    detector: jsonList(record.detector),
   };
+}
+
+const EMPTY_LIST = '[]';
+
+/** A list as stored JSON; most events have none, and one shared string costs nothing to encode. */
+function jsonList(list: readonly unknown[] | undefined): string {
+  return list?.length ? JSON.stringify(list) : EMPTY_LIST;
+}
+
+/**
+ * Request headers as stored: JSON, with a User-Agent header that repeats the event's user agent as null,
+ * so the headers of one site repeat exactly and share one dictionary entry per block.
+ */
+export function headersText(headers: Record<string, string>, userAgent: string): string {
+  if (headers['user-agent'] === undefined || headers['user-agent'] !== userAgent) return JSON.stringify(headers);
+  return JSON.stringify({ ...headers, 'user-agent': null });
+}
+
+/** The stored headers back as the record's object. */
+export function headersFromText(text: string, userAgent: string): Record<string, string> {
+  const headers = JSON.parse(text) as Record<string, string | null>;
+  for (const [name, value] of Object.entries(headers)) if (value === null) headers[name] = userAgent;
+  return headers as Record<string, string>;
 }
 
 /** One line as a valid record, or why it is not one. Error details are built only for bad lines. */
@@ -148,6 +171,8 @@ export class EventIngestor {
     private readonly store: EventStore,
     private readonly domains: DomainLookup,
     private readonly clock: Clock,
+    /** Told after each ingestion (compaction looks for hours left with many small blocks). */
+    private readonly stored: () => void = () => {},
   ) {}
 
   /** Ingests NDJSON text; blank lines are skipped, every other line is accepted or reported. */
@@ -194,6 +219,7 @@ export class EventIngestor {
       if (rows.length >= BATCH) await flush();
     }
     if (rows.length > 0) await flush();
+    this.stored();
     return report;
   }
 
@@ -209,6 +235,7 @@ export class EventIngestor {
       accepted += (await this.store.insertBatch(rows.slice(i, i + BATCH))).filter(Boolean).length;
       await yieldToLoop();
     }
+    this.stored();
     return accepted;
   }
 }

@@ -1,11 +1,14 @@
 // Removes events older than 30 days from storage. Queries already hide them (they never look past the
-// retention window), so deletion can be lazy: in chunks, yielding to the event loop between chunks so
-// requests are never held up for long. Runs on a timer and at once whenever the clock is moved.
+// retention window), so deletion can be lazy: block by block, yielding to the event loop in between so
+// requests are never held up for long. A block wholly before the cutoff goes with its ids; the block
+// holding the cutoff is rewritten without its expired events. Runs on a timer and at once whenever the
+// clock is moved.
 import type { Clock } from '../../platform/clock.js';
+import type { BlockHeader } from './block-format.js';
 import type { EventStore } from './store.js';
 import { RETENTION_MS } from './time.js';
 
-const CHUNK = 5000;
+const BLOCKS_PER_READ = 64;
 const INTERVAL_MS = 60_000;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -58,16 +61,25 @@ export class RetentionJob {
   private async pass(): Promise<number> {
     const cutoff = this.clock.now() - RETENTION_MS;
     let deleted = 0;
-    for (const clientId of await this.store.clientsWithEvents()) {
-      for (;;) {
-        const n = await this.store.deleteExpired(clientId, cutoff, CHUNK);
-        deleted += n;
+    for (;;) {
+      const blocks = await this.store.expiredBlocks(cutoff, BLOCKS_PER_READ);
+      if (blocks.length === 0) return deleted;
+      for (const block of blocks) {
+        deleted += await this.expire(block, cutoff);
         await yieldToLoop();
-        if (n < CHUNK) break;
       }
-      await this.store.deleteExpiredCounters(clientId, cutoff);
-      await yieldToLoop();
     }
-    return deleted;
+  }
+
+  /** Removes a block's events older than the cutoff; returns how many went. */
+  private async expire(block: BlockHeader, cutoff: number): Promise<number> {
+    if (block.lastTime < cutoff) {
+      const ids = (await this.store.blockIds(block)).map((id) => ({ clientId: block.clientId, id }));
+      return (await this.store.replaceBlocks([block], [], ids)) ? block.n : 0;
+    }
+    const [rows] = await this.store.readRows([block]);
+    const kept = rows.filter((r) => r.request_time >= cutoff);
+    const dropped = rows.filter((r) => r.request_time < cutoff).map((r) => ({ clientId: block.clientId, id: r.id }));
+    return (await this.store.replaceBlocks([block], kept, dropped)) ? dropped.length : 0;
   }
 }

@@ -1,23 +1,15 @@
-// Rules of the request-event log: query parameters become an EventFilter; counts come from hourly
-// counters where the filters allow it (exact, never estimated); deep pages jump straight to the hour
-// that holds the requested offset; details are looked up within the caller's domain.
+// Rules of the request-event log: query parameters become an EventFilter, which the block queries answer
+// (exact counts, pages in any order, details within the caller's domain), and stored events become the
+// API's records.
 import { invalid, notFound, queryField } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { asDimensions, type Condition, type EventFilter } from './filter.js';
-import { ceilHour, chooseRollup, floorHour, HOUR_MS } from './rollups.js';
+import type { EventRow } from './block-format.js';
+import type { Cursor, Ordering, StoredEvent } from './block-query.js';
+import type { Condition, EventFilter } from './filter.js';
+import { headersFromText } from './ingest.js';
+import type { EventQueries } from './queries.js';
 import { ORDERING_FIELDS, type EventDetails, type EventSummary, type ListQuery } from './schemas.js';
-import { unpackExtra } from './extra.js';
-import type { EventStore, Ordering, StoredEvent } from './store.js';
 import { RETENTION_MS, timeRange } from './time.js';
-
-/** From this offset on, pages are located through the hourly counters instead of skipping rows. */
-const DEEP_OFFSET = 1000;
-
-interface Segment {
-  from: number;
-  toExcl: number;
-  n: number;
-}
 
 /** Query parameter -> column, for the plain include/exclude list filters. */
 const LIST_FILTERS: Record<string, { column: string; normalise?: (v: string) => string }> = {
@@ -41,7 +33,7 @@ const LIST_FILTERS: Record<string, { column: string; normalise?: (v: string) => 
 
 export class RequestEventService {
   constructor(
-    private readonly store: EventStore,
+    private readonly queries: EventQueries,
     private readonly clock: Clock,
   ) {}
 
@@ -72,70 +64,30 @@ export class RequestEventService {
   async list(clientId: number, query: ListQuery): Promise<{ count: number; limit: number; offset: number; results: EventSummary[] }> {
     const ordering = parseOrdering(query.ordering);
     const filter = this.filter(clientId, query);
-    const { total, segments } = await this.count(filter);
     const { limit, offset } = query;
-    let rows: StoredEvent[] = [];
-    if (limit > 0 && offset < total) {
-      rows = segments && ordering.column === 'request_time' && offset >= DEEP_OFFSET
-        ? await this.deepPage(filter, segments, ordering.descending, limit, offset)
-        : await this.store.page(filter, filter.from, filter.toExcl, ordering, limit, offset);
-    }
-    return { count: total, limit, offset, results: rows.map(toSummary) };
+    const { count, rows } = await this.queries.run('list', { filter, ordering, limit, offset });
+    return { count, limit, offset, results: rows.map(toSummary) };
   }
 
-  /**
-   * The exact number of matching events. With counters: the partial hours at both edges are counted
-   * row by row, the whole hours in between are summed from the counters. Segments are newest first.
-   */
-  async count(filter: EventFilter): Promise<{ total: number; segments?: Segment[] }> {
-    const mapped = asDimensions(filter);
-    const rollup = mapped && chooseRollup(mapped.dims);
-    const h0 = ceilHour(filter.from);
-    const h1 = floorHour(filter.toExcl);
-    if (!rollup || h0 >= h1) return { total: await this.store.countRaw(filter, filter.from, filter.toExcl) };
-    const [head, hours, tail] = await Promise.all([
-      this.store.countRaw(filter, h1, filter.toExcl),
-      this.store.countHours(rollup, filter, mapped.conditions, h0, h1),
-      this.store.countRaw(filter, filter.from, h0),
-    ]);
-    const segments: Segment[] = [
-      { from: h1, toExcl: filter.toExcl, n: head },
-      ...hours.map((h) => ({ from: h.hour, toExcl: h.hour + HOUR_MS, n: h.n })),
-      { from: filter.from, toExcl: h0, n: tail },
-    ].filter((s) => s.n > 0);
-    return { total: segments.reduce((sum, s) => sum + s.n, 0), segments };
-  }
-
-  /** Skips whole segments by their counts, then pages within the time range that remains. */
-  private async deepPage(filter: EventFilter, segments: Segment[], descending: boolean, limit: number, offset: number): Promise<StoredEvent[]> {
-    const ordered = descending ? segments : [...segments].reverse();
-    let skipped = 0;
-    for (const segment of ordered) {
-      if (skipped + segment.n > offset) {
-        const from = descending ? filter.from : segment.from;
-        const toExcl = descending ? segment.toExcl : filter.toExcl;
-        return this.store.page(filter, from, toExcl, { column: 'request_time', descending }, limit, offset - skipped);
-      }
-      skipped += segment.n;
-    }
-    return [];
+  /** The exact number of events a filter selects. */
+  count(filter: EventFilter): Promise<number> {
+    return this.queries.run('count', filter);
   }
 
   async details(clientId: number, domainId: number, requestId: string): Promise<EventDetails> {
-    const row = await this.store.find(clientId, domainId, requestId, this.clock.now() - RETENTION_MS);
+    const row = await this.queries.run('details', clientId, domainId, requestId, this.clock.now() - RETENTION_MS);
     if (!row) throw notFound('Request');
     return toDetails(row);
   }
 
   /** Matching events newest first, in chunks, without holding more than one chunk in memory. */
   async *stream(filter: EventFilter, chunkSize = 2000): AsyncGenerator<EventSummary> {
-    let cursor: { time: number; seq: number } | null = null;
+    let cursor: Cursor | null = null;
     for (;;) {
-      const rows = await this.store.chunkAfter(filter, cursor, chunkSize);
-      for (const row of rows) yield toSummary(row);
-      if (rows.length < chunkSize) return;
-      const last = rows[rows.length - 1];
-      cursor = { time: Number(last.request_time), seq: Number(last.seq) };
+      const chunk: { rows: StoredEvent[]; cursor: Cursor | null } = await this.queries.run('chunk', filter, cursor, chunkSize);
+      for (const row of chunk.rows) yield toSummary(row);
+      if (chunk.rows.length < chunkSize || !chunk.cursor) return;
+      cursor = chunk.cursor;
     }
   }
 }
@@ -161,14 +113,14 @@ export function toSummary(row: StoredEvent): EventSummary {
     action: row.action,
     rule_id: row.rule_id,
     domain: row.domain,
-    domain_id: Number(row.domain_id),
+    domain_id: row.domain_id,
     user_agent: row.user_agent,
     user_agent_client: row.user_agent_client,
     organization: row.organization,
-    request_time: Number(row.request_time),
+    request_time: row.request_time,
     reference_id: row.reference_id,
     session_id: row.session_id,
-    status_code: Number(row.status_code),
+    status_code: row.status_code,
     result: row.result as EventSummary['result'],
     traffic_types: row.traffic_types,
     decision: row.decision,
@@ -179,8 +131,7 @@ export function toSummary(row: StoredEvent): EventSummary {
   };
 }
 
-export function toDetails(row: StoredEvent): EventDetails {
-  const extra = unpackExtra(row.extra, { userAgent: row.user_agent, domain: row.domain });
+export function toDetails(row: EventRow): EventDetails {
   return {
     id: row.id,
     path: row.path,
@@ -188,31 +139,43 @@ export function toDetails(row: StoredEvent): EventDetails {
     action: row.action,
     rule_id: row.rule_id,
     rule_name: row.rule_name,
-    user_agent: { full_string: row.user_agent, client: row.user_agent_client, device: row.user_agent_device, ...extra.ua },
-    network: { client_ip: row.client_ip, country: row.country, organization: { name: row.organization, subnet: extra.subnet } },
-    request_time: new Date(Number(row.request_time)).toISOString(),
+    user_agent: {
+      full_string: row.user_agent,
+      client: row.user_agent_client,
+      client_version: row.ua_client_version,
+      base_browser: row.ua_base_browser,
+      base_browser_version: row.ua_base_browser_version,
+      os: row.ua_os,
+      device: row.user_agent_device,
+      device_type: row.ua_device_type,
+      cpu: row.ua_cpu,
+      rendering_engine: row.ua_rendering_engine,
+      client_type: row.ua_client_type,
+    },
+    network: { client_ip: row.client_ip, country: row.country, organization: { name: row.organization, subnet: row.subnet } },
+    request_time: new Date(row.request_time).toISOString(),
     reference_id: row.reference_id,
     session_id: row.session_id,
-    content_type: extra.content_type,
+    content_type: row.content_type,
     scheme: row.scheme,
-    http_status_code: Number(row.status_code),
+    http_status_code: row.status_code,
     http_version: row.http_version,
-    response_time: extra.response_time,
-    request_headers: extra.request_headers,
-    incident_id: extra.incident_id,
-    request_type: extra.request_type,
-    session_request_count: extra.session_request_count,
+    response_time: row.response_time,
+    request_headers: headersFromText(row.request_headers, row.user_agent),
+    incident_id: row.incident_id,
+    request_type: row.request_type,
+    session_request_count: row.session_request_count,
     domain: row.domain,
-    requested_domain: extra.requested_domain,
-    query_string: extra.query_string,
+    requested_domain: row.requested_domain,
+    query_string: row.query_string,
     result: row.result as EventDetails['result'],
     decision: row.decision,
     optional_action: row.optional_action,
     traffic_types: row.traffic_types === '' ? [] : row.traffic_types.split(','),
-    pattern_matched_tags: extra.pattern_matched_tags,
-    common_tags: extra.common_tags,
+    pattern_matched_tags: JSON.parse(row.pattern_matched_tags) as EventDetails['pattern_matched_tags'],
+    common_tags: JSON.parse(row.common_tags) as EventDetails['common_tags'],
     ja3: row.ja3,
     ja4: row.ja4,
-    detector: extra.detector,
+    detector: JSON.parse(row.detector) as EventDetails['detector'],
   };
 }

@@ -1,348 +1,356 @@
-// SQL of the request-event log. Bulk paths use the raw drivers (prepared statements in one SQLite
-// transaction, unnest-based multi-row inserts on PostgreSQL); reads go through Kysely's `sql`.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+// SQL of the request-event log (tables of migration 008: blocks, their parts, request ids). Writes use
+// the raw drivers on the main connection (a batch is one transaction); the reads queries need are classes
+// per engine, made on the main connection or by a reader thread on its own.
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import type { Database } from '../../platform/db/index.js';
-import { type Condition, type EventFilter, globForLike, globForSqlite, likeLiteral } from './filter.js';
-import { cpus } from 'node:os';
-import { createReaders, type Readers } from '../../platform/db/readers.js';
-import { accumulate, COUNTER_TABLES, type CounterTable, floorHour, floorMinute, type Rollup, trafficTypeMask } from './rollups.js';
+import { type BlockHeader, decodePart, decodeRows, type EncodedBlock, encodeBlocks, type EventRow, FIELD_PLACE, floorHour, PARTS, type TextColumn } from './block-format.js';
+import type { BlockReads } from './block-reader.js';
 
-export interface EventRow {
+const HEADER_COLUMNS = 'block_id, client_id, hour, n, first_time, last_time, stamp';
+
+interface HeaderRow {
+  block_id: number;
   client_id: number;
-  domain_id: number;
-  domain: string;
-  request_time: number;
-  id: string;
-  decision: string;
-  optional_action: string;
-  action: string;
-  result: string;
-  client_ip: string;
-  country: string;
-  method: string;
-  path: string;
-  path_prefix: string;
-  status_code: number;
-  rule_id: string;
-  rule_name: string;
-  reference_id: string;
-  session_id: string;
-  user_agent: string;
-  user_agent_client: string;
-  user_agent_device: string;
-  organization: string;
-  /** Comma-separated. */
-  traffic_types: string;
-  /** Lower-case threat tags wrapped in commas (`,sql,xss,`) so one tag is an exact LIKE match. */
-  tags: string;
-  scheme: string;
-  http_version: string;
-  ja3: string;
-  ja4: string;
-  /** JSON of the details-only fields. */
-  extra: string;
-}
-
-export type StoredEvent = EventRow & { seq: number };
-
-export const COLUMNS: readonly (keyof EventRow)[] = [
-  'client_id', 'domain_id', 'domain', 'request_time', 'id', 'decision', 'optional_action', 'action', 'result', 'client_ip',
-  'country', 'method', 'path', 'path_prefix', 'status_code', 'rule_id', 'rule_name', 'reference_id', 'session_id', 'user_agent',
-  'user_agent_client', 'user_agent_device', 'organization', 'traffic_types', 'tags', 'scheme', 'http_version', 'ja3', 'ja4', 'extra',
-];
-const BIGINT_COLUMNS = new Set(['client_id', 'domain_id', 'request_time']);
-const pgType = (c: string) => (BIGINT_COLUMNS.has(c) ? 'bigint' : c === 'status_code' ? 'integer' : 'text');
-
-export type Ordering = { column: string; descending: boolean };
-
-/** Events of one statistics key, decision and domain. */
-export interface KeyCount {
-  key: string;
-  decision: string;
-  domain_id: number;
+  hour: number;
   n: number;
+  first_time: number;
+  last_time: number;
+  stamp: number;
 }
 
-/** Events of one traffic bucket by decision, status class and traffic types (TRAFFIC_TYPE_BITS). */
-export interface TrafficCount {
-  bucket: number;
-  decision: string;
-  status_class: number;
-  types: number;
-  n: number;
+const toHeader = (r: HeaderRow): BlockHeader => ({
+  blockId: Number(r.block_id),
+  clientId: Number(r.client_id),
+  hour: Number(r.hour),
+  n: Number(r.n),
+  firstTime: Number(r.first_time),
+  lastTime: Number(r.last_time),
+  stamp: Number(r.stamp),
+});
+
+/** Random per block: with the id, what caches of decoded blocks are keyed by. */
+const newStamp = () => Math.floor(Math.random() * Number.MAX_SAFE_INTEGER);
+
+/** Request ids per multi-row INSERT on SQLite (three parameters each). */
+const ID_ROWS = 64;
+
+// ---------------------------------------------------------------------------------------------------
+// Reads of queries
+
+export class SqliteBlockReads implements BlockReads<false> {
+  private readonly blocksStatement;
+  private readonly summariesStatement;
+  private readonly partsStatement;
+  private readonly idsStatement;
+  private readonly begin;
+  private readonly commit;
+
+  constructor(private readonly db: SQLite.Database) {
+    this.blocksStatement = db.prepare(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = ? and hour >= ? and hour < ? order by hour desc, block_id desc`);
+    // Lists of ids travel as one JSON parameter: one prepared statement whatever their number.
+    this.summariesStatement = db.prepare('select block_id, summary from waap_event_blocks where block_id in (select value from json_each(?))');
+    this.partsStatement = db.prepare('select block_id, part, data from waap_event_parts where block_id in (select value from json_each(?)) and part in (select value from json_each(?))');
+    this.idsStatement = db.prepare('select id, hour from waap_event_ids where client_id = ? and id in (select value from json_each(?))');
+    this.begin = db.prepare('begin');
+    this.commit = db.prepare('commit');
+  }
+
+  blocks(clientId: number, fromHour: number, toHour: number): BlockHeader[] {
+    return (this.blocksStatement.all(clientId, fromHour, toHour) as HeaderRow[]).map(toHeader);
+  }
+
+  summaries(blockIds: readonly number[]) {
+    return this.summariesStatement.all(JSON.stringify(blockIds)) as { block_id: number; summary: string }[];
+  }
+
+  parts(blockIds: readonly number[], parts: readonly number[]) {
+    return this.partsStatement.all(JSON.stringify(blockIds), JSON.stringify(parts)) as { block_id: number; part: number; data: Buffer }[];
+  }
+
+  idHours(clientId: number, ids: readonly string[]) {
+    return this.idsStatement.all(clientId, JSON.stringify(ids)) as { id: string; hour: number }[];
+  }
+
+  /** Runs `read` on one snapshot of the database (a reader thread's own connection only). */
+  snapshot<T>(read: () => T): T {
+    this.begin.run();
+    try {
+      return read();
+    } finally {
+      this.commit.run();
+    }
+  }
 }
 
-/** Rows per multi-row INSERT on SQLite (30 columns each, well under SQLite's 32,766 parameters). */
-const SQLITE_ROWS = 64;
+type PgQueryable = Pick<pg.Pool, 'query'>;
 
-/**
- * Writes a row's values in COLUMNS order into `out` from `o`, without allocating. Spelled out field by
- * field: a loop over column names made every read a megamorphic lookup, a visible share of ingestion.
- */
-function rowValues(r: EventRow, out: unknown[], o: number): unknown[] {
-  out[o + 0] = r.client_id;
-  out[o + 1] = r.domain_id;
-  out[o + 2] = r.domain;
-  out[o + 3] = r.request_time;
-  out[o + 4] = r.id;
-  out[o + 5] = r.decision;
-  out[o + 6] = r.optional_action;
-  out[o + 7] = r.action;
-  out[o + 8] = r.result;
-  out[o + 9] = r.client_ip;
-  out[o + 10] = r.country;
-  out[o + 11] = r.method;
-  out[o + 12] = r.path;
-  out[o + 13] = r.path_prefix;
-  out[o + 14] = r.status_code;
-  out[o + 15] = r.rule_id;
-  out[o + 16] = r.rule_name;
-  out[o + 17] = r.reference_id;
-  out[o + 18] = r.session_id;
-  out[o + 19] = r.user_agent;
-  out[o + 20] = r.user_agent_client;
-  out[o + 21] = r.user_agent_device;
-  out[o + 22] = r.organization;
-  out[o + 23] = r.traffic_types;
-  out[o + 24] = r.tags;
-  out[o + 25] = r.scheme;
-  out[o + 26] = r.http_version;
-  out[o + 27] = r.ja3;
-  out[o + 28] = r.ja4;
-  out[o + 29] = r.extra;
-  return out;
+export class PostgresBlockReads implements BlockReads<true> {
+  constructor(private readonly db: PgQueryable) {}
+
+  async blocks(clientId: number, fromHour: number, toHour: number): Promise<BlockHeader[]> {
+    const result = await this.db.query(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = $1 and hour >= $2 and hour < $3 order by hour desc, block_id desc`, [clientId, fromHour, toHour]);
+    return (result.rows as HeaderRow[]).map(toHeader);
+  }
+
+  async summaries(blockIds: readonly number[]) {
+    return (await this.db.query('select block_id, summary from waap_event_blocks where block_id = any($1::bigint[])', [blockIds])).rows as { block_id: number; summary: string }[];
+  }
+
+  async parts(blockIds: readonly number[], parts: readonly number[]) {
+    const result = await this.db.query('select block_id, part, data from waap_event_parts where block_id = any($1::bigint[]) and part = any($2::int[])', [blockIds, parts]);
+    return result.rows as { block_id: number; part: number; data: Buffer }[];
+  }
+
+  async idHours(clientId: number, ids: readonly string[]) {
+    return (await this.db.query('select id, hour from waap_event_ids where client_id = $1 and id = any($2::text[])', [clientId, ids])).rows as { id: string; hour: number }[];
+  }
+
+  /** Runs `read` on one snapshot: a read-only repeatable-read transaction on one connection. */
+  static async snapshot<T>(pool: pg.Pool, read: (reads: PostgresBlockReads) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('begin isolation level repeatable read read only');
+      const result = await read(new PostgresBlockReads(client));
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Writes and maintenance (main connection)
 
 export class EventStore {
-  private readonly db: Kysely<any>;
-  private readonly sqlite;
   private sqliteInsert?: (rows: readonly EventRow[]) => boolean[];
-  private readonly readers: Readers;
 
   constructor(private readonly database: Database) {
-    this.db = database.kysely;
-    this.sqlite = database.raw.sqlite;
-    // The event indexes are large and written at random positions; a bigger page cache than SQLite's
-    // 2 MB default keeps bulk ingestion from thrashing (measured: several times faster at millions of rows).
-    this.sqlite?.pragma('cache_size = -262144');
-    // The log's counts and pages are short and many: at least two threads so one long scan does not
-    // queue the others; a larger page cache and memory-mapped reads for scans of millions of events.
-    this.readers = createReaders(database, {
-      threads: Math.max(2, Math.min(4, cpus().length)),
-      pragmas: ['cache_size = -131072', 'mmap_size = 1073741824'],
-    });
+    // Block parts are written as large blobs; a bigger page cache than SQLite's 2 MB default keeps the
+    // id index's pages in memory during bulk loads.
+    database.raw.sqlite?.pragma('cache_size = -262144');
   }
 
-  close(): Promise<void> {
-    return this.readers.close();
-  }
-
-  /** Runs a read off the main thread where the engine allows it. */
-  private async read<R>(query: RawBuilder<R>): Promise<R[]> {
-    return this.readers.all<R>(query.compile(this.db));
-  }
-
-  /** Inserts a batch and adds it to the counters, atomically. Returns, per row, whether it was new. */
+  /** Stores a batch atomically: ids first (a duplicate id is refused), then the blocks. Per row: stored? */
   async insertBatch(rows: readonly EventRow[]): Promise<boolean[]> {
     if (rows.length === 0) return [];
-    if (this.sqlite) return (this.sqliteInsert ??= this.prepareSqliteInsert())(rows);
+    if (this.database.raw.sqlite) return (this.sqliteInsert ??= this.prepareSqliteInsert(this.database.raw.sqlite))(rows);
     return this.insertPg(rows);
   }
 
-  private prepareSqliteInsert(): (rows: readonly EventRow[]) => boolean[] {
-    const db = this.sqlite!;
-    const one = `(${COLUMNS.map(() => '?').join(',')})`;
-    const into = `insert or ignore into waap_events (${COLUMNS.join(',')}) values`;
-    // One statement for SQLITE_ROWS rows at a time: per-statement overhead (binding, VDBE start-up) was
-    // a large share of the per-row cost. OR IGNORE needs no statement journal, unlike a failing insert.
-    const many = db.prepare(`${into} ${Array(SQLITE_ROWS).fill(one).join(',')}`);
-    const single = db.prepare(`${into} ${one}`);
-    const newSince = db.prepare('select client_id, id from waap_events where seq > ?').raw();
-    const lastSeq = db.prepare('select coalesce(max(seq), 0) from waap_events').pluck();
-    // Counters are summed by SQLite itself over the rows the batch added (those above the batch's first
-    // seq: this connection is the only writer), in C rather than row by row in JavaScript.
-    const counts = COUNTER_TABLES.flatMap((table) =>
-      table.sources.map((source) => {
-        const where = source.where ? ` and ${source.where}` : '';
-        const select = `select ${source.select.join(', ')}, count(*) from waap_events where seq > ?${where} group by ${source.select.map((_, i) => i + 1).join(', ')}`;
-        return db.prepare(upsertSql(table, select));
-      }),
-    );
-    const params: unknown[] = new Array(COLUMNS.length * SQLITE_ROWS);
+  private prepareSqliteInsert(db: SQLite.Database): (rows: readonly EventRow[]) => boolean[] {
+    const into = 'insert or ignore into waap_event_ids (client_id, id, hour) values';
+    // RETURNING lists the rows actually inserted, so a chunk with a duplicate says exactly which.
+    const manyIds = db.prepare(`${into} ${Array(ID_ROWS).fill('(?,?,?)').join(',')} returning id`).raw();
+    const oneId = db.prepare(`${into} (?,?,?)`);
+    const writeBlock = this.sqliteBlockWriter(db);
+    const params: unknown[] = new Array(3 * ID_ROWS);
     return db.transaction((rows: readonly EventRow[]) => {
-      const first = lastSeq.get() as number;
       const inserted: boolean[] = new Array(rows.length).fill(true);
       let i = 0;
-      for (; i + SQLITE_ROWS <= rows.length; i += SQLITE_ROWS) {
-        for (let j = 0; j < SQLITE_ROWS; j += 1) rowValues(rows[i + j], params, j * COLUMNS.length);
-        const before = lastSeq.get() as number;
-        if (many.run(params).changes === SQLITE_ROWS) continue;
-        // Some rows were duplicates. The rows this statement added are exactly those above `before`
-        // (ids only grow); the first of equal ids in the chunk is the one kept, as SQLite inserts in order.
-        const fresh = new Set((newSince.all(before) as [number, string][]).map(([c, id]) => `${c}|${id}`));
-        for (let j = i; j < i + SQLITE_ROWS; j += 1) inserted[j] = fresh.delete(`${rows[j].client_id}|${rows[j].id}`);
+      for (; i + ID_ROWS <= rows.length; i += ID_ROWS) {
+        for (let j = 0; j < ID_ROWS; j += 1) {
+          const row = rows[i + j];
+          params[3 * j] = row.client_id;
+          params[3 * j + 1] = row.id;
+          params[3 * j + 2] = floorHour(row.request_time);
+        }
+        const stored = manyIds.all(params) as [string][];
+        if (stored.length === ID_ROWS) continue;
+        // A duplicate: of an id stored before, or of an earlier row of the chunk (the first one wins).
+        const fresh = new Set(stored.map(([id]) => id));
+        for (let j = i; j < i + ID_ROWS; j += 1) inserted[j] = fresh.delete(rows[j].id);
       }
-      for (; i < rows.length; i += 1) inserted[i] = single.run(rowValues(rows[i], [], 0)).changes === 1;
-      for (const count of counts) count.run(first);
+      for (; i < rows.length; i += 1) inserted[i] = oneId.run(rows[i].client_id, rows[i].id, floorHour(rows[i].request_time)).changes === 1;
+      for (const block of encodeBlocks(rows.filter((_, k) => inserted[k]))) writeBlock(block);
       return inserted;
     });
   }
 
+  /** Writes one encoded block and its parts; returns its id. */
+  private sqliteBlockWriter(db: SQLite.Database): (block: EncodedBlock, blockId?: number) => number {
+    const insertBlock = db.prepare('insert into waap_event_blocks (block_id, client_id, hour, n, first_time, last_time, stamp, summary) values (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertParts = db.prepare(`insert into waap_event_parts (block_id, part, data) values ${PARTS.map(() => '(?, ?, ?)').join(', ')}`);
+    const params: unknown[] = new Array(3 * PARTS.length);
+    return (block, blockId) => {
+      const id = Number(insertBlock.run(blockId ?? null, block.clientId, block.hour, block.n, block.firstTime, block.lastTime, newStamp(), block.summary).lastInsertRowid);
+      block.parts.forEach((data, part) => {
+        params[3 * part] = id;
+        params[3 * part + 1] = part;
+        params[3 * part + 2] = data;
+      });
+      insertParts.run(params);
+      return id;
+    };
+  }
+
   private async insertPg(rows: readonly EventRow[]): Promise<boolean[]> {
+    return this.pgTransaction(async (client) => {
+      const ids = await client.query(
+        `insert into waap_event_ids (client_id, id, hour) select * from unnest($1::bigint[], $2::text[], $3::bigint[])
+         on conflict (client_id, id) do nothing returning client_id, id`,
+        [rows.map((r) => r.client_id), rows.map((r) => r.id), rows.map((r) => floorHour(r.request_time))],
+      );
+      const fresh = new Set(ids.rows.map((r: { client_id: number; id: string }) => `${r.client_id}|${r.id}`));
+      const inserted = rows.map((r) => fresh.delete(`${r.client_id}|${r.id}`));
+      await writePgBlocks(client, encodeBlocks(rows.filter((_, i) => inserted[i])));
+      return inserted;
+    });
+  }
+
+  private async pgTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.database.raw.pg!.connect();
     try {
       await client.query('begin');
-      const params = COLUMNS.map((c) => rows.map((r) => r[c]));
-      const casts = COLUMNS.map((c, i) => `$${i + 1}::${pgType(c)}[]`).join(',');
-      const result = await client.query(
-        `insert into waap_events (${COLUMNS.join(',')}) select * from unnest(${casts}) on conflict (client_id, id) do nothing returning client_id, id`,
-        params,
-      );
-      const fresh = new Set(result.rows.map((r: { client_id: number; id: string }) => `${r.client_id}|${r.id}`));
-      const inserted = rows.map((r) => fresh.delete(`${r.client_id}|${r.id}`));
-      const kept = rows.filter((_, i) => inserted[i]);
-      for (const [table, counters] of accumulate(kept)) {
-        if (counters.size === 0) continue;
-        const entries = [...counters.values()];
-        const values = [...table.columns.map((_, i) => entries.map((e) => e.key[i])), entries.map((e) => e.n)];
-        const casts = [...table.columns.map((c) => c.type), 'bigint'].map((type, i) => `$${i + 1}::${type}[]`);
-        await client.query(upsertSql(table, `select * from unnest(${casts.join(',')})`), values);
-      }
+      const result = await work(client);
       await client.query('commit');
-      return inserted;
+      return result;
     } catch (error) {
-      await client.query('rollback');
+      await client.query('rollback').catch(() => {});
       throw error;
     } finally {
       client.release();
     }
   }
 
-  async countRaw(filter: EventFilter, from: number, toExcl: number): Promise<number> {
-    if (from >= toExcl) return 0;
-    const rows = await this.read(sql<{ n: number }>`select count(*) as n from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}`);
-    return Number(rows[0]?.n ?? 0);
+  /** Blocks holding events older than `cutoff` (of any client), oldest first, at most `limit`. */
+  async expiredBlocks(cutoff: number, limit: number): Promise<BlockHeader[]> {
+    const rows = await this.select<HeaderRow>(
+      `select ${HEADER_COLUMNS} from waap_event_blocks where hour <= $1 and first_time < $2 order by hour, block_id limit $3`,
+      [floorHour(cutoff), cutoff, limit],
+    );
+    return rows.map(toHeader);
   }
 
-  /** Per-hour counts of a rollup over whole hours [fromHour, toHour), newest first. */
-  async countHours(rollup: Rollup, filter: EventFilter, conditions: Condition[], fromHour: number, toHour: number): Promise<{ hour: number; n: number }[]> {
-    if (fromHour >= toHour) return [];
-    const parts = [sql`client_id = ${filter.clientId}`, sql`hour >= ${fromHour}`, sql`hour < ${toHour}`, ...conditions.map((c) => this.condition(c))];
-    const rows = await this.read(sql<{ hour: number; n: number }>`select hour, sum(n) as n from ${sql.table(rollup.table)} where ${sql.join(parts, sql` and `)} group by hour order by hour desc`);
-    return rows.map((r) => ({ hour: Number(r.hour), n: Number(r.n) }));
+  /** A client's blocks of one hour, oldest first. */
+  async hourBlocks(clientId: number, hour: number): Promise<BlockHeader[]> {
+    const rows = await this.select<HeaderRow>(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = $1 and hour = $2 order by block_id`, [clientId, hour]);
+    return rows.map(toHeader);
   }
 
-  async page(filter: EventFilter, from: number, toExcl: number, ordering: Ordering, limit: number, offset: number): Promise<StoredEvent[]> {
-    const direction = ordering.descending ? sql`desc` : sql`asc`;
-    return this.read(sql<StoredEvent>`select * from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}
-      order by ${sql.ref(ordering.column)} ${direction}, seq ${direction} limit ${limit} offset ${offset}`);
+  /** Hours of clients holding at least `minBlocks` blocks of fewer than `maxEvents` events each. */
+  async fragmentedHours(minBlocks: number, maxEvents: number, limit: number): Promise<{ clientId: number; hour: number }[]> {
+    const rows = await this.select<{ client_id: number; hour: number }>(
+      'select client_id, hour from waap_event_blocks where n < $1 group by client_id, hour having count(*) >= $2 order by hour desc limit $3',
+      [maxEvents, minBlocks, limit],
+    );
+    return rows.map((r) => ({ clientId: Number(r.client_id), hour: Number(r.hour) }));
   }
 
-  /** Newest-first chunk after a (request_time, seq) cursor: constant-memory walks for exports. */
-  async chunkAfter(filter: EventFilter, cursor: { time: number; seq: number } | null, size: number): Promise<StoredEvent[]> {
-    const after = cursor ? sql`and (request_time < ${cursor.time} or (request_time = ${cursor.time} and seq < ${cursor.seq}))` : sql``;
-    return this.read(sql<StoredEvent>`select * from waap_events where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} ${after}
-      order by request_time desc, seq desc limit ${size}`);
+  /** Every event of the blocks, as rows, in their stored order (block by block). */
+  async readRows(blocks: readonly BlockHeader[]): Promise<EventRow[][]> {
+    if (blocks.length === 0) return [];
+    const rows = await this.select<{ block_id: number; part: number; data: Buffer }>(
+      this.database.engine === 'sqlite'
+        ? 'select block_id, part, data from waap_event_parts where block_id in (select value from json_each($1))'
+        : 'select block_id, part, data from waap_event_parts where block_id = any($1::bigint[])',
+      [this.database.engine === 'sqlite' ? JSON.stringify(blocks.map((b) => b.blockId)) : blocks.map((b) => b.blockId)],
+    );
+    const byBlock = new Map<number, Buffer[]>();
+    for (const row of rows) {
+      const parts = byBlock.get(Number(row.block_id)) ?? [];
+      parts[row.part] = row.data;
+      byBlock.set(Number(row.block_id), parts);
+    }
+    return blocks.map((b) => decodeRows(b, (byBlock.get(b.blockId) ?? []).map(decodePart)));
   }
 
-  async find(clientId: number, domainId: number, id: string, notBefore: number): Promise<StoredEvent | undefined> {
-    const result = await sql<StoredEvent>`select * from waap_events where client_id = ${clientId} and id = ${id} and domain_id = ${domainId} and request_time >= ${notBefore}`.execute(this.db);
-    return result.rows[0];
-  }
-
-  /** Counts per value of one column over [from, toExcl), split by decision and domain (events read row by row). */
-  async countBy(filter: EventFilter, column: string, from: number, toExcl: number): Promise<KeyCount[]> {
-    if (from >= toExcl) return [];
-    const rows = await this.read(sql<KeyCount>`select cast(${sql.ref(column)} as text) as key, decision, domain_id, count(*) as n
-      from waap_events where ${this.where(filter, from, toExcl, filter.conditions)} group by ${sql.ref(column)}, decision, domain_id`);
-    return rows.map((r) => ({ key: String(r.key), decision: r.decision, domain_id: Number(r.domain_id), n: Number(r.n) }));
-  }
-
-  /** The same counts from the hourly statistics counters, over whole hours [fromHour, toHour). */
-  async countByFromCounters(filter: EventFilter, dimension: string, conditions: Condition[], fromHour: number, toHour: number): Promise<KeyCount[]> {
-    if (fromHour >= toHour) return [];
-    const parts = [sql`client_id = ${filter.clientId}`, sql`dim = ${dimension}`, sql`hour >= ${fromHour}`, sql`hour < ${toHour}`, ...conditions.map((c) => this.condition(c))];
-    const rows = await this.read(sql<KeyCount>`select key, decision, domain_id, sum(n) as n from waap_stat_counters
-      where ${sql.join(parts, sql` and `)} group by key, decision, domain_id`);
-    return rows.map((r) => ({ key: String(r.key), decision: r.decision, domain_id: Number(r.domain_id), n: Number(r.n) }));
-  }
-
-  /** Any one row per key, to describe the keys of statistics (country and organisation of an IP). */
-  async sampleBy(filter: EventFilter, column: string, keys: string[]): Promise<StoredEvent[]> {
-    if (keys.length === 0) return [];
-    return this.read(sql<StoredEvent>`select * from waap_events where seq in (select min(seq) from waap_events
-      where ${this.where(filter, filter.from, filter.toExcl, filter.conditions)} and ${sql.ref(column)} in (${sql.join(keys)}) group by ${sql.ref(column)})`);
-  }
-
-  /** Per-bucket counts of the traffic series over [from, toExcl), events read row by row. */
-  async trafficBuckets(filter: EventFilter, bucketMs: number, from: number, toExcl: number): Promise<TrafficCount[]> {
-    if (from >= toExcl) return [];
-    // A literal, not a parameter: SQLite binds JS numbers as REAL, which would make the division exact.
-    const size = sql.lit(Math.trunc(bucketMs));
-    const rows = await this.read(sql<any>`select (request_time / ${size}) * ${size} as bucket, decision, status_code / 100 as status_class, traffic_types, count(*) as n
-      from waap_events where ${this.where(filter, from, toExcl, filter.conditions)}
-      group by 1, decision, status_code / 100, traffic_types`);
-    return rows.map((r: any) => ({ bucket: Number(r.bucket), decision: r.decision, status_class: Number(r.status_class), types: trafficTypeMask(r.traffic_types), n: Number(r.n) }));
-  }
-
-  /** The same counts from the per-minute traffic counters, over whole minutes [fromMinute, toMinute). */
-  async trafficFromCounters(filter: EventFilter, bucketMs: number, conditions: Condition[], fromMinute: number, toMinute: number): Promise<TrafficCount[]> {
-    if (fromMinute >= toMinute) return [];
-    const size = sql.lit(Math.trunc(bucketMs));
-    const parts = [sql`client_id = ${filter.clientId}`, sql`minute >= ${fromMinute}`, sql`minute < ${toMinute}`, ...conditions.map((c) => this.condition(c))];
-    const rows = await this.read(sql<any>`select (minute / ${size}) * ${size} as bucket, decision, status_class, types, sum(n) as n
-      from waap_traffic_counters where ${sql.join(parts, sql` and `)} group by 1, decision, status_class, types`);
-    return rows.map((r: any) => ({ bucket: Number(r.bucket), decision: r.decision, status_class: Number(r.status_class), types: Number(r.types), n: Number(r.n) }));
-  }
-
-  async clientsWithEvents(): Promise<number[]> {
-    const result = await sql<{ client_id: number }>`select distinct client_id from waap_domains`.execute(this.db);
-    return result.rows.map((r) => Number(r.client_id));
-  }
-
-  /** Deletes up to `limit` expired events of one client; returns how many went. */
-  async deleteExpired(clientId: number, cutoff: number, limit: number): Promise<number> {
-    const result = await sql`delete from waap_events where seq in (select seq from waap_events where client_id = ${clientId} and request_time < ${cutoff} limit ${limit})`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0);
+  /** The request ids a block holds. */
+  async blockIds(block: BlockHeader): Promise<string[]> {
+    const rows = await this.select<{ data: Buffer }>('select data from waap_event_parts where block_id = $1 and part = $2', [block.blockId, FIELD_PLACE.id.part]);
+    if (rows.length === 0) return [];
+    const column = decodePart(rows[0].data).columns[FIELD_PLACE.id.index] as TextColumn;
+    return column.texts();
   }
 
   /**
-   * Deletes the counters of periods wholly before `cutoff`. The period holding the cutoff stays: reads
-   * never use its counter (they count the rows of a partial period), and its later events are live.
+   * Replaces blocks by the given rows (kept in the order given for equal times), in one transaction:
+   * the rows go to blocks taking the largest of the old ids, so the replaced events keep their place
+   * among the other blocks of their hour; the ids of events not kept are removed. Returns false, having
+   * changed nothing, when one of the old blocks was replaced or removed meanwhile (its stamp changed).
    */
-  async deleteExpiredCounters(clientId: number, cutoff: number): Promise<void> {
-    for (const table of COUNTER_TABLES) {
-      const period = table.columns.some((c) => c.name === 'minute') ? 'minute' : 'hour';
-      const bound = period === 'minute' ? floorMinute(cutoff) : floorHour(cutoff);
-      await sql`delete from ${sql.table(table.table)} where client_id = ${clientId} and ${sql.ref(period)} < ${bound}`.execute(this.db);
+  async replaceBlocks(old: readonly BlockHeader[], rows: readonly EventRow[], droppedIds: readonly { clientId: number; id: string }[]): Promise<boolean> {
+    const blocks = encodeBlocks(rows);
+    const keepId = Math.max(...old.map((b) => b.blockId));
+    const sqlite = this.database.raw.sqlite;
+    if (sqlite) {
+      const writeBlock = this.sqliteBlockWriter(sqlite);
+      const deleteBlock = sqlite.prepare('delete from waap_event_blocks where block_id = ? and stamp = ?');
+      const deleteParts = sqlite.prepare('delete from waap_event_parts where block_id = ?');
+      const deleteId = sqlite.prepare('delete from waap_event_ids where client_id = ? and id = ?');
+      const replace = sqlite.transaction(() => {
+        for (const b of old) {
+          if (deleteBlock.run(b.blockId, b.stamp).changes !== 1) throw new BlockChanged();
+          deleteParts.run(b.blockId);
+        }
+        for (const d of droppedIds) deleteId.run(d.clientId, d.id);
+        blocks.forEach((block, i) => writeBlock(block, i === blocks.length - 1 ? keepId : undefined));
+      });
+      try {
+        replace();
+        return true;
+      } catch (error) {
+        if (error instanceof BlockChanged) return false;
+        throw error;
+      }
+    }
+    try {
+      await this.pgTransaction(async (client) => {
+        const ids = old.map((b) => b.blockId);
+        const gone = await client.query('delete from waap_event_blocks where (block_id, stamp) in (select * from unnest($1::bigint[], $2::bigint[]))', [ids, old.map((b) => b.stamp)]);
+        if (gone.rowCount !== old.length) throw new BlockChanged();
+        await client.query('delete from waap_event_parts where block_id = any($1::bigint[])', [ids]);
+        if (droppedIds.length > 0) {
+          await client.query('delete from waap_event_ids where (client_id, id) in (select * from unnest($1::bigint[], $2::text[]))', [
+            droppedIds.map((d) => d.clientId),
+            droppedIds.map((d) => d.id),
+          ]);
+        }
+        await writePgBlocks(client, blocks, keepId);
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof BlockChanged) return false;
+      throw error;
     }
   }
 
-  private where(filter: EventFilter, from: number, toExcl: number, conditions: Condition[]): RawBuilder<unknown> {
-    const parts = [sql`client_id = ${filter.clientId}`, sql`request_time >= ${from}`, sql`request_time < ${toExcl}`, ...conditions.map((c) => this.condition(c))];
-    return sql.join(parts, sql` and `);
-  }
-
-  private condition(c: Condition): RawBuilder<unknown> {
-    let clause: RawBuilder<unknown>;
-    if (c.kind === 'in') {
-      clause = sql`${sql.ref(c.column)} in (${sql.join(c.values)})`;
-    } else if (c.kind === 'glob') {
-      const sqlite = this.database.engine === 'sqlite';
-      clause = sql`(${sql.join(c.patterns.map((p) => (sqlite ? sql`path glob ${globForSqlite(p)}` : sql`path like ${globForLike(p)} escape '\\'`)), sql` or `)})`;
-    } else if (c.kind === 'substring') {
-      clause = sql`(${sql.join(c.values.map((v) => sql`lower(user_agent) like ${`%${likeLiteral(v.toLowerCase())}%`} escape '\\'`), sql` or `)})`;
-    } else {
-      clause = sql`(${sql.join(c.values.map((v) => sql`tags like ${`%,${likeLiteral(v.toLowerCase())},%`} escape '\\'`), sql` or `)})`;
-    }
-    return c.negate ? sql`not ${clause}` : clause;
+  private async select<R>(text: string, params: unknown[]): Promise<R[]> {
+    const sqlite = this.database.raw.sqlite;
+    if (sqlite) return sqlite.prepare(text.replace(/\$\d+/g, '?')).all(...params) as R[];
+    return (await this.database.raw.pg!.query(text, params)).rows as R[];
   }
 }
 
-/** `insert ... on conflict do update set n = n + excluded.n` for one counter table, from VALUES or a SELECT. */
-function upsertSql(table: CounterTable, source: string): string {
-  const columns = table.columns.map((c) => c.name);
-  // `where true` keeps SQLite from reading ON CONFLICT as part of a SELECT's join.
-  const from = source.startsWith('select') && !source.includes(' where ') ? `${source} where true` : source;
-  return `insert into ${table.table} (${columns.join(',')}, n) ${from} on conflict (${columns.join(',')}) do update set n = ${table.table}.n + excluded.n`;
+/** Writes blocks on PostgreSQL: ids taken from the sequence first (the last block may keep `lastId`). */
+async function writePgBlocks(client: pg.PoolClient, blocks: readonly EncodedBlock[], lastId?: number): Promise<void> {
+  if (blocks.length === 0) return;
+  const fresh = lastId === undefined ? blocks.length : blocks.length - 1;
+  const taken = fresh > 0
+    ? (await client.query("select nextval(pg_get_serial_sequence('waap_event_blocks', 'block_id')) as id from generate_series(1, $1)", [fresh])).rows.map((r: { id: number }) => Number(r.id))
+    : [];
+  const ids = lastId === undefined ? taken : [...taken, lastId];
+  await client.query(
+    `insert into waap_event_blocks (block_id, client_id, hour, n, first_time, last_time, stamp, summary)
+     select * from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[], $7::bigint[], $8::text[])`,
+    [ids, blocks.map((b) => b.clientId), blocks.map((b) => b.hour), blocks.map((b) => b.n), blocks.map((b) => b.firstTime), blocks.map((b) => b.lastTime), blocks.map(() => newStamp()), blocks.map((b) => b.summary)],
+  );
+  const partIds: number[] = [];
+  const partNumbers: number[] = [];
+  const data: Buffer[] = [];
+  blocks.forEach((block, i) =>
+    block.parts.forEach((buffer, part) => {
+      partIds.push(ids[i]);
+      partNumbers.push(part);
+      data.push(buffer);
+    }),
+  );
+  await client.query('insert into waap_event_parts (block_id, part, data) select * from unnest($1::bigint[], $2::int[], $3::bytea[])', [partIds, partNumbers, data]);
 }
+
+/** A block to replace was replaced or removed by someone else first. */
+class BlockChanged extends Error {}

@@ -1,37 +1,36 @@
 // Statistics of the request log: top keys of one dimension split by decision, and the traffic series per
-// time bucket. Both read counters kept at ingestion (hourly per dimension value, per minute for traffic)
-// for the whole periods of the range and count the events of the partial periods at its edges, so they
-// equal a count of the stored events exactly. A filter the counters do not carry (client IPs) reads the
-// events of those IPs through their index instead.
-import type { Condition, EventFilter } from '../request-events/filter.js';
-import { ceilHour, ceilMinute, floorHour, floorMinute, STAT_COLUMNS, TRAFFIC_TYPE_BITS } from '../request-events/rollups.js';
+// time bucket, both aggregated by the block queries over exactly the events the filter selects.
+import type { FieldName } from '../request-events/block-format.js';
+import { TRAFFIC_TYPE_BITS } from '../request-events/block-query.js';
+import type { EventQueries } from '../request-events/queries.js';
 import type { RequestEventService } from '../request-events/service.js';
-import type { EventStore, KeyCount, TrafficCount } from '../request-events/store.js';
 import { TRAFFIC_FIELDS, type StatDimension } from './schemas.js';
 
 const TOP = 20;
 const RESOLUTION_SECONDS = { daily: 86400, hourly: 3600, minutely: 60 } as const;
-/** Columns both the events and the counter tables have, so their filters apply to either. */
-const STAT_FILTER_COLUMNS = new Set(['domain_id', 'rule_name']);
-const TRAFFIC_FILTER_COLUMNS = new Set(['domain_id']);
 const STATUS_FIELDS: Record<number, string> = { 2: 'origin2xx', 3: 'origin3xx', 4: 'originError4xx', 5: 'originError5xx' };
+
+/** The event field each statistics dimension counts. */
+const STAT_FIELDS: Record<StatDimension, FieldName> = {
+  country: 'country',
+  rule: 'rule_name',
+  org: 'organization',
+  ip: 'client_ip',
+  useragent: 'user_agent',
+  target: 'domain',
+};
 
 type Pair = [string, number];
 
-/** The filter's conditions when every one can be applied to a counter table, else undefined. */
-function counterConditions(filter: EventFilter, columns: Set<string>): Condition[] | undefined {
-  return filter.conditions.every((c) => c.kind === 'in' && columns.has(c.column)) ? filter.conditions : undefined;
-}
-
 export class StatsService {
   constructor(
-    private readonly store: EventStore,
+    private readonly queries: EventQueries,
     private readonly events: RequestEventService,
   ) {}
 
   async simple(clientId: number, dimension: StatDimension, query: Record<string, unknown>) {
     const filter = this.events.filter(clientId, query);
-    const counts = await this.countBy(filter, dimension);
+    const { counts, described } = await this.queries.run('countBy', filter, STAT_FIELDS[dimension]);
     const totals = new Map<string, Record<string, number>>();
     const domainOf = new Map<string, number>();
     for (const r of counts) {
@@ -51,38 +50,15 @@ export class StatsService {
       blocked: series('blocked'),
       suppressed: series('monitored'),
       allowed: series('allowed'),
-      reference: await this.reference(filter, dimension, keys, domainOf),
+      reference: reference(dimension, keys, domainOf, described),
     };
-  }
-
-  /** Counts per key, decision and domain: counters for the whole hours, events for the partial ones. */
-  private async countBy(filter: EventFilter, dimension: StatDimension): Promise<KeyCount[]> {
-    const column = STAT_COLUMNS[dimension];
-    const conditions = counterConditions(filter, STAT_FILTER_COLUMNS);
-    const h0 = ceilHour(filter.from);
-    const h1 = floorHour(filter.toExcl);
-    if (!conditions || h0 >= h1) return this.store.countBy(filter, column, filter.from, filter.toExcl);
-    const parts = await Promise.all([
-      this.store.countBy(filter, column, filter.from, h0),
-      this.store.countByFromCounters(filter, dimension, conditions, h0, h1),
-      this.store.countBy(filter, column, h1, filter.toExcl),
-    ]);
-    return parts.flat();
-  }
-
-  private async reference(filter: EventFilter, dimension: StatDimension, keys: string[], domainOf: Map<string, number>) {
-    if (dimension === 'target') return Object.fromEntries(keys.map((k) => [k, { domain_id: domainOf.get(k)! }]));
-    if (dimension !== 'ip') return null;
-    // The IPs' own rows, found through the (client, IP) index.
-    const samples = await this.store.sampleBy(filter, 'client_ip', keys);
-    return Object.fromEntries(samples.map((row) => [row.client_ip, { country: row.country, org: row.organization }]));
   }
 
   async traffic(clientId: number, query: Record<string, unknown> & { resolution: keyof typeof RESOLUTION_SECONDS; bucket_size?: number }) {
     const filter = this.events.filter(clientId, query);
     const bucketMs = (query.bucket_size ?? RESOLUTION_SECONDS[query.resolution]) * 1000;
     const buckets = new Map<number, Record<string, number>>();
-    for (const r of await this.trafficCounts(filter, bucketMs)) {
+    for (const r of await this.queries.run('traffic', filter, bucketMs)) {
       let b = buckets.get(r.bucket);
       if (!b) {
         b = { timestamp: r.bucket / 1000, ...Object.fromEntries(TRAFFIC_FIELDS.map((f) => [f, 0])) };
@@ -103,18 +79,11 @@ export class StatsService {
     }
     return [...buckets.values()].sort((a, b) => a.timestamp - b.timestamp);
   }
+}
 
-  /** Counts per bucket: per-minute counters for the whole minutes, events for the partial ones. */
-  private async trafficCounts(filter: EventFilter, bucketMs: number): Promise<TrafficCount[]> {
-    const conditions = counterConditions(filter, TRAFFIC_FILTER_COLUMNS);
-    const m0 = ceilMinute(filter.from);
-    const m1 = floorMinute(filter.toExcl);
-    if (!conditions || m0 >= m1) return this.store.trafficBuckets(filter, bucketMs, filter.from, filter.toExcl);
-    const parts = await Promise.all([
-      this.store.trafficBuckets(filter, bucketMs, filter.from, m0),
-      this.store.trafficFromCounters(filter, bucketMs, conditions, m0, m1),
-      this.store.trafficBuckets(filter, bucketMs, m1, filter.toExcl),
-    ]);
-    return parts.flat();
-  }
+/** What the keys are: the domain of a target, the country and organisation of an IP (null otherwise). */
+function reference(dimension: StatDimension, keys: string[], domainOf: Map<string, number>, described: Record<string, { country: string; organization: string }>) {
+  if (dimension === 'target') return Object.fromEntries(keys.map((k) => [k, { domain_id: domainOf.get(k)! }]));
+  if (dimension !== 'ip') return null;
+  return Object.fromEntries(keys.filter((k) => described[k]).map((k) => [k, { country: described[k].country, org: described[k].organization }]));
 }

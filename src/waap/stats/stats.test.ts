@@ -1,4 +1,4 @@
-// Statistics and traffic read counters kept at ingestion; these tests hold them to a count of the
+// Statistics and traffic are aggregated from the stored blocks; these tests hold them to a count of the
 // events themselves (a plain-JavaScript model over the ingested samples), for ranges starting and ending
 // inside hours and minutes, with filters, and after retention on a moved clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +6,6 @@ import { createTestApp, type TestAccount, type TestApp } from '../../../tests/su
 import { expectConforms } from '../../../tests/support/conformance.js';
 import { createDomain, ingest } from '../test-helpers.js';
 import { samples, type Sample } from '../request-events/oracle.js';
-import { backfillWaapCounters } from '../../../migrations/007_waap_counters.js';
-import { sql } from 'kysely';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
 const DAY = 86_400_000;
@@ -129,7 +127,7 @@ const RANGES: [string, Query][] = [
   ['less than an hour', { start: NOW - 5 * DAY - 1_800_000, end: NOW - 5 * DAY + 1_500_000 }],
 ];
 
-describe('GET /waap/v1/analytics/stats/{dimension} from counters', () => {
+describe('GET /waap/v1/analytics/stats/{dimension}', () => {
   for (const [name, range] of RANGES) {
     it(`equals a count of the events over ${name}, for every dimension`, async () => {
       for (const dimension of Object.keys(KEY)) await expectStats(dimension, range);
@@ -150,7 +148,7 @@ describe('GET /waap/v1/analytics/stats/{dimension} from counters', () => {
   });
 });
 
-describe('GET /waap/v1/analytics/traffic from counters', () => {
+describe('GET /waap/v1/analytics/traffic', () => {
   for (const [name, range] of RANGES) {
     it(`equals a count of the events over ${name}`, async () => {
       await expectTraffic(range, { resolution: 'daily' }, 86400);
@@ -161,24 +159,6 @@ describe('GET /waap/v1/analytics/traffic from counters', () => {
 
   it('filters by domain', async () => {
     await expectTraffic({ ...RANGES[1][1], domains: [domains[0]] }, { resolution: 'hourly' }, 3600);
-  });
-});
-
-describe('migration 007', () => {
-  it('backfills from stored events exactly the counters ingestion kept', async () => {
-    const read = async () => ({
-      stat: (await sql`select * from waap_stat_counters order by client_id, dim, hour, key, domain_id, rule_name, decision`.execute(t.db.kysely)).rows,
-      traffic: (await sql`select * from waap_traffic_counters order by client_id, minute, domain_id, decision, status_class, types`.execute(t.db.kysely)).rows,
-    });
-    const kept = await read();
-    expect(kept.stat.length).toBeGreaterThan(100);
-    expect(kept.traffic.length).toBeGreaterThan(100);
-    await sql`delete from waap_stat_counters`.execute(t.db.kysely);
-    await sql`delete from waap_traffic_counters`.execute(t.db.kysely);
-    await backfillWaapCounters(t.db.kysely, t.db.engine);
-    const normalise = (rows: unknown[]) => JSON.parse(JSON.stringify(rows, (_, v) => (typeof v === 'bigint' || (typeof v === 'string' && /^\d+$/.test(v)) ? Number(v) : v)));
-    expect(normalise((await read()).stat)).toEqual(normalise(kept.stat));
-    expect(normalise((await read()).traffic)).toEqual(normalise(kept.traffic));
   });
 });
 

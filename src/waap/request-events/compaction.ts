@@ -1,0 +1,91 @@
+// Merges the small blocks of an hour. Ingestion writes one block per client and hour of each batch, so a
+// log fed in small pieces (a few events per request) leaves many small blocks per hour, and every query
+// over that hour reads them all. Once an hour has MIN_BLOCKS blocks of fewer than SMALL_BLOCK events,
+// they are rewritten as one (at most MAX_MERGE events a time, so one rewrite never holds the server
+// long). A merged block takes the largest id of those it replaces and keeps their events' order.
+import type { BlockHeader } from './block-format.js';
+import type { EventStore } from './store.js';
+
+export const MIN_BLOCKS = 8;
+export const SMALL_BLOCK = 4096;
+const MAX_MERGE = 16_384;
+const HOURS_PER_READ = 32;
+const INTERVAL_MS = 60_000;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class CompactionJob {
+  private running: Promise<number> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly store: EventStore) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.run().catch(() => {}), INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => 0);
+  }
+
+  /** Asks for a pass soon (after ingestion), without waiting for it. */
+  schedule(): void {
+    if (this.timer) setImmediate(() => void this.run().catch(() => {}));
+  }
+
+  /** Runs passes until no hour is fragmented; returns how many blocks were merged away. */
+  run(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      let merged = 0;
+      try {
+        do {
+          this.again = false;
+          merged += await this.pass();
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+      return merged;
+    })();
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    let merged = 0;
+    for (;;) {
+      const hours = await this.store.fragmentedHours(MIN_BLOCKS, SMALL_BLOCK, HOURS_PER_READ);
+      if (hours.length === 0) return merged;
+      let progress = 0;
+      for (const { clientId, hour } of hours) {
+        progress += await this.mergeHour((await this.store.hourBlocks(clientId, hour)).filter((b) => b.n < SMALL_BLOCK));
+        await yieldToLoop();
+      }
+      merged += progress;
+      // Hours whose blocks changed under us are found again by the next pass.
+      if (progress === 0) return merged;
+    }
+  }
+
+  /** Merges the oldest of the small blocks (up to MAX_MERGE events); returns how many blocks went. */
+  private async mergeHour(small: readonly BlockHeader[]): Promise<number> {
+    const taken: BlockHeader[] = [];
+    let events = 0;
+    for (const block of small) {
+      if (taken.length >= 2 && events + block.n > MAX_MERGE) break;
+      taken.push(block);
+      events += block.n;
+    }
+    if (taken.length < 2) return 0;
+    // Block by block in id order, each in its stored order: the encoder keeps that order for equal times.
+    const rows = (await this.store.readRows(taken)).flat();
+    return (await this.store.replaceBlocks(taken, rows, [])) ? taken.length - 1 : 0;
+  }
+}

@@ -1,0 +1,44 @@
+// A reader thread of the request-event log: its own connection (read-only SQLite, or a small PostgreSQL
+// pool) and its own cache of decoded blocks; runs whole queries so the main thread only gets results.
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import { createPostgresPool } from '../../platform/db/index.js';
+import { serveWorkerCalls } from '../../platform/workers.js';
+import { BlockCache, runAsync, runSync } from './block-reader.js';
+import { type QueryName, startQuery } from './block-query.js';
+import { PostgresBlockReads, SqliteBlockReads } from './store.js';
+
+export interface QueryWorkerData {
+  sqliteFile?: string;
+  postgresUrl?: string;
+  schema?: string;
+  cacheBytes: number;
+}
+
+const data = workerData as QueryWorkerData;
+const cache = new BlockCache(data.cacheBytes);
+type Run = (name: QueryName, args: unknown[]) => Promise<unknown>;
+
+function sqliteRunner(file: string): Run {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  // Parts are read as whole blobs; memory-mapped reads spare a copy through SQLite's page cache.
+  db.pragma('mmap_size = 1073741824');
+  db.pragma('cache_size = -65536');
+  const reads = new SqliteBlockReads(db);
+  return async (name, args) => reads.snapshot(() => runSync(startQuery(name, args as never), reads, cache));
+}
+
+function postgresRunner(url: string, schema: string | undefined): Run {
+  // The driver loads with the first query (a bundle turns this import into a require).
+  const pool = import('pg').then(({ default: pg }) => {
+    const made = createPostgresPool(pg, url, schema, 2);
+    made.on('error', () => {});
+    return made;
+  });
+  return async (name, args) => PostgresBlockReads.snapshot(await pool, (reads) => runAsync(startQuery(name, args as never), reads, cache));
+}
+
+const run = data.sqliteFile ? sqliteRunner(data.sqliteFile) : postgresRunner(data.postgresUrl!, data.schema);
+
+serveWorkerCalls(parentPort!, (message) => run(message.name as QueryName, message.args as unknown[]));
