@@ -10,7 +10,7 @@ import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
 import { createSecurity } from './security/index.js';
 import { createEdge } from './edge/index.js';
-import { createWaap } from './waap/index.js';
+import { createWaap, type WaapProduct } from './waap/index.js';
 import { registerAuth } from './platform/auth/plugin.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
@@ -36,6 +36,8 @@ export interface Edgeplane {
   app: FastifyInstance;
   iam: IamProduct;
   control: ControlProduct;
+  /** The request log's queries, ingestion and maintenance jobs, for in-process use and tests. */
+  waap: WaapProduct;
   /** Set when this start generated the operator token (print it once). */
   generatedOperatorToken?: string;
 }
@@ -58,6 +60,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   const routes = trackRoutes(app);
   const iam = createIam(deps);
   const control = createControl({ ...deps, routes, iam });
+  const waap = createWaap(deps);
   // The explicit list of products, in registration order.
   const products: Product[] = [
     iam,
@@ -65,7 +68,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     createCdn(deps),
     createSecurity({ ...deps, accounts: iam.accounts }),
     createEdge({ ...deps, accounts: iam.accounts }),
-    createWaap(deps),
+    waap,
     createCloud(deps),
     control,
   ];
@@ -87,5 +90,5 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   await registerOpenApi(app, { version: VERSION, tags: products.flatMap((p) => p.tags ?? []) });
   for (const product of products) await product.register(app);
   await app.ready();
-  return { app, iam, control, generatedOperatorToken: generated };
+  return { app, iam, control, waap, generatedOperatorToken: generated };
 }

@@ -1,0 +1,193 @@
+// How events are stored (blocks per client and hour) must never show in answers: reader threads answer
+// exactly as the main thread, compaction and block splits change nothing, a block replaced under the same
+// id by a state import is never answered from a thread's cache, and equal times keep arrival order.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engineName, type TestAccount, type TestApp } from '../../../tests/support/app.js';
+import { createDomain, event, ingest, rid } from '../test-helpers.js';
+import { MAX_BLOCK_EVENTS } from './block-format.js';
+import { type QueryName } from './block-query.js';
+import type { EventFilter } from './filter.js';
+import { samples } from './oracle.js';
+import { EventQueries } from './queries.js';
+
+const NOW = Date.parse('2026-03-15T12:34:56.789Z');
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const dirs: string[] = [];
+
+/** A test app whose request-log queries run in reader threads: a SQLite file, or PostgreSQL. */
+async function threadedApp(threads = 2): Promise<TestApp> {
+  if (engineName === 'postgres') return createTestApp({ queryThreads: threads });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-blocks-'));
+  dirs.push(dataDir);
+  return createTestApp({ memory: false, dataDir, queryThreads: threads });
+}
+
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function frozenAt(t: TestApp, now = NOW): void {
+  t.clock.freeze();
+  t.clock.set(now);
+}
+
+const range = (clientId: number, conditions: EventFilter['conditions'] = []): EventFilter => ({ clientId, from: NOW - 29 * DAY, toExcl: NOW + 1, conditions });
+
+describe('reader threads', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let mainThread: EventQueries;
+  let domains: number[];
+
+  beforeAll(async () => {
+    t = await threadedApp();
+    frozenAt(t);
+    a = await t.account();
+    const b = await t.account();
+    domains = [(await createDomain(t, a.clientId, 'shop.example.com')).id, (await createDomain(t, a.clientId, 'api.example.com')).id];
+    const other = (await createDomain(t, b.clientId, 'other.example.com')).id;
+    const all = [...samples(domains, 400, NOW, 1), ...samples([other], 100, NOW, 50_000)];
+    expect((await ingest(t, all.map((s) => s.record))).accepted).toBe(500);
+    mainThread = new EventQueries(t.db, { threads: 0, cacheBytes: 1 << 20 });
+  });
+  afterAll(async () => {
+    await mainThread.close();
+    await t.close();
+  });
+
+  it('answer every query exactly as the main thread does', async () => {
+    expect(t.waap.queries.offMainThread).toBe(true);
+    const desc = { column: 'request_time', descending: true };
+    const cases: [QueryName, unknown[]][] = [
+      ['list', [{ filter: range(a.clientId), ordering: desc, limit: 100, offset: 0 }]],
+      ['list', [{ filter: range(a.clientId), ordering: desc, limit: 7, offset: 333 }]],
+      ['list', [{ filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked', 'monitored'], negate: false }]), ordering: { column: 'request_time', descending: false }, limit: 50, offset: 10 }]],
+      ['list', [{ filter: range(a.clientId, [{ kind: 'glob', patterns: ['/api/*'], negate: true }, { kind: 'in', column: 'client_ip', values: ['192.0.2.1'], negate: false }]), ordering: { column: 'path', descending: true }, limit: 20, offset: 5 }]],
+      ['list', [{ filter: range(a.clientId, [{ kind: 'substring', values: ['CHROME'], negate: false }]), ordering: { column: 'status_code', descending: false }, limit: 100, offset: 0 }]],
+      ['list', [{ filter: range(a.clientId, [{ kind: 'in', column: 'id', values: [rid(3), rid(250), rid(50_001)], negate: false }]), ordering: desc, limit: 100, offset: 0 }]],
+      ['count', [range(a.clientId, [{ kind: 'tag', values: ['sqli'], negate: false }])]],
+      ['details', [a.clientId, domains[0], rid(3), NOW - 30 * DAY]],
+      ['chunk', [range(a.clientId), null, 60]],
+      ['countBy', [range(a.clientId), 'client_ip']],
+      ['countBy', [range(a.clientId, [{ kind: 'in', column: 'domain_id', values: [domains[1]], negate: false }]), 'rule_name']],
+      ['traffic', [range(a.clientId), HOUR]],
+    ];
+    for (const [name, args] of cases) {
+      const threaded = await (t.waap.queries.run as (n: QueryName, ...x: unknown[]) => Promise<unknown>)(name, ...args);
+      const local = await (mainThread.run as (n: QueryName, ...x: unknown[]) => Promise<unknown>)(name, ...args);
+      expect(threaded, `${name} ${JSON.stringify(args).slice(0, 200)}`).toEqual(local);
+    }
+    // The id filter found its three events, one of another client's excepted.
+    const byIds = (await t.waap.queries.run('list', cases[5][1][0] as never)) as { count: number };
+    expect(byIds.count).toBe(2);
+  });
+});
+
+describe('compaction', () => {
+  it("merges an hour's small blocks and changes no answer", async () => {
+    const t = await createTestApp();
+    frozenAt(t);
+    // The test runs the job itself, after ingestion, so there is a before and an after.
+    await t.waap.compaction.stop();
+    try {
+      const a = await t.account();
+      const d = (await createDomain(t, a.clientId, 'small.example.com')).id;
+      // 40 small bodies in two hours, with equal times across bodies.
+      for (let post = 0; post < 40; post += 1) {
+        const body = Array.from({ length: 5 }, (_, i) => event(d, 1000 + post * 5 + i, NOW - 2 * HOUR + (post % 10) * 60_000 + i * 1000 + (post >= 20 ? HOUR : 0), { decision: i === 0 ? 'blocked' : 'passed' }));
+        expect((await ingest(t, body)).accepted).toBe(5);
+      }
+      const blocks = async () => Number((await t.db.kysely.selectFrom('waap_event_blocks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const answers = async () => ({
+        all: await t.waap.queries.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
+        asc: await t.waap.queries.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: false }, limit: 100, offset: 50 }),
+        blocked: await t.waap.queries.run('list', { filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }]), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
+        details: await t.waap.queries.run('details', a.clientId, d, rid(1003), 0),
+      });
+      expect(await blocks()).toBe(40);
+      const before = await answers();
+      expect(before.all.count).toBe(200);
+      expect(await t.waap.compaction.run()).toBe(38);
+      expect(await blocks()).toBe(2);
+      expect(await answers()).toEqual(before);
+      expect(await t.waap.compaction.run()).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('blocks and arrival order', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let d: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    frozenAt(t);
+    a = await t.account();
+    d = (await createDomain(t, a.clientId, 'order.example.com')).id;
+  });
+  afterAll(async () => t.close());
+
+  it('lists events of equal time newest arrival first (oldest first when ascending)', async () => {
+    for (const n of [1, 2, 3]) await ingest(t, [event(d, n, NOW - 5000)]);
+    const list = async (ordering: string) =>
+      (await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}&ordering=${ordering}`, { headers: a.headers })).json().results.map((r: { id: string }) => r.id);
+    expect(await list('-request_time')).toEqual([rid(3), rid(2), rid(1)]);
+    expect(await list('request_time')).toEqual([rid(1), rid(2), rid(3)]);
+  });
+
+  it(`reads an hour of more than ${MAX_BLOCK_EVENTS} events, stored in several blocks, as one`, async () => {
+    const n = MAX_BLOCK_EVENTS + 2000;
+    const hour = Math.floor((NOW - 10 * HOUR) / HOUR) * HOUR;
+    const times = Array.from({ length: n }, (_, i) => hour + Math.floor((i * (HOUR - 1)) / n));
+    expect((await ingest(t, times.map((time, i) => event(d, 100_000 + i, time, { decision: i % 7 === 0 ? 'blocked' : 'passed' })))).accepted).toBe(n);
+    const hourBlocks = await t.db.kysely.selectFrom('waap_event_blocks').select('n').where('hour', '=', hour).execute();
+    expect(hourBlocks.map((b) => Number(b.n)).sort((x, y) => y - x)).toEqual([MAX_BLOCK_EVENTS, 2000]);
+    const filter = { clientId: a.clientId, from: hour, toExcl: hour + HOUR, conditions: [] };
+    const newest = (i: number) => rid(100_000 + n - 1 - i);
+    for (const offset of [0, 1990, 2000, 9999, n - 3]) {
+      const page = await t.waap.queries.run('list', { filter, ordering: { column: 'request_time', descending: true }, limit: 3, offset });
+      expect(page.count).toBe(n);
+      expect(page.rows.map((r) => r.id)).toEqual([0, 1, 2].map((k) => offset + k).filter((k) => k < n).map(newest));
+    }
+    const blocked = await t.waap.queries.run('count', { ...filter, conditions: [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }] });
+    expect(blocked).toBe(Math.ceil(n / 7));
+  });
+});
+
+describe('state import under the same block ids', () => {
+  it("never answers from a reader thread's cache of the block it replaced", async () => {
+    const documents: { doc: unknown; token: string; ids: string[] }[] = [];
+    for (const base of [1, 500]) {
+      const source = await createTestApp();
+      frozenAt(source);
+      const a = await source.account();
+      const d = (await createDomain(source, a.clientId, 'state.example.com')).id;
+      const events = Array.from({ length: 30 }, (_, i) => event(d, base + i, NOW - 1000 - i * 60_000));
+      await ingest(source, events);
+      const doc = (await source.request('GET', '/_edgeplane/state', { headers: source.operator })).json();
+      documents.push({ doc, token: a.token, ids: events.map((e) => e.id as string) });
+      await source.close();
+    }
+    // One thread, so the query after each import meets the cache the one before filled.
+    const t = await threadedApp(1);
+    frozenAt(t);
+    try {
+      for (const { doc, token, ids } of [...documents, documents[0]]) {
+        const imported = await t.request('PUT', '/_edgeplane/state', { headers: t.operator, body: doc });
+        expect(imported.statusCode, imported.body).toBe(200);
+        const res = await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}`, { headers: { authorization: `APIKey ${token}` } });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().results.map((r: { id: string }) => r.id)).toEqual(ids);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
