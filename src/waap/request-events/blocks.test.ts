@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { createDomain, event, ingest, rid } from '../test-helpers.js';
 import { MAX_BLOCK_EVENTS } from './block-format.js';
-import { type QueryName } from './block-query.js';
+import { listQuery, type Query, type QueryName } from './block-query.js';
+import { BlockCache, runAsync, runSync } from './block-reader.js';
+import { PostgresBlockReads, SqliteBlockReads } from './store.js';
 import type { EventFilter } from './filter.js';
-import { samples } from './oracle.js';
+import { samples, type Sample } from './oracle.js';
 import { EventQueries } from './queries.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
@@ -185,6 +187,48 @@ describe('state import under the same block ids', () => {
         const res = await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}`, { headers: { authorization: `APIKey ${token}` } });
         expect(res.statusCode).toBe(200);
         expect(res.json().results.map((r: { id: string }) => r.id)).toEqual(ids);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** Runs a query on the test app's database directly (main thread), on either engine. */
+async function runDirect<R>(t: TestApp, query: Query<R>): Promise<R> {
+  const cache = new BlockCache(1 << 20);
+  if (t.db.raw.sqlite) return runSync(query, new SqliteBlockReads(t.db.raw.sqlite), cache);
+  return PostgresBlockReads.snapshot(t.db.raw.pg!, (reads) => runAsync(query, reads, cache));
+}
+
+describe('pages ordered by a field', () => {
+  it('agree with a model whether their ranks are sorted at once or walked hour by hour', async () => {
+    const t = await createTestApp();
+    frozenAt(t);
+    try {
+      const a = await t.account();
+      const domains = [(await createDomain(t, a.clientId, 'x.example.com')).id, (await createDomain(t, a.clientId, 'y.example.com')).id];
+      const all = samples(domains, 400, NOW, 1);
+      await ingest(t, all.map((s) => s.record));
+      const value: Record<string, (s: Sample) => string | number> = {
+        decision: (s) => s.decision, status_code: (s) => s.status, path: (s) => s.path, client_ip: (s) => s.client_ip, domain_id: (s) => s.domain_id, country: (s) => s.country,
+      };
+      for (const [column, of] of Object.entries(value)) {
+        for (const descending of [false, true]) {
+          const expected = all.filter((s) => s.time >= NOW - 29 * DAY).sort((x, y) => {
+            const [u, v] = [of(x), of(y)];
+            const byValue = typeof u === 'number' ? u - (v as number) : u < v ? -1 : u > v ? 1 : 0;
+            return (descending ? -byValue : byValue) || (descending ? y.time - x.time : x.time - y.time);
+          });
+          for (const offset of [0, 37, 150, 390]) {
+            const spec = { filter: range(a.clientId), ordering: { column, descending }, limit: 25, offset };
+            const want = expected.slice(offset, offset + 25).map((s) => s.id);
+            for (const sortAtOnce of [100_000, 1]) {
+              const page = await runDirect(t, listQuery(spec, sortAtOnce));
+              expect(page.rows.map((r) => r.id), `${column} ${descending ? 'desc' : 'asc'} offset ${offset}, sorted at once up to ${sortAtOnce}`).toEqual(want);
+            }
+          }
+        }
       }
     } finally {
       await t.close();
