@@ -1,5 +1,6 @@
 // Rules of the access-record log: per-record validation with a report, the generator, and retention
 // (records older than 90 days are deleted by a bulk job that runs whenever the clock moves and hourly).
+import { RerunningPass } from '../../platform/rerun.js';
 import type { Clock } from '../../platform/clock.js';
 import { invalid, bodyField } from '../../platform/errors.js';
 import { generateRecords, MAX_GENERATED_RECORDS, type GenerateOptions } from './generator.js';
@@ -19,8 +20,7 @@ export interface IngestReport {
 }
 
 export class AccessRecordService {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly retention = new RerunningPass(() => this.store.deleteOlderThan(this.clock.now() - RETENTION_MS));
 
   constructor(
     private readonly store: AccessRecordStore,
@@ -72,8 +72,8 @@ export class AccessRecordService {
   }
 
   /** Resolves when no retention run is in flight (so the database can be closed under none). */
-  async settled(): Promise<void> {
-    await this.running?.catch(() => undefined);
+  settled(): Promise<void> {
+    return this.retention.settled();
   }
 
   /**
@@ -81,20 +81,6 @@ export class AccessRecordService {
    * runs once more (time may have moved again), and resolves with the total the run deleted.
    */
   purgeExpired(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let deleted = 0;
-      do {
-        this.again = false;
-        deleted += await this.store.deleteOlderThan(this.clock.now() - RETENTION_MS);
-      } while (this.again);
-      return deleted;
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.retention.run();
   }
 }

@@ -260,6 +260,22 @@ function batchColumn(rows: readonly EventRow[], order: Uint32Array, field: Field
   return { values, codes };
 }
 
+/** Distinct values in the order first met, each with its index. */
+export class Interner {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.ids.set(value, id);
+      this.values.push(value);
+    }
+    return id;
+  }
+}
+
 /** A field within one block: the block's distinct values and each event's index into them. */
 interface Dictionary {
   values: string[];
@@ -354,22 +370,11 @@ function writePart(sections: { size: number; write(out: Buffer, at: number): voi
 /** The fields the summary is computed from (path gives the path prefix). */
 function summarise(dictionaries: Map<FieldName, Dictionary>, n: number): Summary {
   const path = dictionaries.get('path')!;
-  const prefixValues: string[] = [];
-  const prefixOfPath = new Uint32Array(path.values.length);
-  const prefixSeen = new Map<string, number>();
-  path.values.forEach((p, i) => {
-    const prefix = pathPrefix(p);
-    let code = prefixSeen.get(prefix);
-    if (code === undefined) {
-      code = prefixValues.length;
-      prefixSeen.set(prefix, code);
-      prefixValues.push(prefix);
-    }
-    prefixOfPath[i] = code;
-  });
+  const prefixes = new Interner();
+  const prefixOfPath = Uint32Array.from(path.values, (p) => prefixes.id(pathPrefix(p)));
   const prefixCodes = new Uint32Array(n);
   for (let i = 0; i < n; i += 1) prefixCodes[i] = prefixOfPath[path.codes[i]];
-  const dim = (d: Dimension): Dictionary => (d === 'path_prefix' ? { values: prefixValues, codes: prefixCodes } : dictionaries.get(d)!);
+  const dim = (d: Dimension): Dictionary => (d === 'path_prefix' ? { values: prefixes.values, codes: prefixCodes } : dictionaries.get(d)!);
   const rollups: Record<string, number[]> = {};
   for (const rollup of ROLLUPS) {
     const [a, b] = rollup.dims.map(dim);

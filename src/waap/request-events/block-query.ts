@@ -16,6 +16,7 @@ import {
   globPrefix,
   HOUR_MS,
   INTEGER_FIELDS,
+  Interner,
   PARTS,
   ROLLUPS,
   type Rollup,
@@ -475,24 +476,13 @@ function* fieldPage(blocks: readonly Block[], p: Plan, ordering: Ordering, limit
 
 /** Every value of a field met in the blocks, ranked in the order asked; per block, the rank of each code. */
 function rankValues(blocks: readonly Block[], field: FieldName, descending: boolean): { size: number; of: Map<Block, Int32Array> } {
-  const ids = new Map<string, number>();
-  const values: string[] = [];
+  const met = new Interner();
   const idsOf = new Map<Block, Int32Array>();
   for (const block of blocks) {
     const column = block.text(field);
-    const codeIds = new Int32Array(column.entries);
-    for (let code = 0; code < column.entries; code += 1) {
-      const text = column.text(code);
-      let id = ids.get(text);
-      if (id === undefined) {
-        id = values.length;
-        ids.set(text, id);
-        values.push(text);
-      }
-      codeIds[code] = id;
-    }
-    idsOf.set(block, codeIds);
+    idsOf.set(block, Int32Array.from({ length: column.entries }, (_, code) => met.id(column.text(code))));
   }
+  const values = met.values;
   const numeric = INTEGER_FIELDS.has(field);
   const sorted = values.map((_, i) => i).sort((a, b) => (numeric ? Number(values[a]) - Number(values[b]) : values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
   const rankOfId = new Int32Array(values.length);

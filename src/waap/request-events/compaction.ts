@@ -3,6 +3,7 @@
 // over that hour reads them all. Once an hour has MIN_BLOCKS blocks of fewer than SMALL_BLOCK events,
 // they are rewritten as one (at most MAX_MERGE events a time, so one rewrite never holds the server
 // long). A merged block takes the largest id of those it replaces and keeps their events' order.
+import { RerunningPass } from '../../platform/rerun.js';
 import type { BlockHeader } from './block-format.js';
 import type { EventStore } from './store.js';
 
@@ -15,8 +16,7 @@ const INTERVAL_MS = 60_000;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class CompactionJob {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly passes = new RerunningPass(() => this.pass());
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly store: EventStore) {}
@@ -29,7 +29,7 @@ export class CompactionJob {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running?.catch(() => 0);
+    await this.passes.settled();
   }
 
   /** Asks for a pass soon (after ingestion), without waiting for it. */
@@ -39,23 +39,7 @@ export class CompactionJob {
 
   /** Runs passes until no hour is fragmented; returns how many blocks were merged away. */
   run(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let merged = 0;
-      try {
-        do {
-          this.again = false;
-          merged += await this.pass();
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-      return merged;
-    })();
-    return this.running;
+    return this.passes.run();
   }
 
   private async pass(): Promise<number> {

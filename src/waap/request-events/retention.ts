@@ -4,6 +4,7 @@
 // holding the cutoff is rewritten without its expired events. Runs on a timer and at once whenever the
 // clock is moved.
 import type { Clock } from '../../platform/clock.js';
+import { RerunningPass } from '../../platform/rerun.js';
 import type { BlockHeader } from './block-format.js';
 import type { EventStore } from './store.js';
 import { RETENTION_MS } from './time.js';
@@ -14,8 +15,7 @@ const INTERVAL_MS = 60_000;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class RetentionJob {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly passes = new RerunningPass(() => this.pass());
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
 
@@ -34,28 +34,12 @@ export class RetentionJob {
   async stop(): Promise<void> {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => 0);
+    await this.passes.settled();
   }
 
   /** Runs a pass (or joins the one running, then runs again so a moved clock is honoured). */
   run(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let deleted = 0;
-      try {
-        do {
-          this.again = false;
-          deleted += await this.pass();
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-      return deleted;
-    })();
-    return this.running;
+    return this.passes.run();
   }
 
   private async pass(): Promise<number> {

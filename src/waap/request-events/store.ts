@@ -107,19 +107,8 @@ export class PostgresBlockReads implements BlockReads<true> {
   }
 
   /** Runs `read` on one snapshot: a read-only repeatable-read transaction on one connection. */
-  static async snapshot<T>(pool: pg.Pool, read: (reads: PostgresBlockReads) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin isolation level repeatable read read only');
-      const result = await read(new PostgresBlockReads(client));
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  static snapshot<T>(pool: pg.Pool, read: (reads: PostgresBlockReads) => Promise<T>): Promise<T> {
+    return pgTransaction(pool, 'begin isolation level repeatable read read only', (client) => read(new PostgresBlockReads(client)));
   }
 }
 
@@ -189,7 +178,7 @@ export class EventStore {
   }
 
   private async insertPg(rows: readonly EventRow[]): Promise<boolean[]> {
-    return this.pgTransaction(async (client) => {
+    return pgTransaction(this.database.raw.pg!, 'begin', async (client) => {
       const ids = await client.query(
         `insert into waap_event_ids (client_id, id, hour) select * from unnest($1::bigint[], $2::text[], $3::bigint[])
          on conflict (client_id, id) do nothing returning client_id, id`,
@@ -200,21 +189,6 @@ export class EventStore {
       await writePgBlocks(client, encodeBlocks(rows.filter((_, i) => inserted[i])));
       return inserted;
     });
-  }
-
-  private async pgTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.database.raw.pg!.connect();
-    try {
-      await client.query('begin');
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
   }
 
   /** Blocks holding events older than `cutoff` (of any client), oldest first, at most `limit`. */
@@ -299,7 +273,7 @@ export class EventStore {
       }
     }
     try {
-      await this.pgTransaction(async (client) => {
+      await pgTransaction(this.database.raw.pg!, 'begin', async (client) => {
         const ids = old.map((b) => b.blockId);
         const gone = await client.query('delete from waap_event_blocks where (block_id, stamp) in (select * from unnest($1::bigint[], $2::bigint[]))', [ids, old.map((b) => b.stamp)]);
         if (gone.rowCount !== old.length) throw new BlockChanged();
@@ -323,6 +297,22 @@ export class EventStore {
     const sqlite = this.database.raw.sqlite;
     if (sqlite) return sqlite.prepare(text.replace(/\$\d+/g, '?')).all(...params) as R[];
     return (await this.database.raw.pg!.query(text, params)).rows as R[];
+  }
+}
+
+/** Runs `work` in a transaction on one connection (`begin` says which kind), rolled back if it throws. */
+async function pgTransaction<T>(pool: pg.Pool, begin: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
   }
 }
 
