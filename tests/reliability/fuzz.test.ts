@@ -29,19 +29,12 @@ const CLAMPED: Record<string, string> = {
   'control.security.eventLogs.generate': 'valid counts generate many event logs',
 };
 
-// Operations whose cost grows with everything stored: the whole state as one JSON document, and clock
-// moves and retention runs, each of which walks every product's retention over every client the fuzzer
-// has made (50-60 ms a call by the end of a run, three quarters of the run's time uncapped). A few dozen
-// to a few hundred runs check them; the rest of their share of the budget goes to the other operations,
-// so the run still sends its full budget of requests.
+// Operations whose cost grows with everything stored: the whole state as one JSON document, and the
+// info page (row counts of every table). A few dozen to a few hundred runs check them; the rest of their
+// share of the budget goes to the other operations, so the run still sends its full budget of requests.
 const RUN_CAP: Record<string, number> = {
   'control.state.export': 40,
   'control.info': 200,
-  'control.clock.freeze': 150,
-  'control.clock.resume': 150,
-  'control.clock.set': 150,
-  'control.clock.advance': 150,
-  'control.waap.retention.run': 150,
 };
 
 function clampNumbers(schema: any): any {
