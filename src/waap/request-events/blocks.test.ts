@@ -4,10 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { createDomain, event, ingest, rid } from '../test-helpers.js';
 import { MAX_BLOCK_EVENTS } from './block-format.js';
+import { CompactionJob } from './compaction.js';
 import { listQuery, type Query, type QueryName } from './block-query.js';
 import { BlockCache, runAsync, runSync } from './block-reader.js';
 import { PostgresBlockReads, SqliteBlockReads } from './store.js';
@@ -232,6 +233,30 @@ describe('pages ordered by a field', () => {
       }
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('compaction after ingestion', () => {
+  it('runs one pass a second after a burst of ingestions, none when the job is stopped', async () => {
+    vi.useFakeTimers();
+    try {
+      let passes = 0;
+      const store = { fragmentedHours: async () => ((passes += 1), []) } as unknown as ConstructorParameters<typeof CompactionJob>[0];
+      const job = new CompactionJob(store);
+      job.schedule();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(passes).toBe(0);
+      job.start();
+      job.schedule();
+      job.schedule();
+      await vi.advanceTimersByTimeAsync(999);
+      expect(passes).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(passes).toBe(1);
+      await job.stop();
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

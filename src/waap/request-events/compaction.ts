@@ -12,12 +12,15 @@ export const SMALL_BLOCK = 4096;
 const MAX_MERGE = 16_384;
 const HOURS_PER_READ = 32;
 const INTERVAL_MS = 60_000;
+/** A pass after ingestion waits this long, so a burst of ingestion calls is followed by one pass. */
+const AFTER_INGESTION_MS = 1000;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class CompactionJob {
   private readonly passes = new RerunningPass(() => this.pass());
   private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
 
   constructor(private readonly store: EventStore) {}
 
@@ -28,13 +31,20 @@ export class CompactionJob {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
     this.timer = null;
+    this.soon = null;
     await this.passes.settled();
   }
 
-  /** Asks for a pass soon (after ingestion), without waiting for it. */
+  /** Asks for a pass soon (after ingestion), without waiting for it; one pass follows a burst of asks. */
   schedule(): void {
-    if (this.timer) setImmediate(() => void this.run().catch(() => {}));
+    if (!this.timer || this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      void this.run().catch(() => {});
+    }, AFTER_INGESTION_MS);
+    this.soon.unref();
   }
 
   /** Runs passes until no hour is fragmented; returns how many blocks were merged away. */
