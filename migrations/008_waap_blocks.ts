@@ -7,7 +7,8 @@
 //   waap_event_ids     request id -> hour, per client: ids stay unique and details find their block
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Engine } from '../src/platform/db/index.js';
-import { encodeBlocks, type EventRow } from '../src/waap/request-events/block-format.js';
+import { type EventRow } from '../src/waap/request-events/block-format.js';
+import { encodeBlocks } from '../src/waap/request-events/block-encode.js';
 
 const OLD_TABLES = [
   'waap_rollup_total', 'waap_rollup_decision', 'waap_rollup_geo', 'waap_rollup_domain', 'waap_rollup_status', 'waap_rollup_prefix',

@@ -1,46 +1,25 @@
-// Queries over event blocks (see block-format.ts): the list with its exact count, pages in any order, one
-// event's details, export chunks, and the statistics' aggregations.
-//
-// Every query is a generator that yields what it needs to read (block headers, summaries, parts) and
-// gets it back, so one query code runs synchronously against SQLite (inside one read transaction, on a
-// reader thread or the main thread) and asynchronously against PostgreSQL. See block-reader.ts.
+// The request log's queries: the list with its exact count and pages in any order, export chunks, and one
+// event's details, over the blocks read and counted by block-scan.ts; and the registry of every query
+// reader threads run.
+import { type EventRow, type FieldName, FIELD_PLACE, floorHour, HOUR_MS, INTEGER_FIELDS, Interner, PARTS } from './block-format.js';
 import {
-  type BlockHeader,
-  type DecodedPart,
-  type Dimension,
-  DIMENSIONS,
-  type EventRow,
-  FIELD_PLACE,
-  type FieldName,
-  floorHour,
-  globPrefix,
-  HOUR_MS,
-  INTEGER_FIELDS,
-  Interner,
-  PARTS,
-  ROLLUPS,
-  type Rollup,
-  type Summary,
-  TextColumn,
-  TimeColumn,
-} from './block-format.js';
-import type { Condition, EventFilter } from './filter.js';
+  Block,
+  blocksOf,
+  countAll,
+  load,
+  locate,
+  type Plan,
+  plan,
+  partsOf,
+  type Query,
+  rangeBlocks,
+  scanAll,
+  TIME_PART,
+} from './block-scan.js';
+import { countByQuery, trafficQuery } from './block-stats.js';
+import type { EventFilter } from './filter.js';
 
-/** What a query asks its reader for. Results come back in the order asked. */
-export type Fetch =
-  /** Headers of a client's blocks with events in [fromHour, toHour), newest hour first, then newest block. */
-  | { kind: 'blocks'; clientId: number; fromHour: number; toHour: number }
-  | { kind: 'summaries'; blocks: readonly BlockHeader[] }
-  /** Per block, the decoded parts asked for, in the order asked. */
-  | { kind: 'parts'; blocks: readonly BlockHeader[]; parts: readonly number[] }
-  /** The hour of each id stored for the client (ids not stored are left out). */
-  | { kind: 'idHours'; clientId: number; ids: readonly string[] };
-
-export type Query<R> = Generator<Fetch, R, unknown>;
-
-function* blocksOf(clientId: number, fromHour: number, toHour: number): Query<BlockHeader[]> {
-  return (yield { kind: 'blocks', clientId, fromHour, toHour }) as BlockHeader[];
-}
+export type { Fetch, Query } from './block-scan.js';
 
 export type Ordering = { column: string; descending: boolean };
 
@@ -53,291 +32,8 @@ export type SummaryField = (typeof SUMMARY_FIELDS)[number];
 /** An event of a list page or an export chunk: the list fields and the time. */
 export type StoredEvent = Pick<EventRow, SummaryField | 'request_time'>;
 
-const partsOf = (fields: readonly (FieldName | 'request_time')[]) => [...new Set(fields.map((f) => FIELD_PLACE[f].part))];
-const TIME_PART = FIELD_PLACE.request_time.part;
 const SUMMARY_PARTS = partsOf(['request_time', ...SUMMARY_FIELDS]);
 const ALL_PARTS = PARTS.map((_, i) => i);
-
-// ---------------------------------------------------------------------------------------------------
-// Blocks as a query sees them
-
-class Block {
-  readonly parts: (DecodedPart | undefined)[] = new Array(PARTS.length);
-  summary: Summary | undefined;
-  /** Matching events, once counted: how many, and which (undefined: every event in [lo, hi)). */
-  count = -1;
-  /** Whether `lo`, `hi` and `positions` say which events match (a count from the summary does not). */
-  located = false;
-  lo = 0;
-  hi = 0;
-  positions: Uint32Array | undefined;
-
-  constructor(readonly header: BlockHeader) {}
-
-  text(field: FieldName): TextColumn {
-    const place = FIELD_PLACE[field];
-    return this.parts[place.part]!.columns[place.index] as TextColumn;
-  }
-
-  time(): TimeColumn {
-    return this.parts[TIME_PART]!.columns[0] as TimeColumn;
-  }
-
-  /** The value of a field of event `i`, integers as numbers. */
-  value(field: FieldName, i: number): string | number {
-    const text = this.text(field).value(i);
-    return INTEGER_FIELDS.has(field) ? Number(text) : text;
-  }
-
-  /** Matching positions in order (after counting). */
-  each(visit: (position: number) => void): void {
-    if (this.positions) for (const p of this.positions) visit(p);
-    else for (let p = this.lo; p < this.hi; p += 1) visit(p);
-  }
-}
-
-/** Reads the parts asked for of the blocks that lack any of them. */
-function* load(blocks: readonly Block[], parts: readonly number[]): Query<void> {
-  const missing = blocks.filter((b) => parts.some((p) => b.parts[p] === undefined));
-  if (missing.length === 0) return;
-  const got = (yield { kind: 'parts', blocks: missing.map((b) => b.header), parts }) as DecodedPart[][];
-  missing.forEach((block, i) => parts.forEach((p, j) => (block.parts[p] = got[i][j])));
-}
-
-function* loadSummaries(blocks: readonly Block[]): Query<void> {
-  const missing = blocks.filter((b) => b.summary === undefined);
-  if (missing.length === 0) return;
-  const got = (yield { kind: 'summaries', blocks: missing.map((b) => b.header) }) as Summary[];
-  missing.forEach((block, i) => (block.summary = got[i]));
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Filters
-
-/** Which dictionary entries of a block pass one condition: all, none, or a table by code. */
-type Pass = 'all' | 'none' | Uint8Array;
-
-interface Test {
-  field: FieldName;
-  /** Which entries pass, before negation: null when none does. */
-  entries(column: TextColumn): Uint8Array | null;
-  negate: boolean;
-}
-
-const regexSpecial = /[.*+?^${}()|[\]\\]/g;
-/** `*` is the only wildcard of a path glob; every other character matches itself. */
-export function globRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(regexSpecial, '\\$&')).join('[\\s\\S]*')}$`);
-}
-
-function byPredicate(column: TextColumn, predicate: (value: string) => boolean): Uint8Array | null {
-  const table = new Uint8Array(column.entries);
-  let any = false;
-  for (let code = 0; code < column.entries; code += 1) {
-    if (predicate(column.text(code))) {
-      table[code] = 1;
-      any = true;
-    }
-  }
-  return any ? table : null;
-}
-
-function testOf(condition: Condition): Test {
-  if (condition.kind === 'in') {
-    const needles = condition.values.map((v) => Buffer.from(String(v), 'utf8'));
-    return {
-      field: condition.column as FieldName,
-      negate: condition.negate,
-      entries(column) {
-        let table: Uint8Array | null = null;
-        for (const needle of needles) {
-          const code = column.find(needle);
-          if (code < 0) continue;
-          table ??= new Uint8Array(column.entries);
-          table[code] = 1;
-        }
-        return table;
-      },
-    };
-  }
-  if (condition.kind === 'glob') {
-    const patterns = condition.patterns.map(globRegExp);
-    return { field: 'path', negate: condition.negate, entries: (column) => byPredicate(column, (path) => patterns.some((p) => p.test(path))) };
-  }
-  if (condition.kind === 'substring') {
-    const needles = condition.values.map((v) => v.toLowerCase());
-    return { field: 'user_agent', negate: condition.negate, entries: (column) => byPredicate(column, (ua) => needles.some((n) => ua.toLowerCase().includes(n))) };
-  }
-  const tags = condition.values.map((t) => `,${t},`);
-  return { field: 'tags', negate: condition.negate, entries: (column) => byPredicate(column, (value) => tags.some((t) => value.includes(t))) };
-}
-
-function passOf(test: Test, column: TextColumn): Pass {
-  const table = test.entries(column);
-  if (!test.negate) return table ?? 'none';
-  if (!table) return 'all';
-  for (let code = 0; code < table.length; code += 1) table[code] ^= 1;
-  return table;
-}
-
-/** A filter compiled once per query. */
-interface Plan {
-  filter: EventFilter;
-  tests: Test[];
-  /** Parts the tests read. */
-  parts: number[];
-  /** The rollup whose dimensions cover every condition, with each condition's dimension and values. */
-  rollup: { rollup: Rollup; conditions: { dim: Dimension; values: Set<string>; negate: boolean }[] } | undefined;
-}
-
-/**
- * The conditions as summary dimensions, or undefined when one cannot be counted from summaries (IPs,
- * ids, user agents, tags, globs not of the form `/segment/*`).
- */
-function asDimensions(conditions: readonly Condition[]): { dim: Dimension; values: Set<string>; negate: boolean }[] | undefined {
-  const out: { dim: Dimension; values: Set<string>; negate: boolean }[] = [];
-  for (const c of conditions) {
-    if (c.kind === 'in' && (DIMENSIONS as readonly string[]).includes(c.column)) {
-      out.push({ dim: c.column as Dimension, values: new Set(c.values.map(String)), negate: c.negate });
-    } else if (c.kind === 'glob') {
-      const prefixes = c.patterns.map(globPrefix);
-      if (prefixes.some((p) => p === undefined)) return undefined;
-      out.push({ dim: 'path_prefix', values: new Set(prefixes as string[]), negate: c.negate });
-    } else {
-      return undefined;
-    }
-  }
-  return out;
-}
-
-function plan(filter: EventFilter): Plan {
-  const tests = filter.conditions.map(testOf);
-  const dims = asDimensions(filter.conditions);
-  const rollup = dims && ROLLUPS.find((r) => dims.every((d) => r.dims.includes(d.dim)));
-  return { filter, tests, parts: partsOf(tests.map((t) => t.field)), rollup: rollup && dims ? { rollup, conditions: dims } : undefined };
-}
-
-const inside = (b: Block, filter: EventFilter) => b.header.firstTime >= filter.from && b.header.lastTime < filter.toExcl;
-
-/** Events of a block that pass the filter, from its summary (the block must lie wholly inside the range). */
-function countFromSummary(block: Block, rollupPlan: NonNullable<Plan['rollup']>): number {
-  const summary = block.summary!;
-  const [a, b] = rollupPlan.rollup.dims;
-  const passes = (dim: Dimension) => {
-    const values = summary.dims[dim];
-    const table = new Uint8Array(values.length).fill(1);
-    for (const c of rollupPlan.conditions) {
-      if (c.dim !== dim) continue;
-      for (let i = 0; i < values.length; i += 1) if (c.values.has(values[i]) === c.negate) table[i] = 0;
-    }
-    return table;
-  };
-  const passA = passes(a);
-  const passB = passes(b);
-  const triples = summary.rollups[rollupPlan.rollup.name];
-  let n = 0;
-  for (let i = 0; i < triples.length; i += 3) if (passA[triples[i]] && passB[triples[i + 1]]) n += triples[i + 2];
-  return n;
-}
-
-/** Finds a block's matching events (its parts for the tests and, at a range edge, its times are loaded). */
-function scan(block: Block, p: Plan): void {
-  const n = block.header.n;
-  let lo = 0;
-  let hi = n;
-  if (!inside(block, p.filter)) {
-    const time = block.time();
-    lo = time.lowerBound(p.filter.from);
-    hi = time.lowerBound(p.filter.toExcl);
-  }
-  block.lo = lo;
-  block.hi = hi;
-  block.positions = undefined;
-  block.located = true;
-  const tables: { codes: TextColumn['codes']; table: Uint8Array }[] = [];
-  for (const test of p.tests) {
-    const column = block.text(test.field);
-    const pass = passOf(test, column);
-    if (pass === 'none') {
-      block.count = 0;
-      block.positions = new Uint32Array(0);
-      return;
-    }
-    if (pass !== 'all') tables.push({ codes: column.codes, table: pass });
-  }
-  if (tables.length === 0) {
-    block.count = Math.max(0, hi - lo);
-    return;
-  }
-  const out = new Uint32Array(Math.max(0, hi - lo));
-  let count = 0;
-  for (let i = lo; i < hi; i += 1) {
-    let ok = true;
-    for (let t = 0; t < tables.length && ok; t += 1) ok = tables[t].table[tables[t].codes[i]] === 1;
-    if (ok) out[count++] = i;
-  }
-  block.count = count;
-  block.positions = out.subarray(0, count);
-}
-
-/** The parts scanning a block needs: the tests', and its times when it reaches past the range. */
-function scanParts(block: Block, p: Plan): number[] {
-  return inside(block, p.filter) ? p.parts : [...p.parts, TIME_PART];
-}
-
-function* scanAll(blocks: readonly Block[], p: Plan): Query<void> {
-  const edges = blocks.filter((b) => !inside(b, p.filter));
-  const whole = blocks.filter((b) => inside(b, p.filter));
-  if (whole.length > 0 && p.parts.length > 0) yield* load(whole, p.parts);
-  if (edges.length > 0) yield* load(edges, [...p.parts, TIME_PART]);
-  for (const block of blocks) scan(block, p);
-}
-
-/**
- * The client's blocks that may hold events of the range, newest first. A filter on request ids reads
- * only the hours those ids were stored in.
- */
-function* rangeBlocks(filter: EventFilter): Query<Block[]> {
-  if (filter.from >= filter.toExcl) return [];
-  let headers = yield* blocksOf(filter.clientId, floorHour(filter.from), filter.toExcl);
-  const ids = filter.conditions.find((c) => c.kind === 'in' && c.column === 'id' && !c.negate);
-  if (ids && ids.kind === 'in') {
-    const hours = (yield { kind: 'idHours', clientId: filter.clientId, ids: ids.values.map(String) }) as Map<string, number>;
-    const wanted = new Set(hours.values());
-    headers = headers.filter((h) => wanted.has(h.hour));
-  }
-  return headers.filter((h) => h.lastTime >= filter.from && h.firstTime < filter.toExcl).map((h) => new Block(h));
-}
-
-/**
- * Counts every block: whole blocks from their summaries when the filter allows, the rest by scanning.
- * Scanned blocks keep their matching positions.
- */
-function* countAll(blocks: readonly Block[], p: Plan): Query<number> {
-  const toScan: Block[] = [];
-  const summarised: Block[] = [];
-  for (const block of blocks) {
-    if (!inside(block, p.filter)) toScan.push(block);
-    else if (p.tests.length === 0) {
-      block.count = block.header.n;
-      block.lo = 0;
-      block.hi = block.header.n;
-      block.located = true;
-    } else if (p.rollup) summarised.push(block);
-    else toScan.push(block);
-  }
-  if (summarised.length > 0) {
-    yield* loadSummaries(summarised);
-    for (const block of summarised) block.count = countFromSummary(block, p.rollup!);
-  }
-  yield* scanAll(toScan, p);
-  return blocks.reduce((sum, b) => sum + b.count, 0);
-}
-
-/** Makes sure blocks counted from summaries know their matching positions too. */
-function* locate(blocks: readonly Block[], p: Plan): Query<void> {
-  yield* scanAll(blocks.filter((b) => b.count !== 0 && !b.located), p);
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Events in order
@@ -502,6 +198,7 @@ function* summaries(refs: readonly Ref[]): Query<StoredEvent[]> {
   });
 }
 
+
 // ---------------------------------------------------------------------------------------------------
 // The queries
 
@@ -578,105 +275,6 @@ export function* detailsQuery(clientId: number, domainId: number, id: string, no
     return row as unknown as EventRow;
   }
   return null;
-}
-
-/** Events per value of one field, decision and domain; for client IPs also one country and organisation. */
-export interface KeyCount {
-  key: string;
-  decision: string;
-  domain_id: number;
-  n: number;
-}
-
-export function* countByQuery(filter: EventFilter, field: FieldName): Query<{ counts: KeyCount[]; described: Record<string, { country: string; organization: string }> }> {
-  const p = plan(filter);
-  const blocks = yield* rangeBlocks(filter);
-  yield* scanAll(blocks, p);
-  const withEvents = blocks.filter((b) => b.count > 0);
-  const describe = field === 'client_ip';
-  const wanted = [field, 'decision', 'domain_id', ...(describe ? ['country', 'organization'] : [])] as FieldName[];
-  yield* load(withEvents, partsOf(wanted));
-  const totals = new Map<string, KeyCount>();
-  const described: Record<string, { country: string; organization: string }> = {};
-  for (const block of withEvents) {
-    const keys = block.text(field);
-    const decisions = block.text('decision');
-    const domains = block.text('domain_id');
-    const local = new Map<number, number>();
-    const width = decisions.entries * domains.entries;
-    const seen = describe ? new Uint8Array(keys.entries) : undefined;
-    block.each((i) => {
-      const combo = keys.codes[i] * width + decisions.codes[i] * domains.entries + domains.codes[i];
-      local.set(combo, (local.get(combo) ?? 0) + 1);
-      if (seen && !seen[keys.codes[i]]) {
-        seen[keys.codes[i]] = 1;
-        described[keys.value(i)] ??= { country: block.text('country').value(i), organization: block.text('organization').value(i) };
-      }
-    });
-    for (const [combo, n] of local) {
-      const key = keys.text(Math.floor(combo / width));
-      const decision = decisions.text(Math.floor((combo % width) / domains.entries));
-      const domain = Number(domains.text(combo % domains.entries));
-      const id = `${key}\u0001${decision}\u0001${domain}`;
-      const entry = totals.get(id);
-      if (entry) entry.n += n;
-      else totals.set(id, { key, decision, domain_id: domain, n });
-    }
-  }
-  return { counts: [...totals.values()], described };
-}
-
-/** Events per time bucket, decision, status class and traffic types (bits: api 1, ajax 2, static 4). */
-export interface TrafficCount {
-  bucket: number;
-  decision: string;
-  status_class: number;
-  types: number;
-  n: number;
-}
-
-export const TRAFFIC_TYPE_BITS = { api: 1, ajax: 2, static: 4 } as const;
-
-export function trafficTypeMask(types: string): number {
-  let mask = 0;
-  for (const t of types.split(',')) mask |= TRAFFIC_TYPE_BITS[t as keyof typeof TRAFFIC_TYPE_BITS] ?? 0;
-  return mask;
-}
-
-export function* trafficQuery(filter: EventFilter, bucketMs: number): Query<TrafficCount[]> {
-  const p = plan(filter);
-  const blocks = yield* rangeBlocks(filter);
-  yield* scanAll(blocks, p);
-  const withEvents = blocks.filter((b) => b.count > 0);
-  yield* load(withEvents, partsOf(['request_time', 'decision', 'status_code', 'traffic_types']));
-  const totals = new Map<string, TrafficCount>();
-  for (const block of withEvents) {
-    const time = block.time();
-    const decisions = block.text('decision');
-    const statuses = block.text('status_code');
-    const types = block.text('traffic_types');
-    const classOf = Array.from({ length: statuses.entries }, (_, c) => Math.trunc(Number(statuses.text(c)) / 100));
-    const maskOf = Array.from({ length: types.entries }, (_, c) => trafficTypeMask(types.text(c)));
-    // Per block, counts by one number (bucket, decision code, status class, types); merged by value after.
-    const local = new Map<number, number>();
-    const perBucket = decisions.entries * 8 * 8;
-    block.each((i) => {
-      const key = Math.floor(time.at(i) / bucketMs) * perBucket + (decisions.codes[i] * 8 + classOf[statuses.codes[i]]) * 8 + maskOf[types.codes[i]];
-      local.set(key, (local.get(key) ?? 0) + 1);
-    });
-    for (const [key, n] of local) {
-      const bucket = Math.floor(key / perBucket) * bucketMs;
-      const rest = key % perBucket;
-      const decision = decisions.text(Math.floor(rest / 64));
-      const statusClass = Math.floor(rest / 8) % 8;
-      const mask = rest % 8;
-      const id = `${bucket}\u0001${decision}\u0001${statusClass}\u0001${mask}`;
-      const entry = totals.get(id);
-      if (entry) entry.n += n;
-      else totals.set(id, { bucket, decision, status_class: statusClass, types: mask, n });
-    }
-  }
-  return [...totals.values()];
 }
 
 /** Every query by name: what reader threads are asked to run (the arguments cross threads as values). */

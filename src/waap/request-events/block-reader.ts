@@ -2,7 +2,8 @@
 // parts and parsed summaries in a bounded cache. Blocks never change once written (a rewrite is a new
 // block), so a cached part stays right for as long as its block exists; entries are keyed by block id and
 // the block's random stamp, so a block replaced under the same id (a state import) is never mistaken.
-import { type BlockHeader, type DecodedPart, decodePart, parseSummary, type Summary } from './block-format.js';
+import { type BlockHeader, type Summary } from './block-format.js';
+import { type DecodedPart, decodePart, parseSummary } from './block-decode.js';
 import type { Fetch, Query } from './block-query.js';
 
 /** The reads queries need, as rows (see store.ts for the SQL of each engine). */

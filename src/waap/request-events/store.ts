@@ -4,7 +4,9 @@
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import type { Database } from '../../platform/db/index.js';
-import { type BlockHeader, decodePart, decodeRows, type EncodedBlock, encodeBlocks, type EventRow, FIELD_PLACE, floorHour, PARTS, type TextColumn } from './block-format.js';
+import { type BlockHeader, type EventRow, FIELD_PLACE, floorHour, PARTS } from './block-format.js';
+import { type EncodedBlock, encodeBlocks } from './block-encode.js';
+import { decodePart, decodeRows, type TextColumn } from './block-decode.js';
 import type { BlockReads } from './block-reader.js';
 
 const HEADER_COLUMNS = 'block_id, client_id, hour, n, first_time, last_time, stamp';
@@ -46,7 +48,7 @@ export class SqliteBlockReads implements BlockReads<false> {
   private readonly begin;
   private readonly commit;
 
-  constructor(private readonly db: SQLite.Database) {
+  constructor(db: SQLite.Database) {
     this.blocksStatement = db.prepare(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = ? and hour >= ? and hour < ? order by hour desc, block_id desc`);
     // Lists of ids travel as one JSON parameter: one prepared statement whatever their number.
     this.summariesStatement = db.prepare('select block_id, summary from waap_event_blocks where block_id in (select value from json_each(?))');

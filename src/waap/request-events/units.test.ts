@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodePart, decodeRows, encodeBlocks, type EventRow, FIELD_PLACE, globPrefix, MAX_BLOCK_EVENTS, parseSummary, pathPrefix, type TextColumn } from './block-format.js';
-import { globRegExp } from './block-query.js';
+import { type EventRow, FIELD_PLACE, globPrefix, MAX_BLOCK_EVENTS, pathPrefix } from './block-format.js';
+import { encodeBlocks } from './block-encode.js';
+import { decodePart, decodeRows, parseSummary, type TextColumn } from './block-decode.js';
+import { globRegExp } from './block-scan.js';
 import { headersFromText, headersText } from './ingest.js';
 import { parseInstant, RETENTION_MS, timeRange } from './time.js';
 

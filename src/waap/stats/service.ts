@@ -1,7 +1,7 @@
 // Statistics of the request log: top keys of one dimension split by decision, and the traffic series per
 // time bucket, both aggregated by the block queries over exactly the events the filter selects.
 import type { FieldName } from '../request-events/block-format.js';
-import { TRAFFIC_TYPE_BITS } from '../request-events/block-query.js';
+import { TRAFFIC_TYPE_BITS } from '../request-events/block-stats.js';
 import type { EventQueries } from '../request-events/queries.js';
 import type { RequestEventService } from '../request-events/service.js';
 import { TRAFFIC_FIELDS, type StatDimension } from './schemas.js';

@@ -1,0 +1,273 @@
+// Encoding events as blocks (the format is described in block-format.ts). Dictionaries are built once
+// per batch and field, then narrowed to each block with integer arrays; a part is measured, then written
+// into one buffer.
+import {
+  type Dimension,
+  DIMENSIONS,
+  type EventRow,
+  type FieldName,
+  floorHour,
+  FORMAT_VERSION,
+  Interner,
+  MAX_BLOCK_EVENTS,
+  PARTS,
+  pathPrefix,
+  ROLLUPS,
+  type Summary,
+  TEXT_SECTION,
+  TIME_SECTION,
+} from './block-format.js';
+
+export interface EncodedBlock {
+  clientId: number;
+  hour: number;
+  n: number;
+  firstTime: number;
+  lastTime: number;
+  /** JSON of the Summary. */
+  summary: string;
+  /** One buffer per entry of PARTS. */
+  parts: Buffer[];
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const align4 = (n: number) => (n + 3) & ~3;
+const TEXT_FIELDS = PARTS.flat().filter((f): f is FieldName => f !== 'request_time');
+
+/**
+ * One reader per field: `row[field]` with a varying field name is a megamorphic property load, a
+ * measurable share of encoding; a function per field keeps each load monomorphic.
+ */
+const READERS = Object.fromEntries(
+  TEXT_FIELDS.map((f) => [f, new Function('row', `return row.${f};`) as (row: EventRow) => string | number]),
+) as Record<FieldName, (row: EventRow) => string | number>;
+
+/** A field over a whole batch: its distinct values and, per row in block order, the value's index. */
+interface BatchColumn {
+  values: string[];
+  codes: Uint32Array;
+}
+
+/**
+ * Dictionaries are built once per batch and field (one Map over all rows), then narrowed to each block
+ * with integer arrays: building one Map per block and field cost several times more at the small blocks
+ * of a many-client batch (hundreds of events each).
+ */
+function batchColumn(rows: readonly EventRow[], order: Uint32Array, field: FieldName): BatchColumn {
+  const codes = new Uint32Array(order.length);
+  const read = READERS[field];
+  if (field === 'id') {
+    // Request ids are unique within a client (ingestion refuses duplicates): the dictionary is the column.
+    const values = new Array<string>(order.length);
+    for (let i = 0; i < order.length; i += 1) {
+      values[i] = read(rows[order[i]]) as string;
+      codes[i] = i;
+    }
+    return { values, codes };
+  }
+  const seen = new Map<string | number, number>();
+  const values: string[] = [];
+  // Neighbouring rows (one client and hour, one session) often repeat a value: comparing with the last
+  // one spares hashing it, which for strings fresh from JSON.parse is most of a lookup's cost.
+  let last: string | number | undefined;
+  let lastCode = -1;
+  for (let i = 0; i < order.length; i += 1) {
+    const value = read(rows[order[i]]);
+    if (value === last) {
+      codes[i] = lastCode;
+      continue;
+    }
+    let code = seen.get(value);
+    if (code === undefined) {
+      code = values.length;
+      seen.set(value, code);
+      values.push(typeof value === 'number' ? String(value) : value);
+    }
+    codes[i] = code;
+    last = value;
+    lastCode = code;
+  }
+  return { values, codes };
+}
+
+/** A field within one block: the block's distinct values and each event's index into them. */
+interface Dictionary {
+  values: string[];
+  codes: Uint32Array;
+}
+
+let local = new Int32Array(0);
+
+function narrow(column: BatchColumn, start: number, end: number): Dictionary {
+  if (local.length < column.values.length) local = new Int32Array(Math.max(column.values.length, 2 * local.length)).fill(-1);
+  const values: string[] = [];
+  const touched: number[] = [];
+  const codes = new Uint32Array(end - start);
+  for (let i = start; i < end; i += 1) {
+    const batchCode = column.codes[i];
+    let code = local[batchCode];
+    if (code < 0) {
+      code = values.length;
+      local[batchCode] = code;
+      touched.push(batchCode);
+      values.push(column.values[batchCode]);
+    }
+    codes[i - start] = code;
+  }
+  for (const batchCode of touched) local[batchCode] = -1;
+  return { values, codes };
+}
+
+/** A text section, measured first so the part can be written into one buffer. */
+function textLayout(dictionary: Dictionary): { size: number; write(out: Buffer, at: number): void } {
+  const { values, codes } = dictionary;
+  const entries = values.length;
+  const width = entries <= 0x100 ? 1 : entries <= 0x10000 ? 2 : 4;
+  const joined = values.join('');
+  const ascii = ASCII.test(joined);
+  const textBytes = ascii ? joined.length : Buffer.byteLength(joined, 'utf8');
+  const offsetsAt = 16;
+  const textAt = offsetsAt + 4 * (entries + 1);
+  const codesAt = align4(textAt + textBytes);
+  return {
+    size: align4(codesAt + width * codes.length),
+    write(out, at) {
+      out[at] = TEXT_SECTION;
+      out[at + 1] = width;
+      out[at + 2] = ascii ? 1 : 0;
+      out.writeUInt32LE(entries, at + 4);
+      out.writeUInt32LE(textBytes, at + 8);
+      const offsets = new Uint32Array(out.buffer, out.byteOffset + at + offsetsAt, entries + 1);
+      let offset = 0;
+      for (let i = 0; i < entries; i += 1) {
+        offsets[i] = offset;
+        offset += ascii ? values[i].length : Buffer.byteLength(values[i], 'utf8');
+      }
+      offsets[entries] = offset;
+      out.write(joined, at + textAt, textBytes, ascii ? 'latin1' : 'utf8');
+      const target = out.byteOffset + at + codesAt;
+      if (width === 1) new Uint8Array(out.buffer, target, codes.length).set(codes);
+      else if (width === 2) new Uint16Array(out.buffer, target, codes.length).set(codes);
+      else new Uint32Array(out.buffer, target, codes.length).set(codes);
+    },
+  };
+}
+
+function timeLayout(times: Float64Array, hour: number): { size: number; write(out: Buffer, at: number): void } {
+  return {
+    size: 16 + 4 * times.length,
+    write(out, at) {
+      out[at] = TIME_SECTION;
+      out.writeDoubleLE(hour, at + 8);
+      const offsets = new Uint32Array(out.buffer, out.byteOffset + at + 16, times.length);
+      for (let i = 0; i < times.length; i += 1) offsets[i] = times[i] - hour;
+    },
+  };
+}
+
+/** One part: its header, then its sections, in one zero-filled buffer (padding stays zero). */
+function writePart(sections: { size: number; write(out: Buffer, at: number): void }[], n: number): Buffer {
+  const head = 8 + 4 * sections.length;
+  const out = Buffer.alloc(head + sections.reduce((sum, s) => sum + s.size, 0));
+  out[0] = FORMAT_VERSION;
+  out[1] = sections.length;
+  out.writeUInt32LE(n, 4);
+  let at = head;
+  sections.forEach((section, i) => {
+    out.writeUInt32LE(section.size, 8 + 4 * i);
+    section.write(out, at);
+    at += section.size;
+  });
+  return out;
+}
+
+/** The fields the summary is computed from (path gives the path prefix). */
+function summarise(dictionaries: Map<FieldName, Dictionary>, n: number): Summary {
+  const path = dictionaries.get('path')!;
+  const prefixes = new Interner();
+  const prefixOfPath = Uint32Array.from(path.values, (p) => prefixes.id(pathPrefix(p)));
+  const prefixCodes = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) prefixCodes[i] = prefixOfPath[path.codes[i]];
+  const dim = (d: Dimension): Dictionary => (d === 'path_prefix' ? { values: prefixes.values, codes: prefixCodes } : dictionaries.get(d)!);
+  const rollups: Record<string, number[]> = {};
+  for (const rollup of ROLLUPS) {
+    const [a, b] = rollup.dims.map(dim);
+    const width = b.values.length;
+    const counts = new Map<number, number>();
+    for (let i = 0; i < n; i += 1) {
+      const key = a.codes[i] * width + b.codes[i];
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const flat: number[] = [];
+    for (const [key, count] of counts) flat.push(Math.floor(key / width), key % width, count);
+    rollups[rollup.name] = flat;
+  }
+  return { dims: Object.fromEntries(DIMENSIONS.map((d) => [d, dim(d).values])) as Record<Dimension, string[]>, rollups };
+}
+
+/**
+ * Rows in block order: grouped by client and hour, each group in time order (equal times in arrival
+ * order), cut into blocks of at most MAX_BLOCK_EVENTS. Returns the order and where each block starts.
+ */
+function blockOrder(rows: readonly EventRow[]): { order: Uint32Array; starts: number[] } {
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < rows.length; i += 1) {
+    const key = `${rows[i].client_id}/${floorHour(rows[i].request_time)}`;
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  const order = new Uint32Array(rows.length);
+  const starts: number[] = [];
+  let at = 0;
+  for (const indices of groups.values()) {
+    let sorted = true;
+    for (let i = 1; i < indices.length && sorted; i += 1) sorted = rows[indices[i - 1]].request_time <= rows[indices[i]].request_time;
+    if (!sorted) indices.sort((a, b) => rows[a].request_time - rows[b].request_time || a - b);
+    for (let start = 0; start < indices.length; start += MAX_BLOCK_EVENTS) {
+      starts.push(at + start);
+    }
+    order.set(indices, at);
+    at += indices.length;
+  }
+  starts.push(rows.length);
+  return { order, starts };
+}
+
+/** Encodes rows (any clients and times) as blocks: per client and hour, at most MAX_BLOCK_EVENTS each. */
+export function encodeBlocks(rows: readonly EventRow[]): EncodedBlock[] {
+  if (rows.length === 0) return [];
+  const { order, starts } = blockOrder(rows);
+  const columns = new Map(TEXT_FIELDS.map((field) => [field, batchColumn(rows, order, field)]));
+  const times = new Float64Array(rows.length);
+  for (let i = 0; i < order.length; i += 1) times[i] = rows[order[i]].request_time;
+  const blocks: EncodedBlock[] = [];
+  for (let b = 0; b + 1 < starts.length; b += 1) {
+    const start = starts[b];
+    const end = starts[b + 1];
+    const n = end - start;
+    const hour = floorHour(times[start]);
+    const dictionaries = new Map<FieldName, Dictionary>();
+    const parts = PARTS.map((fields) =>
+      writePart(
+        fields.map((field) => {
+          if (field === 'request_time') return timeLayout(times.subarray(start, end), hour);
+          const dictionary = narrow(columns.get(field)!, start, end);
+          dictionaries.set(field, dictionary);
+          return textLayout(dictionary);
+        }),
+        n,
+      ),
+    );
+    blocks.push({
+      clientId: rows[order[start]].client_id,
+      hour,
+      n,
+      firstTime: times[start],
+      lastTime: times[end - 1],
+      summary: JSON.stringify(summarise(dictionaries, n)),
+      parts,
+    });
+  }
+  return blocks;
+}
