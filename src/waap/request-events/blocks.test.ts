@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../../../tests/support/app.js';
+import { testDatabaseUrl } from '../../config.js';
+import { dropPostgresSchema } from '../../platform/db/index.js';
 import { createDomain, event, ingest, rid } from '../test-helpers.js';
 import { MAX_BLOCK_EVENTS } from './block-format.js';
 import { CompactionJob } from './compaction.js';
@@ -257,6 +259,50 @@ describe('compaction after ingestion', () => {
       await job.stop();
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe.skipIf(engineName !== 'postgres')('two nodes on one PostgreSQL database', () => {
+  it('ingest into the same hours, compact and expire at once, and agree on every event', async () => {
+    const schema = `t_nodes_${Date.now().toString(36)}`;
+    const [one, two] = [await createTestApp({ databaseSchema: schema }), await createTestApp({ databaseSchema: schema })];
+    try {
+      for (const node of [one, two]) {
+        frozenAt(node);
+        await node.waap.compaction.stop();
+      }
+      const a = await one.account();
+      const d = (await createDomain(one, a.clientId, 'nodes.example.com')).id;
+      // 40 small bodies per node, into the same two hours, both nodes at once.
+      const bodies = (base: number) => Array.from({ length: 40 }, (_, post) => Array.from({ length: 5 }, (_, i) => event(d, base + post * 5 + i, NOW - 2 * HOUR + (post % 2) * HOUR + post * 1000 + i)));
+      const sent = [bodies(1000), bodies(2000)];
+      await Promise.all([one, two].map((node, k) => Promise.all(sent[k].map((body) => ingest(node, body)))));
+      const count = (node: TestApp) => node.waap.queries.run('count', range(a.clientId));
+      expect([await count(one), await count(two)]).toEqual([400, 400]);
+      const merged = await Promise.all([one.waap.compaction.run(), two.waap.compaction.run()]);
+      expect(merged[0] + merged[1]).toBeGreaterThan(0);
+      const page = (node: TestApp) => node.waap.queries.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 150 });
+      expect(await page(two)).toEqual(await page(one));
+      expect((await page(one)).count).toBe(400);
+      // Both nodes move the clock so the cutoff falls among the second hour's events, and expire at once:
+      // the first hour's blocks go whole, the second hour's are rewritten without their expired events.
+      const cutoff = NOW - HOUR + 20_000;
+      const later = cutoff + 30 * DAY;
+      const kept = sent.flat(2).filter((e) => (e.request_time as number) >= cutoff).length;
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(200);
+      for (const node of [one, two]) node.clock.set(later);
+      await Promise.all([one.waap.retention.run(), two.waap.retention.run()]);
+      const left = (node: TestApp) => node.waap.queries.run('count', { clientId: a.clientId, from: cutoff, toExcl: later + 1, conditions: [] });
+      expect([await left(one), await left(two)]).toEqual([kept, kept]);
+      const stored = await one.db.kysely.selectFrom('waap_event_blocks').select((eb) => eb.fn.sum('n').as('n')).executeTakeFirstOrThrow();
+      const ids = await one.db.kysely.selectFrom('waap_event_ids').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      expect([Number(stored.n), Number(ids.n)]).toEqual([kept, kept]);
+    } finally {
+      await two.close();
+      await one.close();
+      await dropPostgresSchema(testDatabaseUrl()!, schema);
     }
   });
 });
