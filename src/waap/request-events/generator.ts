@@ -52,7 +52,7 @@ export class TrafficGenerator {
   readonly random: () => number;
   private seq = 0;
 
-  constructor(private readonly seed: number) {
+  constructor(seed: number) {
     this.random = prng(seed);
   }
 
