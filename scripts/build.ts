@@ -11,6 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
@@ -104,16 +105,14 @@ report(
 );
 
 await writeCodeCache();
+await checkQueryThreads();
 
-/**
- * Starts the built server in memory, asks it one health check (so the request path is compiled too),
- * then stops it: the launcher writes the code cache of everything compiled by then as it exits.
- */
-async function writeCodeCache(): Promise<void> {
-  // The developer's EDGEPLANE_* settings (a database URL, a port) must not steer this run.
+/** Starts the built server (`dist/edgeplane.mjs serve`) with these arguments and settings; resolves once it listens. */
+async function startBuilt(args: string[], settings: Record<string, string>): Promise<{ url: string; stop(): Promise<number | null> }> {
+  // The developer's EDGEPLANE_* settings (a database URL, a port) must not steer these runs.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEPLANE_')));
-  const child = spawn(process.execPath, [path.join(dist, 'edgeplane.mjs'), 'serve', '--memory', '--host', '127.0.0.1', '--port', '0', '--log-level', 'info'], {
-    env: { ...env, EDGEPLANE_WRITE_CODE_CACHE: '1', EDGEPLANE_API_KEY: 'build-code-cache', EDGEPLANE_ADMIN_TOKEN: 'build-code-cache-operator' },
+  const child = spawn(process.execPath, [path.join(dist, 'edgeplane.mjs'), 'serve', '--host', '127.0.0.1', '--port', '0', '--log-level', 'info', ...args], {
+    env: { ...env, ...settings },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -126,12 +125,48 @@ async function writeCodeCache(): Promise<void> {
     });
     void exited.then((code) => reject(new Error(`the built server exited with ${code} before listening:\n${output}`)));
   });
-  const status = await new Promise<number>((resolve, reject) => {
-    http.get(`${url}/_edgeplane/health`, (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject);
+  return {
+    url,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    http.get(url, { headers }, (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject);
   });
+}
+
+/**
+ * Starts the built server in memory, asks it one health check (so the request path is compiled too),
+ * then stops it: the launcher writes the code cache of everything compiled by then as it exits.
+ */
+async function writeCodeCache(): Promise<void> {
+  const server = await startBuilt(['--memory'], { EDGEPLANE_WRITE_CODE_CACHE: '1', EDGEPLANE_API_KEY: 'build-code-cache', EDGEPLANE_ADMIN_TOKEN: 'build-code-cache-operator' });
+  const status = await get(`${server.url}/_edgeplane/health`);
   if (status !== 200) throw new Error(`the built server answered its health check with ${status}`);
-  child.kill('SIGTERM');
-  if ((await exited) !== 0) throw new Error('the built server did not stop cleanly');
+  if ((await server.stop()) !== 0) throw new Error('the built server did not stop cleanly');
   const cache = path.join(dist, 'server.cjs.v8-cache');
   console.log(`${path.relative(root, cache).padEnd(28)} ${(fs.statSync(cache).size / 1024).toFixed(0).padStart(6)} KiB`);
+}
+
+/**
+ * The WAAP request log reads in threads running dist/waap-query-worker.cjs, which only a data dir (not
+ * --memory) uses: one query there, so a bundle whose thread cannot start fails the build, not a user.
+ */
+async function checkQueryThreads(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-build-'));
+  try {
+    const server = await startBuilt(['--data-dir', dataDir, '--query-threads', '1'], { EDGEPLANE_API_KEY: 'build-check-key', EDGEPLANE_ADMIN_TOKEN: 'build-check-operator' });
+    const start = new Date(Date.now() - 86_400_000).toISOString();
+    const status = await get(`${server.url}/waap/v1/analytics/requests?start=${start}`, { authorization: 'APIKey build-check-key' });
+    await server.stop();
+    if (status !== 200) throw new Error(`the built server answered a WAAP list through its query thread with ${status}`);
+    console.log('dist/waap-query-worker.cjs    answers in a query thread');
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }

@@ -21,7 +21,7 @@ interface Pending {
 interface Reply {
   id: number;
   result?: unknown;
-  error?: { message: string; code?: string; status?: number };
+  error?: { message: string; code?: string };
 }
 
 /**
@@ -51,7 +51,7 @@ export class WorkerPool {
         pending.delete(id);
         if (pending.size === 0) worker.unref();
         if (!waiting) return;
-        if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code, status: error.status }));
+        if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
         else waiting.resolve(result);
       });
       // A dead thread fails what it was doing; the next calls go to the others or surface the error.
@@ -116,8 +116,8 @@ export function serveWorkerCalls(port: import('node:worker_threads').MessagePort
       try {
         port.postMessage({ id: message.id, result: await handle(message) });
       } catch (error) {
-        const e = error as Error & { code?: string; status?: number };
-        port.postMessage({ id: message.id, error: { message: e.message, code: e.code, status: e.status } });
+        const e = error as Error & { code?: string };
+        port.postMessage({ id: message.id, error: { message: e.message, code: e.code } });
       }
     });
   });

@@ -160,19 +160,20 @@ export function parseSummary(text: string): Summary {
   return JSON.parse(text) as Summary;
 }
 
-/** Every event of a block as rows again (for a rewrite: retention trimming an hour, compaction). */
-export function decodeRows(header: BlockHeader, parts: readonly DecodedPart[]): EventRow[] {
-  const rows: Record<string, unknown>[] = Array.from({ length: header.n }, () => ({ client_id: header.clientId }));
+/** Event `i` of a block as a row: every stored field, integers as numbers. */
+export function decodeRow(header: BlockHeader, parts: readonly (DecodedPart | undefined)[], i: number): EventRow {
+  const row: Record<string, unknown> = { client_id: header.clientId };
   PARTS.forEach((fields, p) =>
     fields.forEach((field, index) => {
-      const column = parts[p].columns[index];
-      if (column instanceof TimeColumn) {
-        for (let i = 0; i < header.n; i += 1) rows[i].request_time = column.at(i);
-        return;
-      }
-      const numeric = INTEGER_FIELDS.has(field as FieldName);
-      for (let i = 0; i < header.n; i += 1) rows[i][field] = numeric ? Number(column.value(i)) : column.value(i);
+      const column = parts[p]!.columns[index];
+      if (column instanceof TimeColumn) row.request_time = column.at(i);
+      else row[field] = INTEGER_FIELDS.has(field as FieldName) ? Number(column.value(i)) : column.value(i);
     }),
   );
-  return rows as unknown as EventRow[];
+  return row as unknown as EventRow;
+}
+
+/** Every event of a block as rows again (for a rewrite: retention trimming an hour, compaction). */
+export function decodeRows(header: BlockHeader, parts: readonly DecodedPart[]): EventRow[] {
+  return Array.from({ length: header.n }, (_, i) => decodeRow(header, parts, i));
 }

@@ -13,9 +13,9 @@ import {
   partsOf,
   type Query,
   rangeBlocks,
-  scanAll,
   TIME_PART,
 } from './block-scan.js';
+import { decodeRow } from './block-decode.js';
 import { countByQuery, trafficQuery } from './block-stats.js';
 import type { EventFilter } from './filter.js';
 
@@ -198,7 +198,6 @@ function* summaries(refs: readonly Ref[]): Query<StoredEvent[]> {
   });
 }
 
-
 // ---------------------------------------------------------------------------------------------------
 // The queries
 
@@ -244,7 +243,6 @@ export function* chunkQuery(filter: EventFilter, cursor: Cursor | null, size: nu
   const blocks = yield* rangeBlocks(range);
   const refs: Ref[] = [];
   for (const group of byHour(blocks)) {
-    yield* scanAll(group, p);
     let events = yield* hourEvents(group, p, true);
     if (cursor) events = events.filter((r) => after(r, cursor));
     refs.push(...events.slice(0, size - refs.length));
@@ -268,11 +266,8 @@ export function* detailsQuery(clientId: number, domainId: number, id: string, no
     if (code < 0) continue;
     const position = ids.codes.indexOf(code);
     yield* load([block], ALL_PARTS);
-    const time = block.time().at(position);
-    if (time < notBefore || block.value('domain_id', position) !== domainId) return null;
-    const row = { client_id: clientId, request_time: time } as Record<string, unknown>;
-    for (const fields of PARTS) for (const field of fields) if (field !== 'request_time') row[field] = block.value(field, position);
-    return row as unknown as EventRow;
+    const row = decodeRow(block.header, block.parts, position);
+    return row.request_time < notBefore || row.domain_id !== domainId ? null : row;
   }
   return null;
 }

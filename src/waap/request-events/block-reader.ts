@@ -43,11 +43,6 @@ class LruCache<V> {
       this.used -= entry.size;
     }
   }
-
-  clear(): void {
-    this.entries.clear();
-    this.used = 0;
-  }
 }
 
 const blockKey = (h: BlockHeader) => `${h.blockId}:${h.stamp}`;
@@ -61,11 +56,6 @@ export class BlockCache {
     // Summaries are small and read by most counts; parts take the rest.
     this.summaries = new LruCache(Math.floor(budgetBytes / 8));
     this.parts = new LruCache(budgetBytes - Math.floor(budgetBytes / 8));
-  }
-
-  clear(): void {
-    this.parts.clear();
-    this.summaries.clear();
   }
 
   /** What a `summaries` fetch still has to read, and how to finish it with the rows read. */

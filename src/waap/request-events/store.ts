@@ -119,6 +119,7 @@ export class PostgresBlockReads implements BlockReads<true> {
 
 export class EventStore {
   private sqliteInsert?: (rows: readonly EventRow[]) => boolean[];
+  private sqliteReplace?: (old: readonly BlockHeader[], blocks: readonly EncodedBlock[], keepId: number, droppedIds: readonly { clientId: number; id: string }[]) => void;
 
   constructor(private readonly database: Database) {
     // Block parts are written as large blobs; a bigger page cache than SQLite's 2 MB default keeps the
@@ -254,20 +255,8 @@ export class EventStore {
     const keepId = Math.max(...old.map((b) => b.blockId));
     const sqlite = this.database.raw.sqlite;
     if (sqlite) {
-      const writeBlock = this.sqliteBlockWriter(sqlite);
-      const deleteBlock = sqlite.prepare('delete from waap_event_blocks where block_id = ? and stamp = ?');
-      const deleteParts = sqlite.prepare('delete from waap_event_parts where block_id = ?');
-      const deleteId = sqlite.prepare('delete from waap_event_ids where client_id = ? and id = ?');
-      const replace = sqlite.transaction(() => {
-        for (const b of old) {
-          if (deleteBlock.run(b.blockId, b.stamp).changes !== 1) throw new BlockChanged();
-          deleteParts.run(b.blockId);
-        }
-        for (const d of droppedIds) deleteId.run(d.clientId, d.id);
-        blocks.forEach((block, i) => writeBlock(block, i === blocks.length - 1 ? keepId : undefined));
-      });
       try {
-        replace();
+        (this.sqliteReplace ??= this.prepareSqliteReplace(sqlite))(old, blocks, keepId, droppedIds);
         return true;
       } catch (error) {
         if (error instanceof BlockChanged) return false;
@@ -293,6 +282,22 @@ export class EventStore {
       if (error instanceof BlockChanged) return false;
       throw error;
     }
+  }
+
+  /** replaceBlocks on SQLite, as one transaction; throws BlockChanged when an old block is gone. */
+  private prepareSqliteReplace(db: SQLite.Database) {
+    const writeBlock = this.sqliteBlockWriter(db);
+    const deleteBlock = db.prepare('delete from waap_event_blocks where block_id = ? and stamp = ?');
+    const deleteParts = db.prepare('delete from waap_event_parts where block_id = ?');
+    const deleteId = db.prepare('delete from waap_event_ids where client_id = ? and id = ?');
+    return db.transaction((old: readonly BlockHeader[], blocks: readonly EncodedBlock[], keepId: number, droppedIds: readonly { clientId: number; id: string }[]) => {
+      for (const b of old) {
+        if (deleteBlock.run(b.blockId, b.stamp).changes !== 1) throw new BlockChanged();
+        deleteParts.run(b.blockId);
+      }
+      for (const d of droppedIds) deleteId.run(d.clientId, d.id);
+      blocks.forEach((block, i) => writeBlock(block, i === blocks.length - 1 ? keepId : undefined));
+    });
   }
 
   private async select<R>(text: string, params: unknown[]): Promise<R[]> {
