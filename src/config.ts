@@ -110,3 +110,8 @@ export function controlTarget(env: NodeJS.ProcessEnv = process.env): { url: stri
 export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.EDGEPLANE_TEST_DATABASE_URL || undefined;
 }
+
+/** Read by the test suite only: where the provider's reference documents are, when not in ../shared/reference. */
+export function testReferenceDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.EDGEPLANE_REFERENCE_DIR || undefined;
+}

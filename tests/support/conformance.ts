@@ -1,16 +1,18 @@
 // Conformance harness: checks a response against the response schema the provider's published OpenAPI
-// document gives for that operation. The reference is read from ../shared (never copied into the repo).
+// document gives for that operation. The reference is read from ../shared/reference beside the checkout
+// (never copied into the repo), or from EDGEPLANE_REFERENCE_DIR.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
+import { testReferenceDir } from '../../src/config.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const REFERENCE_PATH = path.resolve(here, '../../../shared/reference/openapi.json');
+export const REFERENCE_PATH = path.join(testReferenceDir() ?? path.resolve(here, '../../../shared/reference'), 'openapi.json');
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -46,6 +48,9 @@ function normalise(node: unknown): unknown {
 
 function load() {
   if (cached) return cached;
+  if (!fs.existsSync(REFERENCE_PATH)) {
+    throw new Error(`the provider's OpenAPI document is not at ${REFERENCE_PATH}: the conformance checks read it from shared/reference beside the checkout; set EDGEPLANE_REFERENCE_DIR to its folder`);
+  }
   const spec = normalise(JSON.parse(fs.readFileSync(REFERENCE_PATH, 'utf8'))) as Json;
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
