@@ -1,0 +1,131 @@
+// The catalogue engine: serves every operation of the reference catalogue that no modelled product
+// serves, with the same platform as everything else (auth and roles, tenancy, the product's error
+// envelope, journal, faults, metrics, the clock, state export/import/reset, both databases). It is
+// registered last: an operation a modelled product registered is left to it, with no list to keep.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { principalOf } from '../platform/auth/plugin.js';
+import { readCatalogue } from '../platform/catalogue/index.js';
+import { plainEnvelope } from '../platform/envelopes.js';
+import { type InternalRequests, operationKey, type RouteCatalogue } from '../platform/http.js';
+import { OPERATOR, type Principal } from '../platform/auth/principal.js';
+import type { PlatformDeps, Product } from '../platform/product.js';
+import type { TaskEngine } from '../platform/tasks/engine.js';
+import { ENGINE_SURFACES } from './envelopes.js';
+import { Inference } from './infer.js';
+import { readRouteIndex, type RouteEntry } from '../platform/catalogue/routes.js';
+import { ENGINE_TAG, engineOperationId, engineRoutes } from './routes.js';
+import { CatalogueService } from './service.js';
+import { engineTaskType } from './tasks.js';
+import { RequestValidator } from './validate.js';
+
+const ANONYMOUS: Principal = { ...OPERATOR, kind: 'client' };
+
+export interface CatalogueEngineDeps extends PlatformDeps {
+  routes: RouteCatalogue;
+  internal: InternalRequests;
+  /** The cloud's durable task engine: operations answering task lists run through it. */
+  tasks?: TaskEngine;
+}
+
+export interface CatalogueEngine extends Product {
+  /** The operations this engine serves (known once registered). */
+  served(): RouteEntry[];
+  /** Operations answered by a route registered under another path spelling (the CDN resource PATCHes). */
+  aliases(): { method: string; path: string; operationId: string }[];
+}
+
+interface Runtime {
+  inference: Inference;
+  validator: RequestValidator;
+  service: CatalogueService;
+}
+
+export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngine {
+  let served: RouteEntry[] = [];
+  let aliases: { method: string; path: string; operationId: string }[] = [];
+  const servedKeys = new Set<string>();
+  const taskNames = new Map<string, string>();
+  // The catalogue (1.4 MB) is read, and its plans made, by the first request an engine route answers.
+  let runtime: Runtime | undefined;
+  const load = (): Runtime => {
+    if (runtime) return runtime;
+    const catalogue = readCatalogue();
+    const inference = new Inference(catalogue);
+    const validator = new RequestValidator(catalogue);
+    const service = new CatalogueService(deps.db, deps.clock, inference, deps.tasks, (plan) => validator.codeFor(plan.op), (name) => taskNames.get(name) ?? name);
+    runtime = { inference, validator, service };
+    return runtime;
+  };
+
+  const handle = async (entry: RouteEntry, request: FastifyRequest) => {
+    const { inference, validator, service } = load();
+    const plan = inference.plan(inference.operation(entry.method, entry.path));
+    const params = { ...(request.params as Record<string, unknown>) };
+    const query = { ...(request.query as Record<string, unknown>) };
+    validator.check(plan.op, { params, query, body: request.body, contentType: request.headers['content-type'] });
+    // Public operations answer without a token: an anonymous caller owns nothing.
+    const principal = request.principal ?? (entry.public ? ANONYMOUS : principalOf(request));
+    return service.handle({
+      plan,
+      caller: { clientId: principal.clientId, userId: principal.userId, requestId: String(request.id), injectedFailure: request.injectedTaskFailure ?? null },
+      params,
+      query,
+      body: request.body,
+      exists: (path) => exists(request, path),
+      adopt: (template, path) => adopt(request, template, path),
+    });
+  };
+
+  let app: FastifyInstance | undefined;
+  /** Asks the server itself, as the caller, whether the record at `path` exists (whoever serves it). */
+  const exists = async (request: FastifyRequest, path: string): Promise<boolean> => {
+    const answer = await app!.inject({ method: 'GET', url: path, headers: deps.internal.headers(request.headers.authorization) });
+    // A role that may change but not read (purge-only) cannot ask; the operation's own rules then decide.
+    return answer.statusCode < 300 || answer.statusCode === 403;
+  };
+
+  /** The record a modelled product's read answers at `path` (the engine's own reads are not asked). */
+  const adopt = async (request: FastifyRequest, template: string, path: string) => {
+    if (servedKeys.has(operationKey('GET', template))) return undefined;
+    const answer = await app!.inject({ method: 'GET', url: path, headers: deps.internal.headers(request.headers.authorization) });
+    if (answer.statusCode >= 300) return undefined;
+    const body = answer.json() as unknown;
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  };
+
+  return {
+    name: 'catalogue',
+    prefixes: [],
+    envelope: plainEnvelope,
+    surfaces: ENGINE_SURFACES,
+    tags: [{ name: ENGINE_TAG, description: 'Operations of the reference API served from its catalogue: inferred resources, validation and records' }],
+    served: () => served,
+    aliases: () => aliases,
+    async register(instance) {
+      app = instance;
+      // Everything registered before this point is a modelled product: it keeps its operations.
+      // Operations one route answers (three PATCHes of /cdn/resources/{...}): the last, most general, serves.
+      const byRoute = new Map<string, RouteEntry>();
+      const unserved = readRouteIndex().filter((entry) => !deps.routes.serves(entry.method, entry.path));
+      for (const entry of unserved) byRoute.set(`${entry.method} ${entry.path.replace(/\{[^}]+\}/g, '{}')}`, entry);
+      served = [...byRoute.values()];
+      aliases = unserved.filter((entry) => !served.includes(entry)).map((e) => ({ method: e.method, path: e.path, operationId: engineOperationId(e) }));
+      for (const entry of served) servedKeys.add(operationKey(entry.method, entry.path));
+      registerTaskTypes(deps.tasks, served, taskNames);
+      await engineRoutes(instance, served, handle);
+    },
+  };
+}
+
+/**
+ * One task type per name the served operations carry. A name a modelled product already runs (its module
+ * would not understand the engine's task data) gets the `catalogue_` prefix instead.
+ */
+function registerTaskTypes(tasks: TaskEngine | undefined, served: RouteEntry[], names: Map<string, string>): void {
+  if (!tasks) return;
+  for (const name of new Set(served.map((e) => e.taskType).filter((t): t is string => t !== undefined))) {
+    const effective = tasks.registry.has(name) ? `catalogue_${name}` : name;
+    names.set(name, effective);
+    if (!tasks.registry.has(effective)) tasks.registry.add(engineTaskType(effective));
+  }
+}

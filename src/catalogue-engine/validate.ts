@@ -1,0 +1,170 @@
+// Request validation from the catalogue: path and query parameters (text on the wire, coerced to their
+// declared types; arrays as repeated keys or comma lists) and bodies (no coercion). Each operation's
+// validators are compiled on its first request. Every failing field is reported, with the status the
+// reference declares for the operation (422 or 400), else the product's own habit.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Catalogue, CatalogueOperation, JsonSchema } from '../platform/catalogue/index.js';
+import { AppError, type ErrorCode, type FieldError, type FieldLocation } from '../platform/errors.js';
+import { ajvErrorsToFields, boundStrings, finiteOnly, foldNestedQuery, numberSyntax, safeIntegers, splitCommaLists } from '../platform/validation.js';
+import { normaliseSchema, PROVIDER_FORMATS, type Schema } from './schema.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const COMPONENTS_ID = 'catalogue';
+
+export interface RequestParts {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  contentType: string | undefined;
+}
+
+interface Compiled {
+  params?: ValidateFunction;
+  query?: ValidateFunction;
+  arrayQuery: string[];
+  objectQuery: string[];
+  bodies: Map<string, ValidateFunction>;
+  bodyRequired: boolean;
+  code: ErrorCode;
+}
+
+export class RequestValidator {
+  private readonly bodyAjv: Ajv2020;
+  private readonly textAjv: Ajv2020;
+  private readonly compiled = new Map<CatalogueOperation, Compiled>();
+  private readonly productCodes = new Map<string, ErrorCode>();
+
+  constructor(private readonly catalogue: Catalogue) {
+    this.bodyAjv = makeAjv(false, catalogue);
+    this.textAjv = makeAjv('array', catalogue);
+  }
+
+  /** Checks a request, coercing its parameters in place; throws every problem at once. */
+  check(op: CatalogueOperation, parts: RequestParts): void {
+    const compiled = this.compile(op);
+    const fields: FieldError[] = [];
+    if (compiled.params && !compiled.params(parts.params)) fields.push(...errors(compiled.params, 'path'));
+    foldNestedQuery(parts.query, compiled.objectQuery);
+    splitCommaLists(parts.query, compiled.arrayQuery);
+    if (compiled.query && !compiled.query(parts.query)) fields.push(...errors(compiled.query, 'query'));
+    fields.push(...this.checkBody(compiled, parts));
+    if (fields.length > 0) {
+      const summary = fields.map((f) => `${[f.location, ...f.path].join('.')}: ${f.message}`).join('; ');
+      throw new AppError(compiled.code, summary, { fields });
+    }
+  }
+
+  /** The error code a refused request of this operation gets. */
+  codeFor(op: CatalogueOperation): ErrorCode {
+    return this.compile(op).code;
+  }
+
+  private checkBody(compiled: Compiled, parts: RequestParts): FieldError[] {
+    if (parts.body === undefined || parts.body === null) {
+      return compiled.bodyRequired ? [{ location: 'body', path: [], message: 'A request body is required', type: 'missing' }] : [];
+    }
+    if (compiled.bodies.size === 0) return [];
+    const type = (parts.contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
+    const validate = compiled.bodies.get(type) ?? (Buffer.isBuffer(parts.body) ? undefined : compiled.bodies.get('application/json'));
+    if (!validate || Buffer.isBuffer(parts.body)) return [];
+    return validate(parts.body) ? [] : errors(validate, 'body');
+  }
+
+  private compile(op: CatalogueOperation): Compiled {
+    let compiled = this.compiled.get(op);
+    if (compiled) return compiled;
+    const path = op.parameters.filter((p) => p.in === 'path');
+    const query = op.parameters.filter((p) => p.in === 'query');
+    const bodies = new Map<string, ValidateFunction>();
+    for (const [type, schema] of Object.entries(op.requestBody?.content ?? {})) {
+      if (type === 'application/json') bodies.set(type, finiteOnly(() => this.bodyAjv.compile(loosenAnyValue(prepare(schema)) as object)));
+      else if (type === 'application/x-www-form-urlencoded') bodies.set(type, finiteOnly(() => this.textAjv.compile(prepare(schema))));
+    }
+    compiled = {
+      params: path.length > 0 ? textValidator(this.textAjv, objectOf(path)) : undefined,
+      query: query.length > 0 ? textValidator(this.textAjv, objectOf(query)) : undefined,
+      arrayQuery: query.filter((p) => isArraySchema(p.schema)).map((p) => p.name),
+      objectQuery: query.filter((p) => this.isObjectSchema(p.schema)).map((p) => p.name),
+      bodies,
+      bodyRequired: op.requestBody?.required === true,
+      code: this.codeOf(op),
+    };
+    this.compiled.set(op, compiled);
+    return compiled;
+  }
+
+  /** Whether a parameter's schema (through its reference, or a branch of a union) is an object. */
+  private isObjectSchema(schema: JsonSchema): boolean {
+    const node = schema as Schema;
+    const ref = typeof node.$ref === 'string' ? (this.catalogue.components.schemas as Record<string, Schema>)[node.$ref.split('/').pop()!] : undefined;
+    if (ref) return this.isObjectSchema(ref as JsonSchema);
+    return node.type === 'object' || [...((node.anyOf as Schema[]) ?? []), ...((node.oneOf as Schema[]) ?? [])].some((b) => b.type === 'object' || typeof b.$ref === 'string' && this.isObjectSchema(b as JsonSchema));
+  }
+
+  /** 422 or 400 as the operation declares; else what most of its product's operations declare. */
+  private codeOf(op: CatalogueOperation): ErrorCode {
+    if (op.responses['422']) return 'validation_failed';
+    if (op.responses['400']) return 'bad_request';
+    let code = this.productCodes.get(op.product);
+    if (!code) {
+      const ops = this.catalogue.operations.filter((o) => o.product === op.product);
+      const with422 = ops.filter((o) => o.responses['422']).length;
+      const with400 = ops.filter((o) => o.responses['400']).length;
+      code = with422 > with400 ? 'validation_failed' : 'bad_request';
+      this.productCodes.set(op.product, code);
+    }
+    return code;
+  }
+}
+
+function makeAjv(coerceTypes: false | 'array', catalogue: Catalogue): Ajv2020 {
+  // Referenced components are compiled once and shared by every operation's validator (not inlined in each).
+  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, useDefaults: false, validateFormats: true, inlineRefs: false, unicodeRegExp: false, code: { optimize: false } });
+  addFormats(ajv);
+  for (const [name, format] of Object.entries(PROVIDER_FORMATS)) ajv.addFormat(name, format as never);
+  const components = normaliseSchema(catalogue.components, COMPONENTS_ID);
+  // Strings the reference leaves unbounded get the server's default bound, as in every modelled route.
+  ajv.addSchema({ $id: COMPONENTS_ID, components: boundStrings(coerceTypes === false ? loosenAnyValue(components) : components) } as object);
+  return ajv;
+}
+
+function prepare(schema: JsonSchema): object {
+  return boundStrings(safeIntegers(normaliseSchema(schema, COMPONENTS_ID)));
+}
+
+/**
+ * Request bodies: a bare `{"type": "object"}` (no properties, no map, nothing required) is how the
+ * provider's Go services write "any JSON value" (DNS record contents are strings and numbers on the
+ * wire): it accepts any value. The components get the same reading, so it holds through `$ref`s.
+ */
+export function loosenAnyValue(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(loosenAnyValue);
+  if (!node || typeof node !== 'object') return node;
+  const schema = node as Schema;
+  const keys = Object.keys(schema);
+  if (schema.type === 'object' && keys.every((k) => k === 'type' || k === 'nullable')) return {};
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = loosenAnyValue(value);
+  return out;
+}
+
+function objectOf(params: CatalogueOperation['parameters']): object {
+  const properties: Record<string, unknown> = {};
+  for (const p of params) properties[p.name] = prepare(p.schema);
+  return { type: 'object', properties, required: params.filter((p) => p.required).map((p) => p.name) };
+}
+
+function isArraySchema(schema: JsonSchema): boolean {
+  const node = schema as Schema;
+  return node.type === 'array' || (Array.isArray(node.anyOf) && node.anyOf.some((b: Schema) => b.type === 'array'));
+}
+
+/** Parameters: the unstorable-value guard, and numbers only in decimal ("0x10" is not 16). */
+function textValidator(ajv: Ajv2020, schema: object): ValidateFunction {
+  return finiteOnly(() => ajv.compile(schema), numberSyntax(schema));
+}
+
+function errors(validate: ValidateFunction, location: FieldLocation): FieldError[] {
+  return ajvErrorsToFields((validate.errors ?? []) as ErrorObject[], location);
+}
