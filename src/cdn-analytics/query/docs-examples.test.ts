@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
-import { gql } from '../test-support.js';
+import { gql } from '../../../tests/support/cdn-analytics.js';
 
 const docs = fs.readFileSync(new URL('../../../docs/cdn-analytics.md', import.meta.url), 'utf8');
 let t: TestApp;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
 import { analyticsSchema } from './graphql-schema.js';
-import { DAY, gql } from '../test-support.js';
+import { DAY, gql } from '../../../tests/support/cdn-analytics.js';
 
 let t: TestApp;
 let a: TestAccount;

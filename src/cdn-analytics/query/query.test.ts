@@ -5,7 +5,7 @@ import { createTestApp, type TestAccount, type TestApp } from '../../../tests/su
 import { expectConforms } from '../../../tests/support/conformance.js';
 import { generateRecords } from '../records/generator.js';
 import { directoryOf, type AccessRecord } from '../records/model.js';
-import { aggregate, DAY, type Dim, gql, HOUR, ingest, rowsToMap, totalsOf } from '../test-support.js';
+import { aggregate, DAY, type Dim, gql, HOUR, ingest, rowsToMap, totalsOf } from '../../../tests/support/cdn-analytics.js';
 
 let t: TestApp;
 let a: TestAccount;

@@ -9,7 +9,7 @@ import { createTestApp, engineName, type TestApp } from '../../../tests/support/
 import { generateRecords } from '../records/generator.js';
 import { openDatabase } from '../../platform/db/index.js';
 import { createReaders } from '../../platform/db/readers.js';
-import { DAY, gql, ingest, totalsOf } from '../test-support.js';
+import { DAY, gql, ingest, totalsOf } from '../../../tests/support/cdn-analytics.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-readers-'));
 let t: TestApp;

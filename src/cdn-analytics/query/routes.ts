@@ -5,6 +5,7 @@ import { principalOf } from '../../platform/auth/plugin.js';
 import { Nullable } from '../../platform/schema.js';
 import { graphQLRequestOf } from './request.js';
 import type { AnalyticsService } from './service.js';
+import { typed } from '../../platform/typed.js';
 
 // graphql-js and the analytics schema are loaded by the first query or playground view, not at start:
 // they are the largest part of the server's code and most runs never use them.
@@ -30,7 +31,8 @@ const GraphQLResult = Type.Object(
   { description: 'A GraphQL response: `data`, and `errors` when the document or its execution failed (still HTTP 200)' },
 );
 
-export function queryRoutes(app: FastifyInstance, analytics: AnalyticsService): void {
+export function queryRoutes(fastify: FastifyInstance, analytics: AnalyticsService): void {
+  const app = typed(fastify);
   let page: Promise<string> | undefined;
   app.post(
     '/cdn/advanced/v2/query',

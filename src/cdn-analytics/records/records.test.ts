@@ -2,7 +2,7 @@
 // generator, counting and the retention run; operator only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.js';
-import { gql } from '../test-support.js';
+import { gql } from '../../../tests/support/cdn-analytics.js';
 
 let t: TestApp;
 const BASE = '/_edgeplane/cdn/access-records';

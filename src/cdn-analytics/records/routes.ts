@@ -1,6 +1,7 @@
 // Control API of the CDN access-record log: ingestion (JSON array or NDJSON), the deterministic
 // generator, a per-client count and an on-demand retention run. Operator token only.
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../../platform/typed.js';
 import { UnparseableLine } from './model.js';
 import { CountQuery, CountResult, GenerateBody, GenerateResult, IngestBody, IngestReportSchema, PurgeResult } from './schemas.js';
 import type { AccessRecordService } from './service.js';
@@ -24,13 +25,14 @@ function parseNdjson(text: string): unknown[] {
   return records;
 }
 
-export async function recordRoutes(app: FastifyInstance, records: AccessRecordService): Promise<void> {
+export async function recordRoutes(fastify: FastifyInstance, records: AccessRecordService): Promise<void> {
+  const app = typed(fastify);
   // Encapsulated so the NDJSON parser applies to these routes only.
   await app.register(async (scope) => {
     scope.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT }, (_request, body, done) => {
       done(null, parseNdjson(body as string));
     });
-    scope.post(
+    typed(scope).post(
       BASE,
       {
         config: { access: 'operator' },
@@ -43,7 +45,7 @@ export async function recordRoutes(app: FastifyInstance, records: AccessRecordSe
           response: { 200: IngestReportSchema },
         },
       },
-      async (request) => records.ingest(request.body as unknown[]),
+      async (request) => records.ingest(request.body),
     );
   });
 
@@ -54,7 +56,7 @@ export async function recordRoutes(app: FastifyInstance, records: AccessRecordSe
       schema: { operationId: 'control.cdnAccessRecords.generate', tags: [TAG], summary: 'Generate deterministic CDN access records for a client', body: GenerateBody, response: { 200: GenerateResult } },
     },
     async (request) => {
-      const body = request.body as { clientId: number; records: number; days: number; seed: number; end?: string; resourceIds?: number[] };
+      const body = request.body;
       const result = await records.generate({ ...body, end: body.end === undefined ? undefined : Date.parse(body.end) });
       return { generated: result.generated, from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString() };
     },
@@ -67,7 +69,7 @@ export async function recordRoutes(app: FastifyInstance, records: AccessRecordSe
       schema: { operationId: 'control.cdnAccessRecords.count', tags: [TAG], summary: "Number of a client's stored access records", querystring: CountQuery, response: { 200: CountResult } },
     },
     async (request) => {
-      const { clientId } = request.query as { clientId: number };
+      const { clientId } = request.query;
       return { clientId, count: await records.countForClient(clientId) };
     },
   );

@@ -49,21 +49,25 @@ export class AccessRecordService {
     return { received: raw.length, accepted: accepted.length, rejected, errors };
   }
 
-  async generate(options: Omit<GenerateOptions, 'end'> & { end?: number }): Promise<{ generated: number; from: number; to: number }> {
+  /** `onProgress` is told how many records are written after each batch (the command line's progress bar). */
+  async generate(options: Omit<GenerateOptions, 'end'> & { end?: number }, onProgress?: (done: number) => void): Promise<{ generated: number; from: number; to: number }> {
     const problems = [];
     if (options.records < 1 || options.records > MAX_GENERATED_RECORDS) problems.push(bodyField(['records'], `must be from 1 to ${MAX_GENERATED_RECORDS}`));
     if (options.days < 1 || options.days > RETENTION_DAYS) problems.push(bodyField(['days'], `must be from 1 to ${RETENTION_DAYS}`));
     if (problems.length > 0) throw invalid(problems);
     const end = options.end ?? this.clock.now();
     let batch: AccessRecord[] = [];
+    let done = 0;
     for (const record of generateRecords({ ...options, end })) {
       batch.push(record);
       if (batch.length === GENERATE_BATCH) {
         await this.store.insertMany(batch);
+        onProgress?.((done += batch.length));
         batch = [];
       }
     }
     await this.store.insertMany(batch);
+    onProgress?.(options.records);
     return { generated: options.records, from: end - options.days * 86_400_000, to: end };
   }
 

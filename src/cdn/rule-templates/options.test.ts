@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { OPTION_NAMES } from './options.js';
+import { RULE_OPTION_NAMES as OPTION_NAMES } from '../options/catalogue.js';
 
 const BASE = '/cdn/resources/rule_templates';
 const ITEM = `${BASE}/{rule_template_id}`;
@@ -121,7 +121,7 @@ describe.each(Object.entries(CASES))('option %s', (name, c) => {
   it('refuses an invalid value naming the field, and stores nothing', async () => {
     const before = await count();
     const res = await t.request('POST', BASE, { headers: a.headers, body: { rule: '/opt/', ruleType: 0, options: { [name]: { enabled: true, ...c.invalid } } } });
-    expect(res.statusCode, res.body).toBe(422);
+    expect(res.statusCode, res.body).toBe(400);
     const key = ['options', name, c.field].filter((p) => p !== '').join('.');
     expect(Object.keys(res.json().errors)).toEqual([key]);
     if (c.message) expect(res.json().errors[key].join(' ')).toMatch(c.message);
@@ -167,19 +167,20 @@ describe('option details', () => {
       headers: a.headers,
       body: { rule: '/e/', ruleType: 0, options: { edge_app: { enabled: true, on_request_body: { app_id: '1' } }, fastedge: { enabled: true, on_request_body: { app_id: '2' } } } },
     });
-    expect(both.statusCode).toBe(422);
+    expect(both.statusCode).toBe(400);
     expect(both.json().errors).toHaveProperty(['options.edge_app']);
   });
 
-  it('refuses unknown options and unknown fields inside an option', async () => {
+  it('ignores unknown options and unknown fields inside an option (the reference leaves them open)', async () => {
     const res = await t.request('POST', BASE, { headers: a.headers, body: { rule: '/u/', ruleType: 0, options: { turbo: { enabled: true }, gzipOn: { enabled: true, value: true, level: 9 } } } });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ 'options.turbo': ['Extra fields not permitted'], 'options.gzipOn.level': ['Extra fields not permitted'] });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().options).not.toHaveProperty('turbo');
+    expect(res.json().options.gzipOn).toEqual({ enabled: true, value: true });
   });
 
   it('requires enabled on every option', async () => {
     const res = await t.request('POST', BASE, { headers: a.headers, body: { rule: '/u/', ruleType: 0, options: { waap: { value: true } } } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ 'options.waap.enabled': ['Field required'] });
   });
 });

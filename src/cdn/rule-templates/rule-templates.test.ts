@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { OPTION_NAMES } from './options.js';
+import { RULE_OPTION_NAMES as OPTION_NAMES } from '../options/catalogue.js';
 
 const BASE = '/cdn/resources/rule_templates';
 const ITEM = `${BASE}/{rule_template_id}`;
@@ -26,7 +26,7 @@ async function create(body: Record<string, unknown>, account = a) {
 
 async function systemTemplate(account = a) {
   const list = await t.request('GET', BASE, { headers: account.headers });
-  return list.json().results.find((r: { default: boolean }) => r.default);
+  return list.json().find((r: { default: boolean }) => r.default);
 }
 
 describe('POST', () => {
@@ -62,13 +62,13 @@ describe('POST', () => {
 
   it('refuses another overrideOriginProtocol', async () => {
     const res = await t.request('POST', BASE, { headers: a.headers, body: { rule: '/p', ruleType: 0, overrideOriginProtocol: 'FTP' } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors)).toEqual(['overrideOriginProtocol']);
   });
 
   it('requires rule and ruleType', async () => {
     const res = await t.request('POST', BASE, { headers: a.headers, body: { name: 'x' } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ rule: ['Field required'], ruleType: ['Field required'] });
   });
 });
@@ -85,7 +85,7 @@ describe('rule, ruleType and weight', () => {
   ];
   it.each(refused)('refuses %s', async (_name, body, field, message) => {
     const res = await t.request('POST', BASE, { headers: a.headers, body });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors)).toEqual([field]);
     expect(res.json().errors[field][0]).toMatch(message);
   });
@@ -109,7 +109,7 @@ describe('several problems at once', () => {
         options: { gzipOn: { enabled: true, value: true }, slice: { enabled: true, value: true }, browser_cache_settings: { enabled: true, value: '2y' }, force_return: { enabled: true, code: 99, body: 'x' } },
       },
     });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors).sort()).toEqual(['id', 'options.browser_cache_settings.value', 'options.force_return.code', 'options.gzipOn', 'rule', 'weight']);
     expect((await t.request('GET', BASE, { headers: a.headers })).json().count).toBe(before);
   });
@@ -124,12 +124,12 @@ describe('GET one', () => {
     expect(res.json()).toMatchObject({ id, name: 'g' });
   });
 
-  it('404 for a missing id; 422 for a non-integer id', async () => {
+  it('404 for a missing id; 400 for a non-integer id', async () => {
     const missing = await t.request('GET', `${BASE}/999999`, { headers: a.headers });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ detail: 'Rule template not found' });
     const bad = await t.request('GET', `${BASE}/abc`, { headers: a.headers });
-    expect(bad.statusCode).toBe(422);
+    expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toHaveProperty(['path.rule_template_id']);
   });
 });
@@ -147,7 +147,7 @@ describe('PUT', () => {
   it('requires rule and ruleType, and changes nothing when refused', async () => {
     const { id } = await create({ rule: '/r', ruleType: 0, name: 'keep' });
     const res = await t.request('PUT', `${BASE}/${id}`, { headers: a.headers, body: { name: 'new' } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ rule: ['Field required'], ruleType: ['Field required'] });
     expect((await t.request('GET', `${BASE}/${id}`, { headers: a.headers })).json().name).toBe('keep');
   });
@@ -166,7 +166,7 @@ describe('PATCH', () => {
   it('checks the result against the stored template: a new option conflicting with a stored one is refused', async () => {
     const { id } = await create({ rule: '/r', ruleType: 0, options: { gzipOn: { enabled: true, value: true } } });
     const res = await t.request('PATCH', `${BASE}/${id}`, { headers: a.headers, body: { options: { slice: { enabled: true, value: true } } } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(res.json().errors['options.gzipOn'][0]).toMatch(/slice/);
     expect((await t.request('GET', `${BASE}/${id}`, { headers: a.headers })).json().options.slice).toBeNull();
   });
@@ -174,7 +174,7 @@ describe('PATCH', () => {
   it('checks a new ruleType against the stored rule', async () => {
     const { id } = await create({ rule: 'img/.*', ruleType: 1 });
     const res = await t.request('PATCH', `${BASE}/${id}`, { headers: a.headers, body: { ruleType: 0 } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors)).toEqual(['rule']);
   });
 
@@ -195,7 +195,7 @@ describe('DELETE', () => {
     expect(res.body).toBe('');
     expect((await t.request('GET', `${BASE}/${id}`, { headers: a.headers })).statusCode).toBe(404);
     expect((await t.request('DELETE', `${BASE}/${id}`, { headers: a.headers })).statusCode).toBe(404);
-    const ids = (await t.request('GET', BASE, { headers: a.headers })).json().results.map((r: { id: number }) => r.id);
+    const ids = (await t.request('GET', BASE, { headers: a.headers })).json().map((r: { id: number }) => r.id);
     expect(ids).not.toContain(id);
   });
 });
@@ -207,7 +207,7 @@ describe('read-only fields', () => {
       const { id } = await create({ rule: '/ro', ruleType: 0 });
       for (const [method, url] of [['POST', BASE], ['PUT', `${BASE}/${id}`], ['PATCH', `${BASE}/${id}`]]) {
         const res = await t.request(method, url, { headers: a.headers, body: { rule: '/ro', ruleType: 0, [field]: value } });
-        expect(res.statusCode).toBe(422);
+        expect(res.statusCode).toBe(400);
         expect(res.json().errors).toEqual({ [field]: ['Read-only field: it is returned but cannot be set'] });
       }
     });
@@ -218,7 +218,7 @@ describe('system templates', () => {
   it('are listed and readable by every client, with default true', async () => {
     for (const account of [a, b]) {
       const list = (await t.request('GET', BASE, { headers: account.headers })).json();
-      const system = list.results.filter((r: { default: boolean }) => r.default);
+      const system = list.filter((r: { default: boolean }) => r.default);
       expect(system).toHaveLength(SYSTEM_COUNT);
       expect(system.map((s: { name: string }) => s.name)).toEqual(['No cache for API paths', 'Images: WebP conversion', 'Static assets: long cache, gzip']);
       const one = await t.request('GET', `${BASE}/${system[0].id}`, { headers: account.headers });
@@ -245,7 +245,7 @@ describe('system templates after a reset', () => {
     const fresh = await createTestApp();
     try {
       const c = await fresh.account();
-      const names = async () => (await fresh.request('GET', BASE, { headers: c.headers })).json().results.filter((r: { default: boolean }) => r.default).map((r: { name: string }) => r.name);
+      const names = async () => (await fresh.request('GET', BASE, { headers: c.headers })).json().filter((r: { default: boolean }) => r.default).map((r: { name: string }) => r.name);
       expect(await names()).toHaveLength(SYSTEM_COUNT);
       await fresh.db.kysely.deleteFrom('cdn_rule_templates').execute();
       expect(await names()).toHaveLength(SYSTEM_COUNT);
@@ -267,7 +267,7 @@ describe('tenancy and access', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ detail: 'Rule template not found' });
     }
-    const ids = (await t.request('GET', BASE, { headers: b.headers })).json().results.map((r: { id: number }) => r.id);
+    const ids = (await t.request('GET', BASE, { headers: b.headers })).json().map((r: { id: number }) => r.id);
     expect(ids).not.toContain(id);
     expect((await t.request('GET', url, { headers: a.headers })).json().rule).toBe('/mine');
   });
@@ -301,23 +301,26 @@ describe('list and pagination', () => {
     expect(last.results.map((r: { name: string }) => r.name)).toEqual(['p3', 'p4']);
     expect(last.next).toBeNull();
     expect(last.previous).toMatch(/limit=3&offset=3$/);
-    const beyond = (await t.request('GET', BASE, { headers: c.headers, query: { offset: '100' } })).json();
+    const beyond = (await t.request('GET', BASE, { headers: c.headers, query: { limit: '10', offset: '100' } })).json();
     expect(beyond).toMatchObject({ count: total, results: [] });
   });
 
-  it('the official client call (limit=1000) and no query give everything', async () => {
+  it('the official client call (limit=1000) gives everything in a page; no limit gives a plain array', async () => {
     const c = await t.account();
     await create({ rule: '/only', ruleType: 0 }, c);
-    for (const query of [{ limit: '1000' }, undefined]) {
-      const res = await t.request('GET', BASE, { headers: c.headers, query });
-      expect(res.json()).toMatchObject({ count: SYSTEM_COUNT + 1, next: null, previous: null });
-      expect(res.json().results).toHaveLength(SYSTEM_COUNT + 1);
-    }
+    const page = await t.request('GET', BASE, { headers: c.headers, query: { limit: '1000' } });
+    expect(page.json()).toMatchObject({ count: SYSTEM_COUNT + 1, next: null, previous: null });
+    expect(page.json().results).toHaveLength(SYSTEM_COUNT + 1);
+    const plain = await t.request('GET', BASE, { headers: c.headers });
+    expectConforms('GET', BASE, plain);
+    expect(plain.json()).toEqual(page.json().results);
+    const skipped = await t.request('GET', BASE, { headers: c.headers, query: { offset: '2' } });
+    expect(skipped.json()).toEqual(page.json().results.slice(2));
   });
 
   it.each([['limit', '0'], ['limit', '1001'], ['offset', '-1'], ['limit', 'x']])('refuses %s=%s', async (name, value) => {
     const res = await t.request('GET', BASE, { headers: a.headers, query: { [name]: value } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors)).toEqual([`query.${name}`]);
   });
 });

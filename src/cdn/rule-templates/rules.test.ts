@@ -1,8 +1,8 @@
-// Every rule of the seed over HTTP, each with its own test: refused with a 422 naming the field by its
+// Every rule of the seed over HTTP, each with its own test: refused with a 400 naming the field by its
 // path, accepted at its limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
-import { COUNTRY_CODES } from './countries.js';
+import { COUNTRY_CODES } from '../options/countries.js';
 
 const BASE = '/cdn/resources/rule_templates';
 
@@ -24,7 +24,7 @@ async function accepted(options: Record<string, unknown>) {
 
 async function refused(options: Record<string, unknown>, key: string, message?: RegExp) {
   const res = await post(options);
-  expect(res.statusCode, res.body).toBe(422);
+  expect(res.statusCode, res.body).toBe(400);
   expect(Object.keys(res.json().errors)).toContain(key);
   if (message) expect(res.json().errors[key].join(' ')).toMatch(message);
   return res.json().errors;

@@ -1,23 +1,27 @@
 // Request and response schemas of the rule-template operations, field names as the reference spells them.
+// Bodies are open objects, as the reference leaves them: unknown fields are ignored; the read-only fields
+// the seed names are refused by the service.
 import { type Static, Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
-import { OptionsInput, OptionsOutput } from './options.js';
+import { ListOf, PageQuery } from '../http.js';
+import { MAX_LENGTH } from '../limits.js';
+import { RuleOptionsInput, RuleOptionsOutput } from '../options/catalogue.js';
 
-const PROTOCOLS = ['HTTPS', 'HTTP', 'MATCH'] as const;
+export const PROTOCOLS = ['HTTPS', 'HTTP', 'MATCH'] as const;
 
-const Name = Type.String({ description: 'Rule template name' });
-const Rule = Type.String({ maxLength: 300, description: 'Regular expression the request path is matched against' });
-const RuleType = Type.Integer({ minimum: 0, maximum: 1, description: '0: regex starting with / or ^/; 1 (deprecated): / is put before the regex' });
-const Weight = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Order: the lowest matching weight applies' });
-const OverrideOriginProtocol = Nullable(StringEnum(PROTOCOLS), { description: 'HTTPS, HTTP, MATCH, or null to inherit the resource originProtocol' });
+export const RuleName = (description: string) => Type.String({ maxLength: MAX_LENGTH.name, description });
+export const Rule = Type.String({ maxLength: 300, description: 'Regular expression the request path is matched against (RE2 syntax: no backreferences or lookarounds)' });
+export const RuleType = Type.Integer({ minimum: 0, maximum: 1, description: '0: regex starting with / or ^/; 1 (deprecated): / is put before the regex' });
+export const Weight = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Order: the lowest matching weight applies' });
+export const OverrideOriginProtocol = Nullable(StringEnum(PROTOCOLS), { description: 'HTTPS, HTTP, MATCH, or null to inherit the resource originProtocol' });
 
-/** Fields returned but never accepted. */
+/** Fields returned but never accepted (the seed says so). */
 export const READ_ONLY_FIELDS = ['id', 'client', 'deleted', 'template', 'default'] as const;
 
 export const RuleTemplateSchema = Type.Object(
   {
     id: Type.Integer({ description: 'Rule template ID' }),
-    name: Name,
+    name: RuleName('Rule template name'),
     client: Type.Integer({ description: 'Owner client ID; 0 for system templates' }),
     deleted: Type.Boolean(),
     rule: Rule,
@@ -26,43 +30,32 @@ export const RuleTemplateSchema = Type.Object(
     template: Type.Boolean({ description: 'Always true for a rule template' }),
     default: Type.Boolean({ description: 'true: system template, readable by all, not changeable' }),
     overrideOriginProtocol: OverrideOriginProtocol,
-    options: OptionsOutput,
+    options: RuleOptionsOutput,
   },
   { description: 'CDN rule template' },
 );
 export type RuleTemplate = Static<typeof RuleTemplateSchema>;
 
 /** Create and full replacement: `rule` and `ruleType` required, omitted fields take their defaults. */
-export const RuleTemplateBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    rule: Rule,
-    ruleType: RuleType,
-    weight: Type.Optional(Weight),
-    overrideOriginProtocol: Type.Optional(OverrideOriginProtocol),
-    options: Type.Optional(OptionsInput),
-  },
-  { additionalProperties: false },
-);
+export const RuleTemplateBody = Type.Object({
+  name: Type.Optional(RuleName('Rule template name')),
+  rule: Rule,
+  ruleType: RuleType,
+  weight: Type.Optional(Weight),
+  overrideOriginProtocol: Type.Optional(OverrideOriginProtocol),
+  options: Type.Optional(RuleOptionsInput),
+});
 export type RuleTemplateInput = Static<typeof RuleTemplateBody>;
 
 /** Partial update: only the fields sent change; inside `options`, only the options sent. */
-export const RuleTemplatePatch = Type.Partial(RuleTemplateBody, { additionalProperties: false });
+export const RuleTemplatePatch = Type.Partial(RuleTemplateBody);
 export type RuleTemplatePatchInput = Static<typeof RuleTemplatePatch>;
 
 export const RuleTemplateParams = Type.Object({ rule_template_id: Type.Integer({ description: 'Rule template ID' }) });
 
-export const ListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000, description: 'Page size, 1 to 1000' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of templates to skip' }),
-});
+export const ListQuery = Type.Object(PageQuery);
 
-export const RuleTemplateList = Type.Object({
-  count: Type.Integer({ minimum: 0, description: 'Total over all pages' }),
-  next: Nullable(Type.String(), { description: 'URL of the next page' }),
-  previous: Nullable(Type.String(), { description: 'URL of the previous page' }),
-  results: Type.Array(RuleTemplateSchema),
-});
+export const RuleTemplateList = ListOf(RuleTemplateSchema, 'Rule templates (own and system): an array, or a page when limit is given');
 
 export const MatchBody = Type.Object(
   {

@@ -1,13 +1,18 @@
-// Rule templates: tenancy, system templates, full and partial changes, every option rule, deprecations
-// and rule matching. No SQL (store.ts) and no HTTP (routes.ts): what a route must add to its answer,
-// such as the Deprecation header, comes back in the result.
+// Rule templates: tenancy, system templates, full and partial changes, every option rule, deprecations,
+// quotas and rule matching. No SQL (store.ts) and no HTTP (routes.ts): what a route must add to its
+// answer, such as the Deprecation header, comes back in the result.
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, bodyField, type FieldError, invalid, notFound } from '../../platform/errors.js';
-import { type Page, type PageRequest, paginate } from '../../platform/pagination.js';
-import { EDGE_APP_ALIAS, OPTION_NAMES, type OptionName, type OptionValue, type StoredOptions } from './options.js';
-import { deprecationsOf, optionErrors } from './options-rules.js';
-import { matchTemplate, requestPath, ruleErrors } from './rule-match.js';
+import { AppError, bodyField, type FieldError, notFound } from '../../platform/errors.js';
+import type { Page } from '../../platform/pagination.js';
+import { limitReached, refused } from '../errors.js';
+import type { ListRequest } from '../http.js';
+import { QUOTAS } from '../limits.js';
+import { RULE_OPTION_NAMES, RULE_OPTION_SCHEMAS, type StoredOptions } from '../options/catalogue.js';
+import { optionProblems, patternProblems } from '../options/check.js';
+import { matchRule, requestPath } from '../options/pattern.js';
+import { deprecationsOf } from '../options/rules.js';
+import { allOptions, applyOptions, parseOptions, readOptions } from '../options/states.js';
 import { READ_ONLY_FIELDS, type RuleTemplate, type RuleTemplateInput, type RuleTemplatePatchInput } from './schemas.js';
 import type { RuleTemplateFields, RuleTemplateRow, RuleTemplateStore } from './store.js';
 import { SYSTEM_CLIENT_ID, SYSTEM_TEMPLATES } from './system-templates.js';
@@ -26,14 +31,7 @@ export interface MatchOutcome {
 
 const DEFAULTS = { name: '', weight: 1, overrideOriginProtocol: null } as const;
 
-type OptionsSent = Record<string, OptionValue | null | undefined>;
-
-function parseOptions(text: string): StoredOptions {
-  return JSON.parse(text) as StoredOptions;
-}
-
 export function toTemplate(row: RuleTemplateRow): RuleTemplate {
-  const stored = parseOptions(row.options);
   return {
     id: row.id,
     name: row.name,
@@ -45,7 +43,7 @@ export function toTemplate(row: RuleTemplateRow): RuleTemplate {
     template: true,
     default: row.is_default === 1,
     overrideOriginProtocol: row.override_origin_protocol as RuleTemplate['overrideOriginProtocol'],
-    options: Object.fromEntries(OPTION_NAMES.map((name) => [name, stored[name] ?? null])) as RuleTemplate['options'],
+    options: allOptions(RULE_OPTION_NAMES, parseOptions(row.options)) as RuleTemplate['options'],
   };
 }
 
@@ -53,33 +51,15 @@ function result(row: RuleTemplateRow): TemplateResult {
   return { template: toTemplate(row), deprecations: deprecationsOf(parseOptions(row.options), row.rule_type) };
 }
 
-/** Read-only fields are refused by the schema as unknown; say plainly why. */
-function explainReadOnly(fields: FieldError[]): FieldError[] {
-  return fields.map((f) =>
-    f.type === 'extra_forbidden' && f.path.length === 1 && (READ_ONLY_FIELDS as readonly string[]).includes(String(f.path[0]))
-      ? { ...f, message: 'Read-only field: it is returned but cannot be set', type: 'read_only' }
-      : f,
-  );
+/** The body as an object, whatever the schema thought of it (rules then run on what can be read). */
+function asObject<T>(body: unknown): Partial<T> {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Partial<T>) : {};
 }
 
-/** Options as sent, with the seed's `edge_app` name folded into `fastedge`. */
-function foldAlias(sent: unknown): { options: OptionsSent; errors: FieldError[] } {
-  const options = (sent && typeof sent === 'object' && !Array.isArray(sent) ? sent : {}) as OptionsSent;
-  if (!(EDGE_APP_ALIAS in options)) return { options, errors: [] };
-  const { [EDGE_APP_ALIAS]: edgeApp, ...rest } = options;
-  if ('fastedge' in rest) return { options: rest, errors: [bodyField(['options', EDGE_APP_ALIAS], 'edge_app is another name for fastedge: send one of them', 'conflict')] };
-  return { options: { ...rest, fastedge: edgeApp }, errors: [] };
-}
-
-/** Applies sent options to stored ones: null removes (inherit), an object sets (ON or OFF), absent keeps. */
-function applyOptions(base: StoredOptions, sent: OptionsSent): StoredOptions {
-  const next: StoredOptions = { ...base };
-  for (const [name, value] of Object.entries(sent)) {
-    if (value === undefined) continue;
-    if (value === null) delete next[name as OptionName];
-    else next[name as OptionName] = value;
-  }
-  return next;
+/** The seed's read-only fields are refused when sent; other unknown fields are ignored. */
+function readOnlyProblems(body: unknown): FieldError[] {
+  const sent = asObject<Record<string, unknown>>(body);
+  return READ_ONLY_FIELDS.filter((field) => field in sent).map((field) => bodyField([field], 'Read-only field: it is returned but cannot be set', 'read_only'));
 }
 
 interface Candidate {
@@ -89,22 +69,15 @@ interface Candidate {
 }
 
 /** Every problem of a request at once: schema problems, then the rules on what would be stored. */
-function check(schemaFields: FieldError[], candidate: Candidate, extra: FieldError[]): void {
-  const fields = [...explainReadOnly(schemaFields), ...extra];
-  const refused = new Set(schemaFields.map((f) => String(f.path[0])));
-  if (!refused.has('rule') && !refused.has('ruleType') && typeof candidate.rule === 'string' && typeof candidate.ruleType === 'number') {
-    fields.push(...ruleErrors(candidate.rule, candidate.ruleType));
-  }
-  // Options the schema refused are left out of the rules: their shape is unknown.
-  const badOptions = new Set(schemaFields.filter((f) => f.path[0] === 'options' && f.path.length > 1).map((f) => String(f.path[1])));
-  if (badOptions.has(EDGE_APP_ALIAS)) badOptions.add('fastedge');
-  fields.push(...optionErrors(candidate.options, badOptions));
-  if (fields.length > 0) throw invalid(fields);
-}
-
-/** The body as an object, whatever the schema thought of it (rules then run on what can be read). */
-function asObject<T>(body: unknown): Partial<T> {
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Partial<T>) : {};
+function check(body: unknown, schemaFields: FieldError[], candidate: Candidate, extra: FieldError[]): void {
+  const fields = [
+    ...readOnlyProblems(body),
+    ...schemaFields,
+    ...extra,
+    ...patternProblems(schemaFields, candidate.rule, candidate.ruleType),
+    ...optionProblems(schemaFields, candidate.options),
+  ];
+  if (fields.length > 0) throw refused(fields);
 }
 
 export class RuleTemplateService {
@@ -113,10 +86,11 @@ export class RuleTemplateService {
     private readonly clock: Clock,
   ) {}
 
-  async list(principal: Principal, page: PageRequest): Promise<Page<RuleTemplate>> {
+  async list(principal: Principal, list: ListRequest): Promise<Page<RuleTemplate>> {
     await this.ensureSystemTemplates();
     const id = principal.clientId;
-    return paginate(page, () => this.store.count(id), async (p) => (await this.store.list(id, p)).map(toTemplate));
+    const [count, rows] = await Promise.all([this.store.count(id), this.store.list(id, list)]);
+    return { count, results: rows.map(toTemplate) };
   }
 
   async get(principal: Principal, id: number): Promise<TemplateResult> {
@@ -125,11 +99,13 @@ export class RuleTemplateService {
 
   async create(principal: Principal, body: unknown, schemaFields: FieldError[]): Promise<TemplateResult> {
     const input = asObject<RuleTemplateInput>(body);
-    const folded = foldAlias(input.options);
-    const options = applyOptions({}, folded.options);
-    check(schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, folded.errors);
-    const fields = this.fields(input as RuleTemplateInput, options);
-    const id = await this.store.insert(principal.clientId, fields, this.clock.now());
+    const sent = readOptions(input.options, RULE_OPTION_SCHEMAS);
+    const options = applyOptions({}, sent.options);
+    check(body, schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, sent.errors);
+    if ((await this.store.countOwn(principal.clientId)) >= QUOTAS.ruleTemplates) {
+      throw limitReached('bad_request', `The account already has ${QUOTAS.ruleTemplates} rule templates, its limit: delete one to create another`);
+    }
+    const id = await this.store.insert(principal.clientId, this.fields(input as RuleTemplateInput, options), this.clock.now());
     return this.get(principal, id);
   }
 
@@ -137,9 +113,9 @@ export class RuleTemplateService {
   async replace(principal: Principal, id: number, body: unknown, schemaFields: FieldError[]): Promise<TemplateResult> {
     await this.changeable(principal, id);
     const input = asObject<RuleTemplateInput>(body);
-    const folded = foldAlias(input.options);
-    const options = applyOptions({}, folded.options);
-    check(schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, folded.errors);
+    const sent = readOptions(input.options, RULE_OPTION_SCHEMAS);
+    const options = applyOptions({}, sent.options);
+    check(body, schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, sent.errors);
     await this.store.update(principal.clientId, id, this.fields(input as RuleTemplateInput, options), this.clock.now());
     return this.get(principal, id);
   }
@@ -148,11 +124,11 @@ export class RuleTemplateService {
   async update(principal: Principal, id: number, body: unknown, schemaFields: FieldError[]): Promise<TemplateResult> {
     const row = await this.changeable(principal, id);
     const input = asObject<RuleTemplatePatchInput>(body);
-    const folded = foldAlias(input.options);
-    const options = applyOptions(parseOptions(row.options), folded.options);
+    const sent = readOptions(input.options, RULE_OPTION_SCHEMAS);
+    const options = applyOptions(parseOptions(row.options), sent.options);
     const rule = input.rule ?? row.rule;
     const ruleType = input.ruleType ?? row.rule_type;
-    check(schemaFields, { rule, ruleType, options }, folded.errors);
+    check(body, schemaFields, { rule, ruleType, options }, sent.errors);
     const fields: RuleTemplateFields = {
       name: input.name ?? row.name,
       rule,
@@ -167,14 +143,14 @@ export class RuleTemplateService {
 
   async delete(principal: Principal, id: number): Promise<void> {
     await this.changeable(principal, id);
-    await this.store.markDeleted(principal.clientId, id, this.clock.now());
+    await this.store.delete(principal.clientId, id);
   }
 
   /** Which of the client's templates (its own and the system ones) applies to a request URI. */
   async match(clientId: number, uri: string): Promise<MatchOutcome> {
     await this.ensureSystemTemplates();
-    const { template, matching } = matchTemplate(await this.store.rules(clientId), uri);
-    const row = template && (await this.store.find(clientId, template.id));
+    const { rule, matching } = matchRule(await this.store.rules(clientId), uri);
+    const row = rule && (await this.store.find(clientId, rule.id));
     return { path: requestPath(uri), template: row ? toTemplate(row) : null, matching };
   }
 

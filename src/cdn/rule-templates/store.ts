@@ -1,7 +1,7 @@
 // SQL for rule templates. A client sees its own templates and the system ones (is_default = 1);
 // it can change only its own. No rules here: the service decides.
 import type { Generated, Kysely } from 'kysely';
-import type { PageRequest } from '../../platform/pagination.js';
+import type { ListRequest } from '../http.js';
 
 export interface RuleTemplateRow {
   id: number;
@@ -51,8 +51,21 @@ export class RuleTemplateStore {
     return Number(row.n);
   }
 
-  async list(clientId: number, page: PageRequest): Promise<RuleTemplateRow[]> {
-    const rows = await this.visible(clientId).selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
+  /** The client's custom templates (system ones are not counted against its quota). */
+  async countOwn(clientId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('cdn_rule_templates')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .where('is_default', '=', 0)
+      .where('deleted', '=', 0)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async list(clientId: number, page: ListRequest): Promise<RuleTemplateRow[]> {
+    // Without a limit, every template after the offset (SQL needs a LIMIT with OFFSET; the quota bounds them).
+    const rows = await this.visible(clientId).selectAll().orderBy('id').limit(page.limit ?? Number.MAX_SAFE_INTEGER).offset(page.offset).execute();
     return rows.map(normalise);
   }
 
@@ -107,13 +120,8 @@ export class RuleTemplateStore {
       .execute();
   }
 
-  async markDeleted(clientId: number, id: number, now: number): Promise<void> {
-    await this.db
-      .updateTable('cdn_rule_templates')
-      .set({ deleted: 1, updated_at: now })
-      .where('id', '=', id)
-      .where('client_id', '=', clientId)
-      .where('is_default', '=', 0)
-      .execute();
+  /** Deletes a custom template of the client (system templates are never touched). */
+  async delete(clientId: number, id: number): Promise<void> {
+    await this.db.deleteFrom('cdn_rule_templates').where('id', '=', id).where('client_id', '=', clientId).where('is_default', '=', 0).execute();
   }
 }

@@ -1,7 +1,7 @@
 // The system templates (default: true): common cases offered to every client, readable by all and
 // changeable by none. They are part of the product, so they are defined here and written to the
 // database whenever they are missing (first start, or after a full reset of the data).
-import type { StoredOptions } from './options.js';
+import type { StoredOptions } from '../options/catalogue.js';
 
 export interface SystemTemplate {
   /** Stable identity across restarts and resets (the row id may change after a reset). */

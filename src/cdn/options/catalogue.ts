@@ -1,27 +1,35 @@
-// The per-rule CDN options object: one schema per option, field for field as the reference spells them.
-// Each option is a nullable object: null or absent = inherit from the CDN resource, `enabled: true` = ON,
-// `enabled: false` = OFF. Single-field limits live here; rules that span fields or options, or that need
-// data (country codes, time zones, durations), live in options-rules.ts.
+// The CDN options object, one schema per option, field for field as the reference spells them. One
+// catalogue for rule templates, resource rules and resources: rules take the 43 rule options, a resource
+// takes those and 7 more of its own. Each option is a nullable object: null or absent = inherit (for a
+// rule: the resource's value), `enabled: true` = ON, `enabled: false` = OFF. Single-field limits live
+// here; rules that span fields or options, or that need data (countries, time zones, durations), live in
+// rules.ts.
 //
-// Options are declared with `type: ['object', 'null']` rather than an anyOf with null, because Ajv only
-// fills `default` values outside anyOf branches: this way cors.always, image_stack.quality and the other
-// documented defaults are stored and returned.
-import { type Static, type TProperties, Type } from 'typebox';
+// The reference leaves every object here open, so unknown fields are accepted and dropped (prune.ts),
+// not refused. Every string has a maximum length and every list a maximum size (the reference's where it
+// states one, otherwise src/cdn/limits.ts). Options are declared with `type: ['object', 'null']` rather
+// than an anyOf with null, because Ajv only fills `default` values outside anyOf branches: this way
+// cors.always, image_stack.quality and the other documented defaults are stored and returned.
+import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { IntegerEnum, StringEnum } from '../../platform/schema.js';
+import { MAX_ITEMS, MAX_LENGTH } from '../limits.js';
 
 export const NGINX_TIME_PATTERN = '^\\d+(ms|s|m|h|d|w|M|y)?$';
 
-const NginxTime = (description: string) => Type.String({ pattern: NGINX_TIME_PATTERN, description: `${description} (nginx time, e.g. 3600s, 12h, 1y)` });
-const Enabled = Type.Boolean({ description: 'Option state: true = ON (overrides the resource value), false = OFF' });
+const NginxTime = (description: string) =>
+  Type.String({ pattern: NGINX_TIME_PATTERN, maxLength: 32, description: `${description} (nginx time, e.g. 3600s, 12h, 1y)` });
+const Enabled = Type.Boolean({ description: 'Option state: true = ON (overrides the inherited value), false = OFF' });
 const Flag = (description = 'true = on, false = off') => Type.Boolean({ description });
+const Short = (description?: string) => Type.String({ maxLength: MAX_LENGTH.short, ...(description ? { description } : {}) });
+const List = <T extends TSchema>(item: T, description?: string, extra: Record<string, unknown> = {}) =>
+  Type.Array(item, { maxItems: MAX_ITEMS, ...(description ? { description } : {}), ...extra });
 
 function option<T extends TProperties>(properties: T, description: string, extra: Record<string, unknown> = {}) {
-  const inner = Type.Object(properties, { additionalProperties: false });
+  const inner = Type.Object(properties);
   return Type.Unsafe<Static<typeof inner> | null>({ ...inner, ...extra, type: ['object', 'null'], description });
 }
 
-const valueOption = (description: string, extra: Record<string, unknown> = {}) =>
-  option({ enabled: Enabled, value: Flag() }, description, extra);
+const valueOption = (description: string, extra: Record<string, unknown> = {}) => option({ enabled: Enabled, value: Flag() }, description, extra);
 
 const ACL_POLICY = StringEnum(['allow', 'deny'] as const, {
   description: 'allow: everything is allowed except excepted_values; deny: everything is denied except excepted_values',
@@ -47,60 +55,59 @@ export const STALE_ERRORS = [
   'error', 'http_403', 'http_404', 'http_429', 'http_500', 'http_502', 'http_503', 'http_504', 'invalid_header', 'timeout', 'updating',
 ] as const;
 
+export const TLS_VERSIONS = ['SSLv3', 'TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
+
 const Trigger = (description: string) =>
   Type.Object(
     {
       enabled: Type.Boolean({ default: true, description: 'Whether the application is called in this phase' }),
-      app_id: Type.String({ minLength: 1, description: 'FastEdge application ID' }),
+      app_id: Type.String({ minLength: 1, maxLength: MAX_LENGTH.short, description: 'FastEdge application ID' }),
       interrupt_on_error: Type.Boolean({ default: true, description: 'Interrupt the request when the application fails' }),
       execute_on_edge: Type.Boolean({ default: true, description: 'Run on edge nodes' }),
       execute_on_shield: Type.Boolean({ default: false, description: 'Run on shield nodes' }),
     },
-    { additionalProperties: false, description },
+    { description },
   );
 
 const TimeInterval = Type.Unsafe<{ start_time: string; end_time: string; time_zone?: string } | null>({
-  ...Type.Object(
-    {
-      start_time: Type.String({ description: 'Start, 24-hour HH:MM' }),
-      end_time: Type.String({ description: 'End, 24-hour HH:MM' }),
-      time_zone: Type.String({ default: 'UTC', description: 'IANA time zone' }),
-    },
-    { additionalProperties: false },
-  ),
+  ...Type.Object({
+    start_time: Type.String({ maxLength: 5, description: 'Start, 24-hour HH:MM' }),
+    end_time: Type.String({ maxLength: 5, description: 'End, 24-hour HH:MM' }),
+    time_zone: Type.String({ default: 'UTC', maxLength: 64, description: 'IANA time zone' }),
+  }),
   type: ['object', 'null'],
   description: 'When the forced response applies; null = at any time',
 });
 
-const StaticResponseHeader = Type.Object(
-  {
-    name: Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9]+([_\\-]*[A-Za-z0-9]+)*$', description: 'Header name' }),
-    value: Type.Array(Type.String({ maxLength: 512 }), { uniqueItems: true, description: 'Header values, each at most 512 characters' }),
-    always: Type.Boolean({ default: false, description: 'true = added on any response code' }),
-  },
-  { additionalProperties: false },
-);
+const StaticResponseHeader = Type.Object({
+  name: Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9]+([_\\-]*[A-Za-z0-9]+)*$', description: 'Header name' }),
+  value: Type.Array(Type.String({ maxLength: 512 }), { uniqueItems: true, maxItems: MAX_ITEMS, description: 'Header values, each at most 512 characters' }),
+  always: Type.Boolean({ default: false, description: 'true = added on any response code' }),
+});
 
-/** Every option of the options object, by its wire key. */
-export const OPTION_SCHEMAS = {
+const HeaderMap = <T extends TSchema>(value: T, description: string) =>
+  Type.Record(Type.String(), value, { maxProperties: 50, propertyNames: { maxLength: MAX_LENGTH.short }, description });
+
+/** Every option a rule (template or resource rule) takes, by its wire key. */
+export const RULE_OPTION_SCHEMAS = {
   allowedHttpMethods: option(
-    { enabled: Enabled, value: Type.Array(StringEnum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const), { uniqueItems: true }) },
+    { enabled: Enabled, value: Type.Array(StringEnum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const), { uniqueItems: true, maxItems: 7 }) },
     'HTTP methods allowed for content requests',
   ),
   brotli_compression: option(
-    { enabled: Enabled, value: Type.Array(StringEnum(BROTLI_TYPES), { uniqueItems: true, description: 'Content types to compress; text/html is mandatory' }) },
+    { enabled: Enabled, value: Type.Array(StringEnum(BROTLI_TYPES), { uniqueItems: true, maxItems: BROTLI_TYPES.length, description: 'Content types to compress; text/html is mandatory' }) },
     'Brotli compression on the CDN side; not with fetch_compressed or slice enabled',
   ),
   browser_cache_settings: option({ enabled: Enabled, value: NginxTime('Browser cache lifetime, at most 1y; 0s disables') }, 'Browser cache lifetime'),
   cache_http_headers: option(
-    { enabled: Enabled, value: Type.Array(Type.String({ maxLength: 1024 }), { uniqueItems: true }) },
+    { enabled: Enabled, value: Type.Array(Type.String({ maxLength: 1024 }), { uniqueItems: true, maxItems: MAX_ITEMS }) },
     'Deprecated: use response_headers_hiding_policy. HTTP headers kept in the response',
     { deprecated: true },
   ),
   cors: option(
     {
       enabled: Enabled,
-      value: Type.Array(Type.String(), { description: '["*"], ["$http_origin"] or a list of domains' }),
+      value: List(Short(), '["*"], ["$http_origin"] or a list of domains'),
       always: Type.Boolean({ default: false, description: 'true = header added on any response code' }),
     },
     'Access-Control-Allow-Origin header',
@@ -113,7 +120,11 @@ export const OPTION_SCHEMAS = {
       enabled: Enabled,
       value: Type.Optional(NginxTime('Cache time for 200, 206, 301, 302, at most 1y')),
       custom_values: Type.Optional(
-        Type.Record(Type.String(), Type.String({ pattern: NGINX_TIME_PATTERN }), { description: 'Status code or "any" to nginx time' }),
+        Type.Record(Type.String(), Type.String({ pattern: NGINX_TIME_PATTERN, maxLength: 32 }), {
+          maxProperties: MAX_ITEMS,
+          propertyNames: { maxLength: 3 },
+          description: 'Status code or "any" to nginx time',
+        }),
       ),
       default: Type.Optional(NginxTime('Cache time when the origin sends no caching headers, at most 1y')),
     },
@@ -132,7 +143,7 @@ export const OPTION_SCHEMAS = {
   ),
   fetch_compressed: valueOption('Request compressed content from the origin; not with gzipOn, brotli_compression or slice enabled'),
   follow_origin_redirect: option(
-    { enabled: Enabled, codes: Type.Array(IntegerEnum([301, 302, 303, 307, 308] as const), { uniqueItems: true, minItems: 1 }) },
+    { enabled: Enabled, codes: Type.Array(IntegerEnum([301, 302, 303, 307, 308] as const), { uniqueItems: true, minItems: 1, maxItems: 5 }) },
     'Follow origin redirects with these codes',
   ),
   force_return: option(
@@ -174,17 +185,17 @@ export const OPTION_SCHEMAS = {
   ),
   proxy_cache_key: option({ enabled: Enabled, value: Type.String({ maxLength: 255 }) }, 'Cache key from $http_x_cdn_real_host, $request_uri, $scheme, $uri'),
   proxy_cache_methods_set: valueOption('Cache POST as well as GET and HEAD'),
-  proxy_connect_timeout: option({ enabled: Enabled, value: Type.String({ description: '1s to 5s' }) }, 'Origin connect timeout'),
-  proxy_read_timeout: option({ enabled: Enabled, value: Type.String({ description: '1s to 30s (20s with websockets)' }) }, 'Origin read timeout'),
-  query_params_blacklist: option({ enabled: Enabled, value: Type.Array(Type.String()) }, 'Query parameters ignored in the cache key'),
-  query_params_whitelist: option({ enabled: Enabled, value: Type.Array(Type.String()) }, 'Only these query parameters are in the cache key'),
+  proxy_connect_timeout: option({ enabled: Enabled, value: Type.String({ maxLength: 32, description: '1s to 5s' }) }, 'Origin connect timeout'),
+  proxy_read_timeout: option({ enabled: Enabled, value: Type.String({ maxLength: 32, description: '1s to 30s (20s with websockets)' }) }, 'Origin read timeout'),
+  query_params_blacklist: option({ enabled: Enabled, value: List(Short()) }, 'Query parameters ignored in the cache key'),
+  query_params_whitelist: option({ enabled: Enabled, value: List(Short()) }, 'Only these query parameters are in the cache key'),
   query_string_forwarding: option(
     {
       enabled: Enabled,
-      forward_from_file_types: Type.Array(Type.String()),
-      forward_to_file_types: Type.Array(Type.String()),
-      forward_only_keys: Type.Optional(Type.Array(Type.String())),
-      forward_except_keys: Type.Optional(Type.Array(Type.String())),
+      forward_from_file_types: List(Short()),
+      forward_to_file_types: List(Short()),
+      forward_only_keys: Type.Optional(List(Short())),
+      forward_except_keys: Type.Optional(List(Short())),
     },
     'Forward playlist query parameters to media chunks',
   ),
@@ -224,41 +235,66 @@ export const OPTION_SCHEMAS = {
     },
     'SNI hostname toward an HTTPS origin',
   ),
-  stale: option({ enabled: Enabled, value: Type.Array(StringEnum(STALE_ERRORS), { uniqueItems: true }) }, 'Serve stale content on these errors'),
+  stale: option({ enabled: Enabled, value: Type.Array(StringEnum(STALE_ERRORS), { uniqueItems: true, maxItems: STALE_ERRORS.length }) }, 'Serve stale content on these errors'),
   static_response_headers: option({ enabled: Enabled, value: Type.Array(StaticResponseHeader, { maxItems: 50 }) }, 'Headers added to responses'),
   staticHeaders: option(
-    { enabled: Enabled, value: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), { maxProperties: 50 }) },
+    { enabled: Enabled, value: HeaderMap(Type.Union([Type.String({ maxLength: 512 }), Type.Array(Type.String({ maxLength: 512 }), { maxItems: MAX_ITEMS })]), 'Header name to value(s)') },
     'Deprecated: use static_response_headers. Header name to value(s)',
     { deprecated: true },
   ),
-  staticRequestHeaders: option(
-    { enabled: Enabled, value: Type.Record(Type.String(), Type.String(), { maxProperties: 50 }) },
-    'Headers added to requests toward the origin',
-  ),
+  staticRequestHeaders: option({ enabled: Enabled, value: HeaderMap(Type.String({ maxLength: 512 }), 'Header name to value') }, 'Headers added to requests toward the origin'),
   user_agent_acl: aclOption('User-Agent strings, or regexes starting with ~ or ~*', 'Access by User-Agent'),
   waap: valueOption('Web application and API protection'),
   websockets: valueOption('WebSocket connections to the origin'),
 };
 
-export type OptionName = keyof typeof OPTION_SCHEMAS;
-export const OPTION_NAMES = Object.keys(OPTION_SCHEMAS) as OptionName[];
+/** Options only a CDN resource takes (a rule cannot set them). */
+export const RESOURCE_ONLY_OPTION_SCHEMAS = {
+  grpc_passthrough: valueOption('gRPC pass-through'),
+  http3_enabled: valueOption('HTTP/3 delivery; needs sslEnabled'),
+  network_error_logging: valueOption('Network Error Logging headers (NEL, Report-To)'),
+  tls_versions: option(
+    { enabled: Enabled, value: Type.Array(StringEnum(TLS_VERSIONS), { uniqueItems: true, maxItems: TLS_VERSIONS.length, description: 'Protocol versions allowed (case-sensitive)' }) },
+    'SSL/TLS versions allowed toward end users; OFF or null = all',
+  ),
+  use_default_le_chain: valueOption('Let\'s Encrypt chain: true = default (for old Android), false = alternative'),
+  use_dns01_le_challenge: valueOption('Let\'s Encrypt challenge: true = DNS-01, false = HTTP-01'),
+  use_rsa_le_cert: valueOption('Let\'s Encrypt key type: true = RSA, false = ECDSA'),
+};
+
+export const RESOURCE_OPTION_SCHEMAS = { ...RULE_OPTION_SCHEMAS, ...RESOURCE_ONLY_OPTION_SCHEMAS };
+
+export type OptionName = keyof typeof RESOURCE_OPTION_SCHEMAS;
+export type RuleOptionName = keyof typeof RULE_OPTION_SCHEMAS;
+export const RULE_OPTION_NAMES = Object.keys(RULE_OPTION_SCHEMAS) as RuleOptionName[];
+export const RESOURCE_OPTION_NAMES = Object.keys(RESOURCE_OPTION_SCHEMAS) as OptionName[];
 
 /** A stored option: the wire object of one option (loosely typed; the schema has checked it). */
 export type OptionValue = Record<string, unknown>;
-/** Options as stored: only set options (ON or OFF); absent = inherit. */
+/** Options as stored: only set options (ON or OFF); absent = inherit (or, for a resource, not set). */
 export type StoredOptions = Partial<Record<OptionName, OptionValue>>;
 
-/** The seed's name for the FastEdge option; accepted on input as an alias of `fastedge`. */
+/** The seed's name for the FastEdge option; accepted on input as another name for `fastedge`. */
 export const EDGE_APP_ALIAS = 'edge_app';
 
-/** Options as sent: every option, plus the seed's `edge_app` alias. */
-export const OptionsInput = Type.Object(
-  { ...Object.fromEntries(OPTION_NAMES.map((n) => [n, Type.Optional(OPTION_SCHEMAS[n])])), [EDGE_APP_ALIAS]: Type.Optional(OPTION_SCHEMAS.fastedge) },
-  { additionalProperties: false, description: 'Per-rule options; null or absent = inherit from the CDN resource' },
-);
+/** Options as sent: each a nullable object (the service reads them with readOptions). */
+function inputOf(schemas: Record<string, TSchema>, description: string) {
+  const object = Type.Object(
+    { ...Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, Type.Optional(s)])), [EDGE_APP_ALIAS]: Type.Optional(RULE_OPTION_SCHEMAS.fastedge) },
+    { description },
+  );
+  return Type.Unsafe<Record<string, Record<string, unknown> | null>>(object);
+}
 
-/** Options as returned: every option key, null when inherited. */
-export const OptionsOutput = Type.Object(
-  Object.fromEntries(OPTION_NAMES.map((n) => [n, OPTION_SCHEMAS[n]])),
-  { description: 'Per-rule options; null = inherited from the CDN resource' },
-);
+function outputOf(schemas: Record<string, TSchema>, description: string) {
+  return Type.Object(Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, s])), { description });
+}
+
+/** Rule options as sent (templates and resource rules): every rule option, plus the seed's `edge_app`. */
+export const RuleOptionsInput = inputOf(RULE_OPTION_SCHEMAS, 'Per-rule options; null or absent = inherit from the CDN resource; unknown options are ignored');
+/** Rule options as returned: every rule option key, null when inherited. */
+export const RuleOptionsOutput = outputOf(RULE_OPTION_SCHEMAS, 'Per-rule options; null = inherited from the CDN resource');
+/** Resource options as sent. */
+export const ResourceOptionsInput = inputOf(RESOURCE_OPTION_SCHEMAS, 'CDN resource options; null or absent = not set; unknown options are ignored');
+/** Resource options as returned: every resource option key, null when not set. */
+export const ResourceOptionsOutput = outputOf(RESOURCE_OPTION_SCHEMAS, 'CDN resource options; null = not set');

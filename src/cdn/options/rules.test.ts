@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conflictErrors, deprecationsOf, isActive, isCidr, isValidTimeZone, nginxTimeSeconds, optionErrors } from './options-rules.js';
+import { conflictErrors, deprecationsOf, isActive, isCidr, isValidTimeZone, nginxTimeSeconds, optionErrors } from './rules.js';
 
 const on = (extra: Record<string, unknown> = {}) => ({ enabled: true, ...extra });
 const keys = (errors: { path: (string | number)[] }[]) => errors.map((e) => e.path.join('.'));

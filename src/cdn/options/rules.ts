@@ -1,10 +1,11 @@
-// Rules on the options object that a JSON schema cannot say: conflicts between options, limits on
-// durations, and values checked against data (country codes, time zones, networks). Pure functions:
-// options in, field errors out, so every rule is unit-tested on its own (options-rules.test.ts).
+// Rules on an options object that a JSON schema cannot say: conflicts between options, limits on
+// durations, and values checked against data (country codes, time zones, networks). One set of rules for
+// rule templates, resource rules and resources. Pure functions: options in, field errors out, so every
+// rule is unit-tested on its own (rules.test.ts).
 import { isIP } from 'node:net';
 import { bodyField, type FieldError } from '../../platform/errors.js';
 import { COUNTRY_CODES } from './countries.js';
-import type { OptionName, OptionValue, StoredOptions } from './options.js';
+import type { OptionName, OptionValue, StoredOptions } from './catalogue.js';
 
 type Options = Partial<Record<string, OptionValue | null>>;
 
@@ -83,10 +84,34 @@ export function conflictErrors(options: Options): FieldError[] {
   const errors: FieldError[] = [];
   for (const [first, second] of CONFLICTS) {
     if (isActive(options[first]) && isActive(options[second])) {
-      errors.push(bodyField(at(second), `Cannot be enabled together with ${first} in the same rule`, 'conflict'));
+      errors.push(bodyField(at(second), `Cannot be enabled together with ${first}`, 'conflict'));
     }
   }
   return errors;
+}
+
+/** An option a rule sets that conflicts with one it inherits (both active once merged). */
+export interface InheritedConflict {
+  /** The option the rule sets. */
+  own: OptionName;
+  /** The option the rule inherits. */
+  inherited: OptionName;
+}
+
+/**
+ * Conflicts between a rule's options and those it inherits from its resource: the seed's "fetch_compressed
+ * at resource level overrides gzipOn, so enabling gzipOn in a rule needs fetch_compressed: false in that
+ * rule". Pairs the rule sets both of, or inherits both of, are reported elsewhere (or are the resource's).
+ */
+export function inheritedConflicts(inherited: Options, rule: Options): InheritedConflict[] {
+  const found: InheritedConflict[] = [];
+  const setByRule = (name: OptionName) => rule[name] !== undefined && rule[name] !== null;
+  const active = (name: OptionName) => isActive(setByRule(name) ? rule[name] : inherited[name]);
+  for (const [first, second] of CONFLICTS) {
+    if (!active(first) || !active(second) || setByRule(first) === setByRule(second)) continue;
+    found.push(setByRule(first) ? { own: first, inherited: second } : { own: second, inherited: first });
+  }
+  return found;
 }
 
 function maxOneYear(name: string, field: string, value: unknown): FieldError[] {
@@ -213,11 +238,21 @@ const CHECKS: Partial<Record<OptionName, Check>> = {
   staticRequestHeaders: (o) => headerMapErrors('staticRequestHeaders', (o.value as Record<string, unknown>) ?? {}, 255),
 };
 
+/** What the rules of a resource's own options need to know of the resource. */
+export interface ResourceContext {
+  sslEnabled: boolean;
+}
+
+/** Rules that involve the resource's fields, not only its options. */
+function resourceErrors(options: Options, resource: ResourceContext): FieldError[] {
+  return isActive(options.http3_enabled) && !resource.sslEnabled ? [bodyField(at('http3_enabled'), 'HTTP/3 needs HTTPS delivery: set sslEnabled to true', 'conflict')] : [];
+}
+
 /**
  * Every rule on an options object. `skip` names options the schema already refused: their own rules
  * are not run (their shape is unknown) and they take part in no conflict.
  */
-export function optionErrors(options: Options, skip: ReadonlySet<string> = new Set()): FieldError[] {
+export function optionErrors(options: Options, skip: ReadonlySet<string> = new Set(), resource?: ResourceContext): FieldError[] {
   const clean: Options = Object.fromEntries(Object.entries(options).filter(([name]) => !skip.has(name)));
   const errors: FieldError[] = [];
   for (const [name, option] of Object.entries(clean)) {
@@ -225,11 +260,11 @@ export function optionErrors(options: Options, skip: ReadonlySet<string> = new S
     // OFF options are checked too: they are stored as sent, and switching one ON must not reveal a bad value.
     if (check && option && typeof option === 'object') errors.push(...check(option, clean));
   }
-  return [...errors, ...conflictErrors(clean)];
+  return [...errors, ...conflictErrors(clean), ...(resource ? resourceErrors(clean, resource) : [])];
 }
 
-/** Deprecated features a template uses, each with its replacement. */
-export function deprecationsOf(options: StoredOptions, ruleType: number): string[] {
+/** Deprecated features a rule or resource uses, each with its replacement (ruleType only for rules). */
+export function deprecationsOf(options: StoredOptions, ruleType?: number): string[] {
   const used: string[] = [];
   if (options.cache_http_headers) used.push('options.cache_http_headers; use options.response_headers_hiding_policy');
   if (options.disable_cache) used.push('options.disable_cache; use options.edge_cache_settings');

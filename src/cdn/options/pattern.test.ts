@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { matchRule, requestPath, ruleErrors, ruleMatches, rulePattern } from './pattern.js';
+
+describe('ruleErrors', () => {
+  it('ruleType 0 must start with / or ^/', () => {
+    expect(ruleErrors('/img/.*', 0)).toEqual([]);
+    expect(ruleErrors('^/img/.*', 0)).toEqual([]);
+    expect(ruleErrors('img/.*', 0).map((e) => e.path)).toEqual([['rule']]);
+  });
+  it('ruleType 1 has / put before it', () => {
+    expect(rulePattern('img/.*', 1)).toBe('/img/.*');
+    expect(ruleErrors('img/.*', 1)).toEqual([]);
+  });
+  it('refuses invalid regular expressions', () => {
+    expect(ruleErrors('/(abc', 0)[0].message).toMatch(/not a valid regular expression/);
+    expect(ruleErrors('[a', 1)[0].message).toMatch(/not a valid regular expression/);
+  });
+  it('accepts the PCRE forms nginx users write that RE2 reads', () => {
+    for (const rule of ['/.*\\.(jpe?g|png)$', '^/(?i)images/', '/(?P<dir>[^/]+)/', '/(?<dir>[^/]+)/', '/[[:alpha:]]+/', '/\\d{2,4}/', '/a\\z', '/a\\Z', '/folder/images/*.png']) {
+      expect(ruleErrors(rule, 0), rule).toEqual([]);
+    }
+  });
+  it.each([
+    ['/(a)\\1', 'backreferences'],
+    ['/(?=a)b', 'lookahead or lookbehind'],
+    ['/(?!a)b', 'lookahead or lookbehind'],
+    ['/(?<=a)b', 'lookahead or lookbehind'],
+    ['/(?<!a)b', 'lookahead or lookbehind'],
+    ['/(?>a+)b', 'atomic groups'],
+    ['/a++b', 'possessive quantifiers'],
+  ])('refuses %s, which needs backtracking, naming why', (rule, why) => {
+    const [error] = ruleErrors(rule, 0);
+    expect(error.path).toEqual(['rule']);
+    expect(error.message).toContain(why);
+    expect(error.message).toMatch(/linear-time/);
+  });
+});
+
+describe('matching', () => {
+  const t = (id: number, rule: string, weight: number, ruleType = 0) => ({ id, rule, ruleType, weight });
+
+  it('applies the matching rule with the lowest weight', () => {
+    const rules = [t(1, '/img/', 20), t(2, '\\.png$', 10), t(3, '/css/', 1)];
+    expect(matchRule(rules, '/img/a.png').rule?.id).toBe(2);
+    expect(matchRule(rules, '/img/a.jpg').rule?.id).toBe(1);
+    expect(matchRule(rules, '/js/a.js').rule).toBeNull();
+  });
+  it('breaks equal weights by the older rule', () => {
+    expect(matchRule([t(5, '/a', 3), t(4, '/a', 3)], '/a').matching.map((m) => m.id)).toEqual([4, 5]);
+  });
+  it('anchors only where the pattern does, and applies the ruleType 1 slash', () => {
+    expect(matchRule([t(1, '^/a', 1)], '/x/a').rule).toBeNull();
+    expect(matchRule([t(1, '/a', 1)], '/x/a').rule?.id).toBe(1);
+    expect(matchRule([t(1, 'a/b', 1, 1)], '/a/b').rule?.id).toBe(1);
+    expect(matchRule([t(1, 'a/b', 1, 1)], '/xa/b').rule).toBeNull();
+  });
+  it('is case-sensitive unless the pattern says (?i), and reads \\Z as the end', () => {
+    expect(ruleMatches('/Images/', 0, '/images/a')).toBe(false);
+    expect(ruleMatches('(?i)/Images/', 0, '/images/a')).toBe(true);
+    expect(ruleMatches('/a\\Z', 0, '/x/a')).toBe(true);
+    expect(ruleMatches('/a\\Z', 0, '/x/ab')).toBe(false);
+  });
+  it('matches the path only', () => {
+    expect(requestPath('https://cdn.example.com/a/b.png?x=1#f')).toBe('/a/b.png');
+    expect(requestPath('a/b?x=/c')).toBe('/a/b');
+    expect(matchRule([t(1, '\\?', 1)], '/a?b').rule).toBeNull();
+  });
+  it('takes linear time on a pattern that is exponential for a backtracking engine', () => {
+    // ^/(a+)+$ against "/aaa...a!" took 14.6 s for 30 characters on JavaScript's own engine.
+    const started = performance.now();
+    for (const length of [30, 1000, 8000]) expect(ruleMatches('^/(a+)+$', 0, `/${'a'.repeat(length)}!`)).toBe(false);
+    expect(ruleMatches('^/(a+)+$', 0, `/${'a'.repeat(30)}`)).toBe(true);
+    // Milliseconds here; a backtracking engine needs seconds for the 30 characters alone. The bound is loose
+    // so that a loaded machine does not fail it.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
