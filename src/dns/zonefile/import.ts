@@ -1,0 +1,115 @@
+// What importing a parsed zone file into a zone means: its records grouped into RRsets, each replacing
+// the zone's set of the same name and type (other sets stay); its SOA setting the zone's SOA fields; the
+// platform's own NS at the apex left implicit. Records outside the zone, of types the API does not keep,
+// or repeated, are skipped and reported. Pure: the service applies the plan.
+import { contactOf, PLATFORM_NAME_SERVERS, QUOTAS } from '../common/platform.js';
+import { isWithin } from '../common/names.js';
+import { recordKey, type RRsetType } from '../rrsets/content.js';
+import { placeProblem } from '../rrsets/rules.js';
+import type { ParsedRecord, ParsedZoneFile } from './parse.js';
+
+export interface PlannedSet {
+  name: string;
+  type: RRsetType;
+  ttl: number;
+  records: unknown[][];
+}
+
+export interface SoaUpdate {
+  primary_server: string;
+  contact: string;
+  refresh: number;
+  retry: number;
+  expiry: number;
+  nx_ttl: number;
+  serial: number;
+}
+
+export interface ImportPlan {
+  sets: PlannedSet[];
+  soa?: SoaUpdate;
+  skipped: number;
+  warnings: Record<string, Record<string, string>>;
+}
+
+function warn(plan: ImportPlan, name: string, type: string, message: string): void {
+  (plan.warnings[name] ??= {})[type] = message;
+}
+
+function soaUpdate(record: ParsedRecord): SoaUpdate {
+  const [mname, rname, serial, refresh, retry, expiry, minimum] = record.parts as [string, string, number, number, number, number, number];
+  return { primary_server: mname.replace(/\.$/, ''), contact: contactOf(rname), serial, refresh, retry, expiry, nx_ttl: minimum };
+}
+
+/** Groups records into sets; duplicates dropped, the smallest TTL of a set kept (RFC 2181 5.2). */
+function group(zone: string, records: ParsedRecord[], plan: ImportPlan): Map<string, PlannedSet> {
+  const sets = new Map<string, PlannedSet>();
+  const keys = new Map<string, Set<string>>();
+  for (const record of records) {
+    const id = `${record.name} ${record.type}`;
+    let set = sets.get(id);
+    if (!set) {
+      sets.set(id, (set = { name: record.name, type: record.type, ttl: record.ttl, records: [] }));
+      keys.set(id, new Set());
+    }
+    const key = recordKey(record.type, record.parts);
+    if (keys.get(id)!.has(key)) {
+      plan.skipped += 1;
+      continue;
+    }
+    keys.get(id)!.add(key);
+    if (record.ttl !== set.ttl) warn(plan, record.name, record.type, `records of one set had different TTLs; the set keeps the smallest`);
+    set.ttl = Math.min(set.ttl, record.ttl);
+    set.records.push(record.parts);
+  }
+  for (const set of sets.values()) if (set.name === zone && set.type === 'NS' && isPlatformNs(set)) sets.delete(`${zone} NS`);
+  return sets;
+}
+
+function isPlatformNs(set: PlannedSet): boolean {
+  const hosts = new Set(set.records.map((parts) => recordKey('NS', parts)));
+  return hosts.size === PLATFORM_NAME_SERVERS.length && PLATFORM_NAME_SERVERS.every((ns) => hosts.has(ns));
+}
+
+/** The plan, or the first problem that refuses the whole import. */
+export function planImport(zone: string, parsed: ParsedZoneFile, existing: Map<string, Set<string>>, existingCount: number): ImportPlan | { problem: string } {
+  const plan: ImportPlan = { sets: [], skipped: 0, warnings: {} };
+  for (const skip of parsed.skipped) {
+    plan.skipped += 1;
+    warn(plan, skip.name, skip.type, `line ${skip.line}: ${skip.reason}`);
+  }
+  const inside: ParsedRecord[] = [];
+  for (const record of parsed.records) {
+    if (!isWithin(record.name, zone)) {
+      plan.skipped += 1;
+      warn(plan, record.name, record.type, `line ${record.line}: outside zone ${zone}`);
+    } else if (record.type === 'SOA') {
+      if (record.name === zone) plan.soa = soaUpdate(record);
+      else warn(plan, record.name, 'SOA', `line ${record.line}: an SOA record belongs at the apex only`);
+      if (record.name !== zone) plan.skipped += 1;
+    } else inside.push(record);
+  }
+  plan.sets = [...group(zone, inside, plan).values()];
+  return checkPlan(zone, plan, existing, existingCount);
+}
+
+function checkPlan(zone: string, plan: ImportPlan, existing: Map<string, Set<string>>, existingCount: number): ImportPlan | { problem: string } {
+  const typesAt = new Map<string, Set<string>>();
+  for (const [name, types] of existing) typesAt.set(name, new Set(types));
+  let added = 0;
+  for (const set of plan.sets) {
+    const types = typesAt.get(set.name) ?? new Set<string>();
+    if (!types.has(set.type)) added += 1;
+    types.add(set.type);
+    typesAt.set(set.name, types);
+  }
+  if (existingCount + added > QUOTAS.rrsets) return { problem: `the import would make ${existingCount + added} RRsets; the quota is ${QUOTAS.rrsets} per zone` };
+  for (const set of plan.sets) {
+    if (set.records.length > QUOTAS.records) return { problem: `${set.name} ${set.type} has ${set.records.length} records; at most ${QUOTAS.records} per RRset` };
+    if (set.type === 'CNAME' && set.records.length > 1) return { problem: `${set.name} has ${set.records.length} CNAME records; a CNAME RRset has exactly one` };
+    const others = [...typesAt.get(set.name)!].filter((t) => t !== set.type);
+    const problem = placeProblem(zone, set.name, set.type, others);
+    if (problem) return { problem };
+  }
+  return plan;
+}
