@@ -70,6 +70,9 @@ describe('cloud end to end (instant mode)', () => {
     expect(instance.json()).toMatchObject({ name: 'web-1', status: 'ACTIVE', vm_state: 'active', addresses: { backend: [{ addr: '10.0.1.2' }] } });
     expect(instance.json().volumes).toHaveLength(1);
 
+    const key = await t.request('POST', `/cloud/v1/ssh_keys/${project}`, { headers: me.headers, body: { name: 'my-key' } });
+    expect(key.statusCode).toBe(201);
+    expect(key.json().private_key).toMatch(/BEGIN OPENSSH PRIVATE KEY/);
     const cluster = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/${region}`, {
       headers: me.headers,
       body: { name: 'prod', keypair: 'my-key', version: 'v1.30.8', pools: [{ name: 'pool-1', flavor_id: 'g1-standard-2-4', min_node_count: 2 }] },

@@ -32,7 +32,7 @@ async function networkWithSubnet(name: string, cidr = '10.1.0.0/24') {
   return { networkId, subnetId: sub.created_resources.subnets[0] };
 }
 
-async function instance(networkId: string, subnetId: string, name = 'vm') {
+async function instance(networkId: string, subnetId: string, name = 'vm-1') {
   const task = await finished(await req('POST', `/cloud/v2/instances/${project}/${R}`, { name, flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 10 }], interfaces: [{ type: 'subnet', network_id: networkId, subnet_id: subnetId }] }));
   return task.created_resources.instances[0] as string;
 }
@@ -72,21 +72,24 @@ describe('projects', () => {
     expect(task.error).toMatch(/deleted \(with its project\)/);
   });
 
-  it('refuses deleting the default project, unknown fields, and writes by a read-only user', async () => {
+  it('refuses deleting the default project, bad names, and writes by a read-only user; ignores unknown fields', async () => {
     const res = await req('DELETE', `/cloud/v1/projects/${project}`);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 400, exception_class: 'BadRequestError', message: expect.stringMatching(/default project/) });
-    const bad = await req('POST', '/cloud/v1/projects', { name: 'x', colour: 'blue' });
-    expect(bad.statusCode).toBe(422);
-    expect(bad.json()).toMatchObject({ code: 422, exception_class: 'ValidationError' });
+    const bad = await req('POST', '/cloud/v1/projects', { name: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 400, exception_class: 'BadRequestError', errors: [{ loc: ['body', 'name'], type: 'value_error' }] });
+    const newer = await req('POST', '/cloud/v1/projects', { name: 'newer-client', colour: 'blue' });
+    expect(newer.statusCode).toBe(201);
+    expect(newer.json()).not.toHaveProperty('colour');
     expect((await req('POST', '/cloud/v1/projects', { name: 'nope' }, reader)).statusCode).toBe(403);
   });
 });
 
 describe('tasks', () => {
   it('lists with filters, paginates, acknowledges one and all', async () => {
-    await req('POST', `/cloud/v1/networks/${project}/${R}`, { name: 't1' });
-    await req('POST', `/cloud/v1/networks/${project}/${R}`, { name: 't2' });
+    await req('POST', `/cloud/v1/networks/${project}/${R}`, { name: 'task-1' });
+    await req('POST', `/cloud/v1/networks/${project}/${R}`, { name: 'task-2' });
     const all = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { project_id: [String(project)], region_id: [String(R)], task_type: 'create_network', limit: '1' } });
     expectConforms('GET', '/cloud/v1/tasks', all);
     expect(all.json().results).toHaveLength(1);
@@ -97,7 +100,8 @@ describe('tasks', () => {
     expect(future.json().count).toBe(0);
     const one = await req('POST', `/cloud/v1/tasks/${all.json().results[0].id}/acknowledge`);
     expectConforms('POST', '/cloud/v1/tasks/{task_id}/acknowledge', one);
-    expect(one.json()).toMatchObject({ acknowledged: true, acknowledged_by: me.userId });
+    expect(one.json()).toMatchObject({ acknowledged_by: me.userId, acknowledged_at: expect.any(String) });
+    expect(one.json()).not.toHaveProperty('acknowledged');
     const acked = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { is_acknowledged: 'true' } });
     expect(acked.json().count).toBe(1);
     const batch = await req('POST', '/cloud/v1/tasks/acknowledge', { task_ids: [second.json().results[0].id] });
@@ -107,7 +111,7 @@ describe('tasks', () => {
     const open = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { is_acknowledged: 'false', project_id: String(project) } });
     expect(open.statusCode, open.body).toBe(200);
     expect(open.json().count).toBe(0);
-    expect((await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { state: 'DONE' } })).statusCode).toBe(422);
+    expect((await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { state: 'DONE' } })).statusCode).toBe(400);
   });
 });
 
@@ -167,7 +171,7 @@ describe('instances, volumes and floating IPs', () => {
     await finished(pending);
     await finished(await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-1', network_id: pending.json().id, cidr: '10.9.0.0/24' }));
     expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-2', network_id: pending.json().id, cidr: '10.9.0.128/25' })).statusCode).toBe(409);
-    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-3', network_id: pending.json().id, cidr: '10.9.0.1/24' })).statusCode).toBe(422);
+    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-3', network_id: pending.json().id, cidr: '10.9.0.1/24' })).statusCode).toBe(400);
   });
 
   it('creates, assigns, unassigns and deletes a floating IP', async () => {
@@ -216,7 +220,7 @@ describe('quotas', () => {
     expect(task).toMatchObject({ state: 'ERROR', created_resources: null });
     expect(task.error).toMatch(/Quota exceeded.*vCPUs/);
     const after = await t.db.kysely.selectFrom('cloud_resources').select((eb) => eb.fn.countAll().as('n')).where('client_id', '=', me.clientId).executeTakeFirstOrThrow();
-    expect(Number(after.n)).toBe(Number(before.n) + 2); // the new network and subnet, nothing of the instance
+    expect(Number(after.n)).toBe(Number(before.n) + 2); // the new network and subnet, nothing of the instance (the default security group existed)
     expect((await t.request('PUT', `/_edgeplane/cloud/quotas/${me.clientId}`, { headers: me.headers, body: { cpu_count_limit: 1 } })).statusCode).toBe(403);
   });
 });

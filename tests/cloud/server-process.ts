@@ -15,10 +15,22 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-let nextPort = 21000 + Math.floor(Math.random() * 20000);
+// Ports below Linux's ephemeral range (32768 and up), where outgoing connections take theirs: a restart on
+// a port in that range found it taken by someone's connection now and then (EADDRINUSE in CI).
+let nextPort = 10_000 + Math.floor(Math.random() * 20_000);
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = nextPort++;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnPort(nextPort++, env);
+    } catch (error) {
+      // Another process holds the port: the next one will do.
+      if (attempt >= 5 || !String((error as Error).message).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startOnPort(port: number, env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: root,
     env: { ...process.env, EDGEPLANE_PORT: String(port), EDGEPLANE_API_KEY: API_KEY, EDGEPLANE_ADMIN_TOKEN: ADMIN, EDGEPLANE_LOG_LEVEL: 'error', ...env },

@@ -20,3 +20,15 @@ export interface Tag {
 export function tagList(tags: Record<string, string> | null | undefined): Tag[] {
   return Object.entries(tags ?? {}).map(([key, value]) => ({ key, value: String(value), read_only: false }));
 }
+
+/** Applies a tags merge patch: a value sets a key, null removes it; a null patch removes every tag. */
+export function patchTags(current: Record<string, string>, patch: Record<string, string | null> | null | undefined): Record<string, string> {
+  if (patch === undefined) return current;
+  if (patch === null) return {};
+  const next = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
+}

@@ -57,6 +57,11 @@ export class Operations {
     return { clientId: caller.clientId, projectId, regionId };
   }
 
+  /** Work done at once (no task), in one transaction. */
+  async transaction<T>(work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+    return this.db.kysely.transaction().execute(work);
+  }
+
   /**
    * Writes one task of `type` and the rows `write` adds, in one transaction, then hands the task to
    * the engine. Returns the task ID.

@@ -25,7 +25,7 @@ export interface RegionalRouteSpec {
   itemParams: TSchema;
   create: Doc & { body: TSchema };
   list: Doc & { querystring?: TSchema; response: TSchema };
-  get: Doc & { response: TSchema };
+  get: Doc & { querystring?: TSchema; response: TSchema };
   update?: Doc & { body: TSchema; response: TSchema };
   delete: Doc & { querystring?: TSchema };
 }
@@ -37,7 +37,7 @@ export interface RegionalRouteSpec {
 export interface RegionalService {
   create(caller: Caller, projectId: number, regionId: number, body: never): Promise<unknown>;
   list(caller: Caller, projectId: number, regionId: number, query: never): Promise<unknown>;
-  get(caller: Caller, projectId: number, regionId: number, id: string): Promise<unknown>;
+  get(caller: Caller, projectId: number, regionId: number, id: string, query?: never): Promise<unknown>;
   update?(caller: Caller, projectId: number, regionId: number, id: string, body: never): Promise<unknown>;
   delete(caller: Caller, projectId: number, regionId: number, id: string, query: never): Promise<unknown>;
 }
@@ -67,9 +67,11 @@ export function regionalRoutes(app: FastifyInstance, service: RegionalService, s
     const p = regionalParams(request);
     return service.list(callerOf(request), p.project_id, p.region_id, request.query as never);
   });
-  app.get(item, { schema: { ...common, operationId: get.operationId, summary: get.summary, params: spec.itemParams, response: { 200: get.response } } }, async (request) => {
+  const getQuery = get.querystring ? { querystring: get.querystring } : {};
+  app.get(item, { schema: { ...common, operationId: get.operationId, summary: get.summary, params: spec.itemParams, ...getQuery, response: { 200: get.response } } }, async (request) => {
     const p = regionalParams(request);
-    return service.get(callerOf(request), p.project_id, p.region_id, idOf(request));
+    // Services whose get takes no options ignore the query; load balancers read `show_stats`.
+    return service.get(callerOf(request), p.project_id, p.region_id, idOf(request), request.query as never);
   });
   if (update) {
     if (!service.update) throw new Error(`${update.operationId} is declared but the service has no update`);

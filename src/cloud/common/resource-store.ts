@@ -3,7 +3,14 @@
 import type { Kysely } from 'kysely';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
-export type ResourceKind = 'network' | 'subnet' | 'port' | 'instance' | 'volume' | 'floatingip' | 'k8s_cluster';
+export type ResourceKind =
+  | 'network' | 'subnet' | 'port' | 'instance' | 'volume' | 'floatingip' | 'k8s_cluster' | 'k8s_pool'
+  | 'image' | 'snapshot' | 'security_group' | 'security_group_rule' | 'ssh_key'
+  | 'loadbalancer' | 'lb_listener' | 'lb_pool' | 'lb_member' | 'lb_healthmonitor' | 'l7policy' | 'l7rule' | 'router'
+  | 'file_share' | 'sfs_access_rule' | 'servergroup';
+
+/** Resources of a project that live in no region (SSH keys) are stored under this region ID. */
+export const NO_REGION = 0;
 
 export interface ResourceRow {
   id: string;
@@ -48,6 +55,8 @@ export interface ListFilter {
   ownerId?: string;
   name?: string;
   status?: string;
+  /** Only records whose owner is set (true) or not (false). */
+  owned?: boolean;
 }
 
 export class ResourceStore {
@@ -90,6 +99,7 @@ export class ResourceStore {
     if (filter.ownerId) q = q.where('owner_id', '=', filter.ownerId);
     if (filter.name) q = q.where('name', '=', filter.name);
     if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.owned !== undefined) q = q.where('owner_id', filter.owned ? 'is not' : 'is', null);
     return q;
   }
 
@@ -108,16 +118,26 @@ export class ResourceStore {
     return this.filtered(kind, scope, filter).orderBy(column, direction).orderBy('id', direction).limit(page.limit).offset(page.offset).execute();
   }
 
+  /** Every record of a kind in the scope, oldest first: for lists filtered on attributes SQL does not index. */
+  async all(kind: ResourceKind, scope: Scope): Promise<ResourceRow[]> {
+    return this.scoped(kind, scope).orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** Every record of a kind a client has in a region, all projects together (what shares the region's hosts). */
+  async allInRegion(kind: ResourceKind, clientId: number, regionId: number): Promise<ResourceRow[]> {
+    return this.db.selectFrom('cloud_resources').selectAll().where('client_id', '=', clientId).where('region_id', '=', regionId).where('kind', '=', kind).orderBy('created_at').orderBy('id').execute();
+  }
+
   async children(parentId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
     let q = this.db.selectFrom('cloud_resources').selectAll().where('parent_id', '=', parentId);
     if (kind) q = q.where('kind', '=', kind);
-    return q.orderBy('created_at').execute();
+    return q.orderBy('created_at').orderBy('id').execute();
   }
 
   async attachedTo(ownerId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
     let q = this.db.selectFrom('cloud_resources').selectAll().where('owner_id', '=', ownerId);
     if (kind) q = q.where('kind', '=', kind);
-    return q.orderBy('created_at').execute();
+    return q.orderBy('created_at').orderBy('id').execute();
   }
 
   async update(id: string, values: Partial<ResourceRow>): Promise<void> {
@@ -144,6 +164,20 @@ export class ResourceStore {
   async deleteProject(clientId: number, projectId: number): Promise<number> {
     const result = await this.db.deleteFrom('cloud_resources').where('client_id', '=', clientId).where('project_id', '=', projectId).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /** Finished ports of a client in a region on the provider's public network (they have no network row). */
+  async countPublicPorts(clientId: number, regionId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('cloud_resources')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .where('region_id', '=', regionId)
+      .where('kind', '=', 'port')
+      .where('ready', '=', 1)
+      .where('parent_id', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Usage of a client in a region: finished resources of each kind, and the summed sizes. */

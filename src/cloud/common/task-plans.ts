@@ -22,7 +22,7 @@ export interface CreatePlan extends PlanBase {
   /** What the finished resource counts against the client's quotas. */
   quota: (row: ResourceRow) => QuotaDelta;
   /** The fields the finished row gets besides ready, task_id and updated_at (at least its status). */
-  finish: (row: ResourceRow, store: ResourceStore, data: any) => Promise<Partial<ResourceRow>> | Partial<ResourceRow>;
+  finish: (row: ResourceRow, store: ResourceStore, data: any, now: number) => Promise<Partial<ResourceRow>> | Partial<ResourceRow>;
 }
 
 export function createTask(quotas: QuotaService, plan: CreatePlan): TaskType {
@@ -34,7 +34,7 @@ export function createTask(quotas: QuotaService, plan: CreatePlan): TaskType {
       const store = new ResourceStore(trx);
       const row = await pendingRow(store, id, plan.label);
       await quotas.check(trx, task.client_id, Number(task.region_id), plan.quota(row));
-      await store.update(id, { ...(await plan.finish(row, store, data)), ready: 1, task_id: null, updated_at: now });
+      await store.update(id, { ...(await plan.finish(row, store, data, now)), ready: 1, task_id: null, updated_at: now });
       return { [plan.createdKey]: [id] };
     },
     async fail({ trx, data }) {

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
 import { callerOf } from '../common/operations.js';
 import { regionalRoutes } from '../common/regional-routes.js';
-import { CLOUD_TAG, UuidParam } from '../common/schemas.js';
-import { AssignBody, FloatingIpCreateBody, FloatingIpListItem, FloatingIpListQuery, FloatingIpSchema } from './schemas.js';
+import { CLOUD_TAG, TaskIdList, UuidParam } from '../common/schemas.js';
+import { FloatingIpListItem } from './list-schemas.js';
+import { AssignBody, FloatingIpCreateBody, FloatingIpListQuery, FloatingIpSchema, FloatingIpTagsBody, FloatingIpUpdateBody } from './schemas.js';
 import type { FloatingIpService } from './service.js';
 
 const base = '/cloud/v1/floatingips/:project_id/:region_id';
@@ -21,6 +22,14 @@ export function floatingIpRoutes(app: FastifyInstance, fips: FloatingIpService):
     delete: { operationId: 'cloud.floatingIps.delete', summary: 'Delete a floating IP (asynchronous)' },
   });
   const common = { tags: [CLOUD_TAG] };
+  app.patch(`${base}/:floating_ip_id`, { schema: { ...common, operationId: 'cloud.floatingIps.updateTags', summary: 'Change the tags of a floating IP', params: ItemParams, body: FloatingIpTagsBody, response: { 200: FloatingIpSchema } } }, async (request) => {
+    const p = request.params as P;
+    return fips.updateTags(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, (request.body as { tags?: Record<string, string | null> | null }).tags);
+  });
+  app.patch('/cloud/v2/floatingips/:project_id/:region_id/:floating_ip_id', { schema: { ...common, operationId: 'cloud.floatingIps.update', summary: 'Assign, unassign or retag a floating IP (asynchronous; no task when nothing changes)', params: ItemParams, body: FloatingIpUpdateBody, response: { 200: TaskIdList } } }, async (request) => {
+    const p = request.params as P;
+    return fips.update(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body as never);
+  });
   app.post(`${base}/:floating_ip_id/assign`, { schema: { ...common, operationId: 'cloud.floatingIps.assign', summary: 'Assign to an instance port', params: ItemParams, body: AssignBody, response: { 200: FloatingIpSchema } } }, async (request) => {
     const p = request.params as P;
     return fips.assign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, (request.body as { port_id: string }).port_id);

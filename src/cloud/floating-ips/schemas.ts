@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
-import { TagsInput, regionalRecordFields } from '../common/schemas.js';
-import { InstanceSchema } from '../instances/schemas.js';
+import { LIMITS, pageQuery, TagsInput, TagsPatch, Text, Uuid, regionalRecordFields } from '../common/schemas.js';
 
 export const FloatingIpSchema = Type.Object(
   {
@@ -17,20 +16,24 @@ export const FloatingIpSchema = Type.Object(
   { description: 'A public floating IP address' },
 );
 
-export const FloatingIpCreateBody = Type.Object(
-  { port_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))), fixed_ip_address: Type.Optional(Nullable(Type.String({ format: 'ipv4' }))), tags: Type.Optional(TagsInput) },
-  { additionalProperties: false },
-);
-export const AssignBody = Type.Object({ port_id: Type.String({ format: 'uuid' }), fixed_ip_address: Type.Optional(Nullable(Type.String({ format: 'ipv4' }))) }, { additionalProperties: false });
+export const FloatingIpCreateBody = Type.Object({
+  port_id: Type.Optional(Nullable(Uuid())),
+  fixed_ip_address: Type.Optional(Nullable(Type.String({ format: 'ipv4', maxLength: 15 }))),
+  tags: Type.Optional(TagsInput),
+});
+export const AssignBody = Type.Object({ port_id: Uuid(), fixed_ip_address: Type.Optional(Nullable(Type.String({ maxLength: 45 }))) });
+
+export const FloatingIpUpdateBody = Type.Object({
+  port_id: Type.Optional(Nullable(Uuid({ description: 'Assign to this instance port; null: unassign' }))),
+  fixed_ip_address: Type.Optional(Nullable(Type.String({ format: 'ipv4', maxLength: 15 }))),
+  tags: Type.Optional(TagsPatch),
+});
+export const FloatingIpTagsBody = Type.Object({ tags: Type.Optional(TagsPatch) });
 
 export const FloatingIpListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  ...pageQuery(),
   status: Type.Optional(StringEnum(['ACTIVE', 'DOWN', 'ERROR'])),
+  port_ids: Type.Optional(Type.Array(Uuid(), { maxItems: LIMITS.items })),
+  tag_key: Type.Optional(Type.Array(Text(255, { minLength: 1 }), { maxItems: LIMITS.tags })),
+  tag_key_value: Type.Optional(Text(4096)),
 });
-
-/** List items also carry the instance the address points at (null when unassigned). */
-export const FloatingIpListItem = Type.Object(
-  { ...FloatingIpSchema.properties, instance: Nullable(InstanceSchema), loadbalancer: Type.Null() },
-  { description: 'A floating IP with the instance it is assigned to' },
-);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
+import { callerOf } from '../common/operations.js';
 import { regionalRoutes } from '../common/regional-routes.js';
-import { UuidParam } from '../common/schemas.js';
+import { CLOUD_TAG, TaskIdList, UuidParam } from '../common/schemas.js';
 import { NetworkCreateBody, NetworkListQuery, NetworkSchema, NetworkUpdateBody } from './schemas.js';
 import type { NetworkService } from './service.js';
 
@@ -15,5 +16,9 @@ export function networkRoutes(app: FastifyInstance, networks: NetworkService): v
     get: { operationId: 'cloud.networks.get', summary: 'Get a network', response: NetworkSchema },
     update: { operationId: 'cloud.networks.update', summary: 'Rename a network or replace its tags', body: NetworkUpdateBody, response: NetworkSchema },
     delete: { operationId: 'cloud.networks.delete', summary: 'Delete a network and its free subnets (asynchronous)' },
+  });
+  app.patch('/cloud/v2/networks/:project_id/:region_id/:network_id', { schema: { tags: [CLOUD_TAG], operationId: 'cloud.networks.updateV2', summary: 'Rename a network or change its tags (asynchronous; no task when nothing changes)', params: UuidParam('network_id', 'Network ID'), body: NetworkUpdateBody, response: { 200: TaskIdList } } }, async (request) => {
+    const p = request.params as { project_id: number; region_id: number; network_id: string };
+    return networks.updateV2(callerOf(request), p.project_id, p.region_id, p.network_id, request.body as never);
   });
 }

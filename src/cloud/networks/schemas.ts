@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
-import { TagSchema, TagsInput } from '../common/schemas.js';
+import { LIMITS, pageQuery, ResourceName, TagSchema, TagsInput, TagsPatch, Text } from '../common/schemas.js';
 
 export const NetworkSchema = Type.Object(
   {
@@ -26,25 +26,22 @@ export const NetworkSchema = Type.Object(
   { description: 'A private network' },
 );
 
-export const NetworkCreateBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 255 }),
-    create_router: Type.Boolean({ default: true }),
-    type: StringEnum(['vlan', 'vxlan'], { default: 'vxlan' }),
-    tags: Type.Optional(TagsInput),
-  },
-  { additionalProperties: false },
-);
+export const NetworkCreateBody = Type.Object({
+  name: ResourceName(),
+  create_router: Type.Boolean({ default: true }),
+  type: StringEnum(['vlan', 'vxlan'], { default: 'vxlan' }),
+  tags: Type.Optional(TagsInput),
+});
 
-export const NetworkUpdateBody = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), tags: Type.Optional(Nullable(TagsInput)) },
-  { additionalProperties: false },
-);
+export const NetworkUpdateBody = Type.Object({ name: Type.Optional(ResourceName()), tags: Type.Optional(TagsPatch) });
 
 export const NetworkListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  ...pageQuery(),
   name: Type.Optional(Type.String({ maxLength: 61 })),
   external: Type.Optional(Type.Boolean()),
-  order_by: Type.Optional(StringEnum(['created_at.asc', 'created_at.desc', 'name.asc', 'name.desc'])),
+  network_type: Type.Optional(StringEnum(['vlan', 'vxlan'])),
+  owned_by: Type.Optional(StringEnum(['any', 'project'])),
+  order_by: Type.Optional(StringEnum(['created_at.asc', 'created_at.desc', 'name.asc', 'name.desc', 'priority.desc'])),
+  tag_key: Type.Optional(Type.Array(Text(255, { minLength: 1 }), { maxItems: LIMITS.tags })),
+  tag_key_value: Type.Optional(Text(4096)),
 });

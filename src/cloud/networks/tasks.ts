@@ -1,5 +1,6 @@
-// Task types of networks: create_network and delete_network.
+// Task types of networks: create_network, update_network (v2 PATCH) and delete_network.
 import type { TaskType } from '../../platform/tasks/types.js';
+import { attrsOf, pendingRow, ResourceStore } from '../common/resource-store.js';
 import { createTask, deleteTask } from '../common/task-plans.js';
 import type { QuotaService } from '../quotas/service.js';
 
@@ -12,6 +13,19 @@ export function networkTaskTypes(quotas: QuotaService): TaskType[] {
       quota: () => ({ network_count: 1 }),
       finish: () => ({ status: 'active' }),
     }),
+    {
+      type: 'update_network',
+      durationMs: NETWORK_DURATION,
+      async complete({ trx, data, now }) {
+        const store = new ResourceStore(trx);
+        const row = await pendingRow(store, data.network_id, 'Network');
+        const attrs = { ...attrsOf<Record<string, unknown>>(row), ...(data.tags ? { tags: data.tags } : {}) };
+        await store.update(row.id, { name: data.name ?? row.name, attrs: JSON.stringify(attrs), task_id: null, updated_at: now });
+      },
+      async fail({ trx, data, now }) {
+        await new ResourceStore(trx).update(data.network_id, { task_id: null, updated_at: now });
+      },
+    },
     deleteTask({
       type: 'delete_network', durationMs: NETWORK_DURATION, idKey: 'network_id',
       restore: { status: 'active' },

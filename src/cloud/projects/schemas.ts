@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
+import { pageQuery, ResourceName, Text } from '../common/schemas.js';
 
 export const ProjectSchema = Type.Object(
   {
@@ -16,27 +17,19 @@ export const ProjectSchema = Type.Object(
   { description: 'A project: the container of cloud resources' },
 );
 
-export const ProjectCreateBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 255 }),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-    state: Type.Optional(Nullable(Type.String())),
-  },
-  { additionalProperties: false },
-);
+export const ProjectCreateBody = Type.Object({
+  name: ResourceName(),
+  description: Type.Optional(Nullable(Text(255))),
+});
 
-export const ProjectUpdateBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-  },
-  { additionalProperties: false },
-);
+export const ProjectUpdateBody = Type.Object({
+  name: Type.Optional(ResourceName()),
+  description: Type.Optional(Nullable(Text(255))),
+});
 
 export const ProjectListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-  name: Type.Optional(Type.String()),
+  ...pageQuery(),
+  name: Type.Optional(Text()),
   include_deleted: Type.Boolean({ default: false }),
   order_by: Type.Optional(StringEnum(['created_at.asc', 'created_at.desc', 'name.asc', 'name.desc'])),
 });

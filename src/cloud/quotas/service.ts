@@ -1,17 +1,21 @@
 // Quotas: per-client limits, enforced per region when a create task finishes (a create over quota
-// is accepted, and its task ends in ERROR with the reason).
+// is accepted, and its task ends in ERROR with the reason). SSH keys are created at once, not by a
+// task: their (global) quota refuses the request itself.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
-import { ResourceStore, type ResourceKind } from '../common/resource-store.js';
+import { badRequest } from '../common/errors.js';
+import { NO_REGION, ResourceStore, type ResourceKind } from '../common/resource-store.js';
 import type { RegionService } from '../regions/service.js';
-import { DEFAULT_LIMITS, QUOTA_NAMES, type QuotaName } from './schemas.js';
+import { DEFAULT_LIMITS, GLOBAL_QUOTA_NAMES, PROJECT_COUNT_LIMIT, QUOTA_NAMES, type AnyQuotaName, type QuotaName } from './schemas.js';
 import type { QuotaStore } from './store.js';
 
-export type QuotaDelta = Partial<Record<QuotaName, number>>;
+export type QuotaDelta = Partial<Record<AnyQuotaName, number>>;
 
-const LABELS: Record<QuotaName, string> = {
+const GIB = 1024 ** 3;
+
+const LABELS: Record<AnyQuotaName, string> = {
   vm_count: 'instances',
   cpu_count: 'vCPUs',
   ram: 'RAM (MiB)',
@@ -21,10 +25,22 @@ const LABELS: Record<QuotaName, string> = {
   subnet_count: 'subnets',
   floating_count: 'floating IPs',
   cluster_count: 'Kubernetes clusters',
+  image_count: 'images',
+  image_size: 'image size (bytes)',
+  volume_snapshots_count: 'volume snapshots',
+  volume_snapshots_size: 'volume snapshot size (GiB)',
+  firewall_count: 'security groups',
+  loadbalancer_count: 'load balancers',
+  external_ip_count: 'public addresses',
+  router_count: 'routers',
+  sfs_count: 'file shares',
+  sfs_size: 'file share size (GiB)',
+  servergroup_count: 'placement groups',
+  keypair_count: 'SSH keys',
 };
 
 /** Which resources each quota counts. */
-const QUOTA_KINDS: Record<QuotaName, ResourceKind> = {
+const QUOTA_KINDS: Record<AnyQuotaName, ResourceKind> = {
   vm_count: 'instance',
   cpu_count: 'instance',
   ram: 'instance',
@@ -34,7 +50,41 @@ const QUOTA_KINDS: Record<QuotaName, ResourceKind> = {
   subnet_count: 'subnet',
   floating_count: 'floatingip',
   cluster_count: 'k8s_cluster',
+  image_count: 'image',
+  image_size: 'image',
+  volume_snapshots_count: 'snapshot',
+  volume_snapshots_size: 'snapshot',
+  firewall_count: 'security_group',
+  loadbalancer_count: 'loadbalancer',
+  external_ip_count: 'port',
+  router_count: 'router',
+  sfs_count: 'file_share',
+  sfs_size: 'file_share',
+  servergroup_count: 'servergroup',
+  keypair_count: 'ssh_key',
 };
+
+type Usage = { kind: string; n: number; vcpus: number; ram: number; size: number };
+
+/** The quotas one kind's usage row fills. */
+function fill(usage: Record<AnyQuotaName, number>, row: Usage): void {
+  switch (row.kind) {
+    case 'instance': Object.assign(usage, { vm_count: row.n, cpu_count: row.vcpus, ram: row.ram }); break;
+    case 'volume': Object.assign(usage, { volume_count: row.n, volume_size: row.size }); break;
+    case 'image': Object.assign(usage, { image_count: row.n, image_size: row.size * GIB }); break;
+    case 'snapshot': Object.assign(usage, { volume_snapshots_count: row.n, volume_snapshots_size: row.size }); break;
+    case 'network': usage.network_count = row.n; break;
+    case 'subnet': usage.subnet_count = row.n; break;
+    case 'floatingip': usage.floating_count = row.n; break;
+    case 'k8s_cluster': usage.cluster_count = row.n; break;
+    case 'security_group': usage.firewall_count = row.n; break;
+    case 'loadbalancer': usage.loadbalancer_count = row.n; break;
+    case 'router': usage.router_count = row.n; break;
+    case 'file_share': Object.assign(usage, { sfs_count: row.n, sfs_size: row.size }); break;
+    case 'servergroup': usage.servergroup_count = row.n; break;
+    case 'ssh_key': usage.keypair_count = row.n; break;
+  }
+}
 
 export class QuotaService {
   constructor(
@@ -45,7 +95,7 @@ export class QuotaService {
     private readonly countProjects: (clientId: number) => Promise<number>,
   ) {}
 
-  async limits(clientId: number): Promise<Record<QuotaName, number>> {
+  async limits(clientId: number): Promise<Record<AnyQuotaName, number>> {
     return { ...DEFAULT_LIMITS, ...((await this.store.get(clientId)) ?? {}) };
   }
 
@@ -53,23 +103,19 @@ export class QuotaService {
     const next: Record<string, number> = { ...(await this.limits(clientId)) };
     for (const [key, value] of Object.entries(body)) next[key.replace(/_limit$/, '')] = value;
     await this.store.put(clientId, next, this.clock.now());
-    return withSuffix(next as Record<QuotaName, number>);
+    return withSuffix(next as Record<AnyQuotaName, number>);
   }
 
   async limitsView(clientId: number): Promise<Record<string, number>> {
     return withSuffix(await this.limits(clientId));
   }
 
-  async usage(clientId: number, regionId: number, store = this.resources, kinds?: ResourceKind[]): Promise<Record<QuotaName, number>> {
-    const usage = Object.fromEntries(QUOTA_NAMES.map((n) => [n, 0])) as Record<QuotaName, number>;
-    for (const row of await store.usage(clientId, regionId, kinds)) {
-      if (row.kind === 'instance') Object.assign(usage, { vm_count: row.n, cpu_count: row.vcpus, ram: row.ram });
-      if (row.kind === 'volume') Object.assign(usage, { volume_count: row.n, volume_size: row.size });
-      if (row.kind === 'network') usage.network_count = row.n;
-      if (row.kind === 'subnet') usage.subnet_count = row.n;
-      if (row.kind === 'floatingip') usage.floating_count = row.n;
-      if (row.kind === 'k8s_cluster') usage.cluster_count = row.n;
-    }
+  /** Usage in a region (NO_REGION: the resources of no region, SSH keys). */
+  async usage(clientId: number, regionId: number, store = this.resources, kinds?: ResourceKind[]): Promise<Record<AnyQuotaName, number>> {
+    const usage = Object.fromEntries([...QUOTA_NAMES, ...GLOBAL_QUOTA_NAMES].map((n) => [n, 0])) as Record<AnyQuotaName, number>;
+    for (const row of await store.usage(clientId, regionId, kinds)) fill(usage, row);
+    // Public addresses are the ports with no network of the client's (a count by kind cannot tell them).
+    if (!kinds || kinds.includes('port')) usage.external_ip_count = await store.countPublicPorts(clientId, regionId);
     return usage;
   }
 
@@ -85,7 +131,13 @@ export class QuotaService {
   }
 
   async global(clientId: number) {
-    return { project_count_limit: 100, project_count_usage: await this.countProjects(clientId) };
+    const [limits, usage, projects] = await Promise.all([this.limits(clientId), this.usage(clientId, NO_REGION, this.resources, ['ssh_key']), this.countProjects(clientId)]);
+    const out: Record<string, number> = { project_count_limit: PROJECT_COUNT_LIMIT, project_count_usage: projects };
+    for (const name of GLOBAL_QUOTA_NAMES) {
+      out[`${name}_limit`] = limits[name];
+      out[`${name}_usage`] = usage[name];
+    }
+    return out;
   }
 
   async all(clientId: number) {
@@ -104,19 +156,44 @@ export class QuotaService {
    * over a limit. The client's quota row stays locked until the transaction ends.
    */
   async check(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<void> {
+    const over = await this.excess(trx, clientId, regionId, delta);
+    if (over.length > 0) throw new TaskFailure(`Quota exceeded in region ${regionId} (${over.join('; ')})`);
+  }
+
+  /** Inside a request's transaction, for what is made without a task: refuses the request instead. */
+  async checkNow(trx: Kysely<any>, clientId: number, delta: QuotaDelta, regionId: number = NO_REGION): Promise<void> {
+    const over = await this.excess(trx, clientId, regionId, delta);
+    if (over.length > 0) throw badRequest(`Quota exceeded (${over.join('; ')})`);
+  }
+
+  /** What `delta` would need on top of the usage, for each quota it would exceed (empty: it fits). */
+  async requested(clientId: number, regionId: number, delta: QuotaDelta): Promise<{ name: AnyQuotaName; limit: number; usage: number; requested: number }[]> {
+    const [limits, usage] = await Promise.all([this.limits(clientId), this.usage(clientId, regionId)]);
+    return (Object.entries(delta) as [AnyQuotaName, number][]).map(([name, requested]) => ({ name, limit: limits[name], usage: usage[name], requested }));
+  }
+
+  /** For each quota `delta` would exceed: its limit, what is asked for and what is in use; `{}` when it fits (the check-limits answers). */
+  async exceeded(clientId: number, regionId: number, delta: QuotaDelta): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const q of await this.requested(clientId, regionId, delta)) {
+      if (q.usage + q.requested <= q.limit) continue;
+      Object.assign(out, { [`${q.name}_limit`]: q.limit, [`${q.name}_requested`]: q.requested, [`${q.name}_usage`]: q.usage });
+    }
+    return out;
+  }
+
+  private async excess(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<string[]> {
     const limits = { ...DEFAULT_LIMITS, ...(await this.store.withDb(trx).lock(clientId, DEFAULT_LIMITS, this.clock.now())) };
-    const kinds = [...new Set(Object.keys(delta).map((name) => QUOTA_KINDS[name as QuotaName]))];
+    const kinds = [...new Set(Object.keys(delta).map((name) => QUOTA_KINDS[name as AnyQuotaName]))];
     const usage = await this.usage(clientId, regionId, new ResourceStore(trx), kinds);
     const over: string[] = [];
     for (const [name, amount] of Object.entries(delta) as [QuotaName, number][]) {
-      if (amount > 0 && usage[name] + amount > limits[name]) {
-        over.push(`${LABELS[name]}: requested ${amount}, in use ${usage[name]}, limit ${limits[name]}`);
-      }
+      if (amount > 0 && usage[name] + amount > limits[name]) over.push(`${LABELS[name]}: requested ${amount}, in use ${usage[name]}, limit ${limits[name]}`);
     }
-    if (over.length > 0) throw new TaskFailure(`Quota exceeded in region ${regionId} (${over.join('; ')})`);
+    return over;
   }
 }
 
-function withSuffix(limits: Record<QuotaName, number>): Record<string, number> {
-  return Object.fromEntries(QUOTA_NAMES.map((n) => [`${n}_limit`, limits[n]]));
+function withSuffix(limits: Record<AnyQuotaName, number>): Record<string, number> {
+  return Object.fromEntries([...QUOTA_NAMES, ...GLOBAL_QUOTA_NAMES].map((n) => [`${n}_limit`, limits[n]]));
 }

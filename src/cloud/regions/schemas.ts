@@ -39,7 +39,7 @@ export const RegionSchema = Type.Object(
 export const RegionListQuery = Type.Object({
   limit: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }),
   offset: Type.Integer({ minimum: 0, default: 0 }),
-  display_name: Type.Optional(Type.String()),
+  display_name: Type.Optional(Type.String({ maxLength: 255 })),
   order_by: Type.Optional(StringEnum(['created_at.asc', 'created_at.desc', 'display_name.asc', 'display_name.desc'])),
   product: Type.Optional(StringEnum(['containers', 'inference'])),
   show_volume_types: Type.Optional(Type.Boolean()),

@@ -9,6 +9,7 @@ type Region = Static<typeof RegionSchema>;
 const CAPABILITY_NAMES: Record<Capability, string> = {
   has_kvm: 'virtual machines (has_kvm)',
   has_k8s: 'managed Kubernetes (has_k8s)',
+  has_sfs: 'file shares (has_sfs)',
   network: 'networking',
 };
 
@@ -28,6 +29,13 @@ export class RegionService {
     const region = REGIONS.find((r) => r.id === id);
     if (!region) throw notFound(`Region ${id}`);
     return present(region);
+  }
+
+  /** The catalogue entry of a region, or a 404. */
+  definition(id: number): RegionDefinition {
+    const region = REGIONS.find((r) => r.id === id);
+    if (!region) throw notFound(`Region ${id}`);
+    return region;
   }
 
   /** The region a resource operation runs in: it must exist, be ACTIVE and offer the capability. */
@@ -70,7 +78,7 @@ function present(r: RegionDefinition): Region {
     has_sfs: r.has_sfs,
     has_ddos: r.has_ddos,
     available_volume_types: r.available_volume_types,
-    file_share_types: r.has_sfs ? ['standard'] : [],
+    file_share_types: r.file_share_types,
     coordinates: r.coordinates,
     created_at: r.created_at,
     created_on: r.created_at,

@@ -26,7 +26,7 @@ export function taskRoutes(app: FastifyInstance, tasks: TaskService): void {
     await tasks.acknowledgeAll(principal.clientId, principal.userId, q.project_id, q.region_id);
     return reply.code(204).send();
   });
-  app.post('/cloud/v1/tasks/acknowledge', { schema: { ...common, operationId: 'cloud.tasks.acknowledgeMany', summary: 'Acknowledge several tasks by ID', body: Type.Object({ task_ids: Type.Optional(Type.Union([Type.Array(Type.String(), { maxItems: 1000 }), Type.Null()])) }, { additionalProperties: false }), response: { 204: Type.Null() } } }, async (request, reply) => {
+  app.post('/cloud/v1/tasks/acknowledge', { schema: { ...common, operationId: 'cloud.tasks.acknowledgeMany', summary: 'Acknowledge several tasks by ID', body: Type.Object({ task_ids: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 }), Type.Null()])) }), response: { 204: Type.Null() } } }, async (request, reply) => {
     const principal = principalOf(request);
     await tasks.acknowledgeMany(principal.clientId, principal.userId, (request.body as { task_ids?: string[] | null }).task_ids ?? []);
     return reply.code(204).send();

@@ -1,7 +1,8 @@
 // Tasks as the API shows them: get, list with the reference's filters, acknowledge.
 import { Static } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
-import { invalid, notFound, queryField } from '../../platform/errors.js';
+import { notFound } from '../../platform/errors.js';
+import { badInput, queryField } from '../common/errors.js';
 import type { TaskRow } from '../../platform/tasks/types.js';
 import { plainTime } from '../common/format.js';
 import { CREATED_RESOURCE_KEYS, type TaskListQuery, type TaskSchema } from './schemas.js';
@@ -9,10 +10,10 @@ import type { TaskStore } from './store.js';
 
 type Task = Static<typeof TaskSchema>;
 
-/** The pattern admits impossible dates (month 84): those are a 422, not NaN in SQL (a 500 on PostgreSQL). */
+/** The pattern admits impossible dates (month 84): those are a 400, not NaN in SQL (a 500 on PostgreSQL). */
 function instant(name: string, value: string): number {
   const ms = Date.parse(withZone(value));
-  if (Number.isNaN(ms)) throw invalid([queryField(name, 'Input should be a valid ISO 8601 date-time', 'datetime_parsing')]);
+  if (Number.isNaN(ms)) throw badInput([queryField(name, 'Input should be a valid ISO 8601 date-time', 'datetime_parsing')]);
   return ms;
 }
 
@@ -94,7 +95,6 @@ export function present(row: TaskRow): Task {
     user_id: Number(row.user_id),
     user_client_id: Number(row.client_id),
     request_id: row.request_id,
-    acknowledged: row.acknowledged_at !== null,
     acknowledged_at: plainTime(row.acknowledged_at),
     acknowledged_by: row.acknowledged_by === null ? null : Number(row.acknowledged_by),
     job_id: null,

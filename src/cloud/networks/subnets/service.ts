@@ -2,12 +2,15 @@
 // be deleted; CIDRs of one network may not overlap.
 import { randomUUID } from 'node:crypto';
 import { Static } from 'typebox';
-import { AppError, bodyField, invalid } from '../../../platform/errors.js';
-import { tagList, zonedTime } from '../../common/format.js';
+import { AppError } from '../../../platform/errors.js';
+import { badInput, bodyField } from '../../common/errors.js';
+import { pageOf, tagMatcher } from '../../common/filters.js';
+import { patchTags, tagList, zonedTime } from '../../common/format.js';
+import { parseNetwork } from '../../common/ip.js';
 import type { Caller, Operations } from '../../common/operations.js';
 import { RegionalRecords } from '../../common/regional-records.js';
 import { attrsOf, newRow, ResourceStore, type ResourceRow } from '../../common/resource-store.js';
-import type { NetworkService } from '../service.js';
+import { portUsers, type NetworkService } from '../service.js';
 import { hostCount, overlaps, parseCidr, ipAt } from './cidr.js';
 import type { SubnetCreateBody, SubnetListQuery, SubnetSchema, SubnetUpdateBody } from './schemas.js';
 
@@ -19,7 +22,7 @@ export interface SubnetAttrs {
   enable_dhcp: boolean;
   gateway_ip: string | null;
   dns_nameservers: string[] | null;
-  host_routes: { destination: string; nexthop: string }[] | null;
+  host_routes: { destination: string; nexthop: string | null }[] | null;
   has_router: boolean;
   tags: Record<string, string>;
 }
@@ -34,7 +37,8 @@ export class SubnetService {
   async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof SubnetCreateBody>) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const cidr = parseCidr(body.cidr);
-    if (body.ip_version !== 4 || !cidr) throw invalid([bodyField(['cidr'], 'must be an aligned IPv4 network in CIDR form, from /8 to /30')]);
+    if (body.ip_version !== 4 || !cidr) throw badInput([bodyField(['cidr'], 'must be an aligned IPv4 network in CIDR form, from /8 to /30')]);
+    const routes = hostRoutes(body.host_routes);
     await this.networks.usable(scope, body.network_id);
     for (const other of await this.ops.resources.children(body.network_id, 'subnet')) {
       const otherCidr = parseCidr(attrsOf<SubnetAttrs>(other).cidr);
@@ -44,7 +48,7 @@ export class SubnetService {
     const attrs: SubnetAttrs = {
       cidr: body.cidr, ip_version: 4, enable_dhcp: body.enable_dhcp,
       gateway_ip: body.gateway_ip === null ? null : (body.gateway_ip ?? ipAt(cidr, 1)),
-      dns_nameservers: body.dns_nameservers ?? [], host_routes: body.host_routes ?? [], has_router: body.connect_to_network_router, tags: body.tags ?? {},
+      dns_nameservers: body.dns_nameservers ?? [], host_routes: routes ?? [], has_router: body.connect_to_network_router, tags: body.tags ?? {},
     };
     const task = await this.ops.submit(caller, scope, 'create_subnet', { subnet_id: id }, async (trx, taskId) => {
       await new ResourceStore(trx).insert(newRow(scope, 'subnet', id, body.name, 'creating', taskId, attrs, this.ops.clock.now(), { parent_id: body.network_id }));
@@ -54,7 +58,13 @@ export class SubnetService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof SubnetListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    return this.records.page(scope, { parentId: query.network_id }, query, (r) => this.present(r));
+    const tags = tagMatcher(query);
+    const rows = (await this.ops.resources.all('subnet', scope)).filter((r) => (query.network_id === undefined || r.parent_id === query.network_id) && tags(attrsOf<SubnetAttrs>(r).tags));
+    const subnets = await Promise.all(rows.map((r) => this.present(r)));
+    const [field, dir] = (query.order_by ?? 'created_at.asc').split('.') as [keyof Subnet, string];
+    const sign = dir === 'desc' ? -1 : 1;
+    subnets.sort((a, b) => compare(a[field], b[field]) * sign || a.id.localeCompare(b.id));
+    return pageOf(subnets, query);
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string): Promise<Subnet> {
@@ -66,8 +76,8 @@ export class SubnetService {
       if (body.enable_dhcp !== undefined) attrs.enable_dhcp = body.enable_dhcp;
       if (body.gateway_ip !== undefined) attrs.gateway_ip = body.gateway_ip;
       if (body.dns_nameservers !== undefined) attrs.dns_nameservers = body.dns_nameservers ?? [];
-      if (body.host_routes !== undefined) attrs.host_routes = body.host_routes ?? [];
-      if (body.tags !== undefined) attrs.tags = body.tags ?? {};
+      if (body.host_routes !== undefined) attrs.host_routes = hostRoutes(body.host_routes) ?? [];
+      attrs.tags = patchTags(attrs.tags, body.tags);
     }, (r) => this.present(r));
   }
 
@@ -75,7 +85,7 @@ export class SubnetService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const row = await this.records.idleRow(scope, id);
     const inUse = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === id);
-    if (inUse.length > 0) throw new AppError('conflict', `Subnet ${id} has ${inUse.length} port(s) in use by instances; delete them first`);
+    if (inUse.length > 0) throw new AppError('conflict', `Subnet ${id} has ${inUse.length} port(s) in use (${await portUsers(this.ops.resources, inUse)}); delete them first`);
     return this.records.startTask(caller, scope, row, 'delete_subnet', { subnet_id: id }, { status: 'deleting' });
   }
 
@@ -91,4 +101,20 @@ export class SubnetService {
       creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
     };
   }
+}
+
+/** Host routes in canonical form: IPv4 destinations in CIDR form, IPv4 next hops. */
+function hostRoutes(routes: { destination: string; nexthop: string | null }[] | null | undefined): SubnetAttrs['host_routes'] | undefined {
+  if (!routes) return routes === null ? [] : undefined;
+  return routes.map((route, i) => {
+    const destination = parseNetwork(route.destination);
+    if (!destination || destination.family !== 4) throw badInput([bodyField(['host_routes', i, 'destination'], 'must be an IPv4 network in CIDR form')]);
+    if (route.nexthop !== null && (route.nexthop.includes('/') || parseNetwork(route.nexthop)?.family !== 4)) throw badInput([bodyField(['host_routes', i, 'nexthop'], 'must be an IPv4 address')]);
+    return { destination: destination.text, nexthop: route.nexthop };
+  });
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a ?? '').localeCompare(String(b ?? ''));
 }

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { PageOf } from '../../platform/pagination.js';
+import { callerOf } from '../common/operations.js';
+import { CLOUD_TAG, ProjectRegionParams, UuidParam } from '../common/schemas.js';
+import { PortListQuery, PortSchema } from './schemas.js';
+import type { PortService } from './service.js';
+
+export function portRoutes(app: FastifyInstance, ports: PortService): void {
+  const common = { tags: [CLOUD_TAG] };
+  app.get('/cloud/v1/ports/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.ports.list', summary: 'List the ports of a project in a region', params: ProjectRegionParams, querystring: PortListQuery, response: { 200: PageOf(PortSchema) } } }, async (request) => {
+    const p = request.params as { project_id: number; region_id: number };
+    return ports.list(callerOf(request), p.project_id, p.region_id, request.query as never);
+  });
+  app.get('/cloud/v1/ports/:project_id/:region_id/:port_id', { schema: { ...common, operationId: 'cloud.ports.get', summary: 'Get a port', params: UuidParam('port_id', 'Port ID'), response: { 200: PortSchema } } }, async (request) => {
+    const p = request.params as { project_id: number; region_id: number; port_id: string };
+    return ports.get(callerOf(request), p.project_id, p.region_id, p.port_id);
+  });
+}
