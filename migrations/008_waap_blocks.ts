@@ -1,14 +1,14 @@
 // WAAP: the request-event log moves from one row per event (four indexes, thirteen counter tables kept at
 // ingestion) to blocks: per client and hour, the events column by column, one row per field group
-// ("part"), with per-block counts in the block row (see src/waap/request-events/block-format.ts). Stored
-// events are rewritten as blocks, then the event table and its counters are dropped.
+// ("part"), with per-block counts in the block row (format version 1, encoded by the frozen copy in
+// 008_waap_blocks_encoder.ts). Stored events are rewritten as blocks, then the event table and its
+// counters are dropped.
 //   waap_event_blocks  one row per block: client, hour, event count, first and last time, summary
 //   waap_event_parts   the encoded field groups of a block
 //   waap_event_ids     request id -> hour, per client: ids stay unique and details find their block
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Engine } from '../src/platform/db/index.js';
-import { type EventRow } from '../src/waap/request-events/block-format.js';
-import { encodeBlocks } from '../src/waap/request-events/block-encode.js';
+import { type BlockRow, encodeBlocks } from './008_waap_blocks_encoder.js';
 
 const OLD_TABLES = [
   'waap_rollup_total', 'waap_rollup_decision', 'waap_rollup_geo', 'waap_rollup_domain', 'waap_rollup_status', 'waap_rollup_prefix',
@@ -130,12 +130,12 @@ interface OldEvent {
 }
 
 /**
- * An event row of the old table as an EventRow. Its `extra` column was a positional JSON array: eight
+ * An event row of the old table as a block row. Its `extra` column was a positional JSON array: eight
  * user-agent fields, subnet, content type, response time, headers without a User-Agent that repeated the
  * user agent, whether it did (1), incident id, request type, session request count, requested domain (0:
  * the domain itself), query string, pattern-matched tags, common tags, detector.
  */
-function fromOldRow(old: OldEvent): EventRow {
+function fromOldRow(old: OldEvent): BlockRow {
   const v = JSON.parse(old.extra) as unknown[];
   const headers = v[11] as Record<string, string | null>;
   const repeated = v[12] === 1 ? { ...headers, 'user-agent': null } : headers;

@@ -6,19 +6,22 @@
 //   batch     the path the generator and the control API share (rows already built);
 //   ndjson    the path of POST /_edgeplane/waap/events: parse, validate, build rows, store.
 // Traffic density matches the 10M-events-in-30-days benchmark (50 clients, the first with a fifth).
-// Prints events/s (wall and per CPU-second) and each path's ratio to the baseline.
-//   npx tsx bench/waap/ingest.ts --events 1000000 [--database-url postgres://...] [--only batch|ndjson]
+// Prints events/s (wall, per CPU-second and per user CPU-second) and each path's ratio to the baseline,
+// with the CPU (user, system) and I/O (bytes and calls written and read, bytes that reached the block
+// layer) each path used, and the machine's CPU model and disk (throughput and fsync latency).
+//   npx tsx bench/waap/ingest.ts --events 1000000 [--rounds 3] [--database-url postgres://...] [--only batch|ndjson]
+//   [--dir /dev/shm] [--pragma synchronous=FULL ...]   where the files go, and SQLite settings to try
 import fs from 'node:fs';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { Clock } from '../../src/platform/clock.js';
 import { dropPostgresSchema, type Database } from '../../src/platform/db/index.js';
 import { openAndMigrate } from '../../src/server.js';
-import { type EventRow, PARTS } from '../../src/waap/request-events/block-format.js';
 import { TrafficGenerator } from '../../src/waap/request-events/generator.js';
 import { EventIngestor, toRow, type DomainInfo } from '../../src/waap/request-events/ingest.js';
+import { EventLog, type EventRow } from '../../src/waap/request-events/log/index.js';
 import type { IngestRecord } from '../../src/waap/request-events/schemas.js';
-import { EventStore } from '../../src/waap/request-events/store.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +30,12 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '50' },
     'database-url': { type: 'string' },
     only: { type: 'string' },
+    // Where the SQLite files go (default /tmp), and pragmas for each fresh database (repeatable), to see
+    // how the disk, the page cache and SQLite's settings move each path: e.g. --dir /dev/shm,
+    // --pragma synchronous=FULL, --pragma page_size=16384.
+    dir: { type: 'string', default: '/tmp' },
+    pragma: { type: 'string', multiple: true, default: [] },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const events = Number(args.events);
@@ -56,41 +65,100 @@ for (let i = 0; i < events; i += 1) {
 }
 const lookup = { owner: async (id: number) => (id >= 1 && id <= 3 * clients ? domainInfos[id] : undefined) };
 
+const dataDirOf = (name: string) => `${args.dir}/edgeplane-waap-ingest-${name}`;
+
 async function freshDatabase(name: string): Promise<Database> {
-  const dataDir = `/tmp/edgeplane-waap-ingest-${name}`;
+  const dataDir = dataDirOf(name);
   const schema = `waap_ingest_${name}`;
   if (databaseUrl) await dropPostgresSchema(databaseUrl, schema);
   else fs.rmSync(dataDir, { recursive: true, force: true });
-  return openAndMigrate(loadConfig({}, { dataDir, databaseUrl, databaseSchema: databaseUrl ? schema : undefined }));
+  const db = await openAndMigrate(loadConfig({}, { dataDir, databaseUrl, databaseSchema: databaseUrl ? schema : undefined }));
+  for (const pragma of args.pragma ?? []) db.raw.sqlite?.pragma(pragma);
+  return db;
 }
 
 async function dropDatabase(name: string): Promise<void> {
   if (databaseUrl) await dropPostgresSchema(databaseUrl, `waap_ingest_${name}`);
-  else fs.rmSync(`/tmp/edgeplane-waap-ingest-${name}`, { recursive: true, force: true });
+  else fs.rmSync(dataDirOf(name), { recursive: true, force: true });
 }
 
 interface Rate {
   wall: number;
   cpu: number;
+  /** Events per second of user CPU alone: what the machine's disk and kernel change least. */
+  user: number;
+}
+
+/** This process's I/O counters (Linux /proc/self/io): bytes and calls read and written, and what reached the disk. */
+function io(): Record<string, number> {
+  try {
+    return Object.fromEntries(fs.readFileSync('/proc/self/io', 'utf8').trim().split('\n').map((line) => {
+      const [key, value] = line.split(':');
+      return [key, Number(value)];
+    }));
+  } catch {
+    return {};
+  }
+}
+
+/** Dirty page-cache memory waiting to be written back (Linux), in MB. */
+function dirtyMb(): number {
+  const line = fs.readFileSync('/proc/meminfo', 'utf8').split('\n').find((l) => l.startsWith('Dirty:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }
 
 async function measure(name: string, work: (db: Database) => Promise<number>): Promise<Rate> {
   const db = await freshDatabase(name);
   const cpu0 = process.cpuUsage();
+  const io0 = io();
   const started = performance.now();
   const stored = await work(db);
+  // Until the data is stored for good: closing checkpoints the WAL into the database file, and the files
+  // are then flushed to the disk. Left outside the timing, a path's last writes were paid or not
+  // depending on when SQLite's checkpoint and the kernel's writeback ran (up to 200 MB was still dirty
+  // in the page cache when a path returned), which the disk and memory of the machine decide.
+  const sizes = sqliteSizes(name);
+  await db.close();
+  flush(name);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  const rate = { wall: stored / seconds, cpu: stored / ((cpu.user + cpu.system) / 1e6) };
-  const size = db.engine === 'sqlite' ? fs.statSync(`/tmp/edgeplane-waap-ingest-${name}/edgeplane.sqlite`).size : 0;
-  log(`${db.engine} ${name}: ${stored} of ${events} events in ${seconds.toFixed(1)} s: ${Math.round(rate.wall)} events/s wall, ${Math.round(rate.cpu)} per CPU-second${size ? `, file ${(size / 1e6).toFixed(0)} MB` : ''}`);
-  await db.close();
+  const io1 = io();
+  const rate = { wall: stored / seconds, cpu: stored / ((cpu.user + cpu.system) / 1e6), user: stored / (cpu.user / 1e6) };
+  const size = sizes.file;
+  const delta = (key: string) => (io1[key] ?? 0) - (io0[key] ?? 0);
+  log(`${db.engine} ${name}: ${stored} of ${events} events in ${seconds.toFixed(1)} s: ${Math.round(rate.wall)} events/s wall, ${Math.round(rate.cpu)} per CPU-second, ${Math.round(rate.user)} per user CPU-second${size ? `, file ${(size / 1e6).toFixed(0)} MB (WAL ${(sizes.wal / 1e6).toFixed(0)} MB before the checkpoint)` : ''}`);
+  log(
+    `  CPU user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s; written ${(delta('wchar') / 1e6).toFixed(0)} MB in ${delta('syscw')} calls ` +
+      `(${(delta('write_bytes') / 1e6).toFixed(0)} MB reached the block layer), read ${(delta('rchar') / 1e6).toFixed(0)} MB in ${delta('syscr')} calls; dirty page cache at the end ${dirtyMb().toFixed(0)} MB`,
+  );
   await dropDatabase(name);
   return rate;
 }
 
+/** The database file's size (after the work, before the close) and its WAL's, in bytes (0 on PostgreSQL). */
+function sqliteSizes(name: string): { file: number; wal: number } {
+  if (databaseUrl) return { file: 0, wal: 0 };
+  const file = `${dataDirOf(name)}/edgeplane.sqlite`;
+  const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+  return { file: size(file), wal: size(`${file}-wal`) };
+}
+
+/** fsync of every file of a path's data dir (SQLite's own syncs leave some to the kernel's writeback). */
+function flush(name: string): void {
+  if (databaseUrl) return;
+  const dir = dataDirOf(name);
+  for (const entry of fs.readdirSync(dir)) {
+    const fd = fs.openSync(`${dir}/${entry}`, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
 /** Every stored field of an event as a plain column. */
-const COLUMNS = ['client_id', 'request_time', ...PARTS.flat().filter((f) => f !== 'request_time')] as (keyof EventRow)[];
+const COLUMNS = Object.keys(toRow(records[0], domainInfos[records[0].domain_id])) as (keyof EventRow)[];
 
 async function baseline(db: Database, rows: EventRow[]): Promise<number> {
   const sqlite = db.raw.sqlite;
@@ -121,24 +189,76 @@ async function baseline(db: Database, rows: EventRow[]): Promise<number> {
   return rows.length;
 }
 
-log(`${events} events over ${days.toFixed(2)} days for ${clients} clients; load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-const rows = records.map((r) => toRow(r, domainInfos[r.domain_id]));
-const base = await measure('baseline', (db) => baseline(db, rows));
-const ratio = (rate: Rate) => `ratio to baseline ${(rate.wall / base.wall).toFixed(2)} wall, ${(rate.cpu / base.cpu).toFixed(2)} per CPU-second`;
-if (args.only !== 'ndjson') {
-  const batch = await measure('batch', (db) => new EventIngestor(new EventStore(db), lookup, clock).ingestRows(rows));
-  log(`  batch: ${ratio(batch)}`);
+// statfs magic numbers: /tmp is a disk on some machines and memory (tmpfs) on others.
+const FILE_SYSTEMS: Record<number, string> = { 0x01021994: 'tmpfs (memory)', 0xef53: 'ext4', 0x58465342: 'xfs', 0x9123683e: 'btrfs', 0x794c7630: 'overlayfs', 0x2fc12fc1: 'zfs' };
+
+/**
+ * What the machine gives: CPU model, and the disk under --dir: sequential writes of 64 MB ending in one
+ * fsync, and the latency of a 4 KB write + fsync (median of 20). The paths differ in how much they write
+ * (the baseline's rows are 3 times the blocks' size), so the disk moves their wall-time ratio.
+ */
+function machine(): string {
+  const cpu = /model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+  const file = `${args.dir}/edgeplane-waap-ingest-probe`;
+  const chunk = Buffer.alloc(1 << 20, 7);
+  const fd = fs.openSync(file, 'w');
+  let started = performance.now();
+  for (let i = 0; i < 64; i += 1) fs.writeSync(fd, chunk);
+  fs.fsyncSync(fd);
+  const throughput = 64 / ((performance.now() - started) / 1000);
+  const small = Buffer.alloc(4096, 1);
+  const latencies: number[] = [];
+  for (let i = 0; i < 20; i += 1) {
+    started = performance.now();
+    fs.writeSync(fd, small, 0, small.length, i * 4096);
+    fs.fsyncSync(fd);
+    latencies.push(performance.now() - started);
+  }
+  fs.closeSync(fd);
+  fs.rmSync(file, { force: true });
+  latencies.sort((a, b) => a - b);
+  const kind = FILE_SYSTEMS[fs.statfsSync(args.dir).type] ?? `file system type 0x${fs.statfsSync(args.dir).type.toString(16)}`;
+  return `${cpu}, ${os.cpus().length} cores; ${args.dir} is ${kind}: 64 MB written and fsynced at ${throughput.toFixed(0)} MB/s, 4 KB write + fsync ${latencies[10].toFixed(2)} ms (median)`;
 }
-if (args.only !== 'batch') {
-  // In bodies of 200,000 lines (about 200 MB), as a client would post them: one string of a million
-  // lines would pass V8's largest string.
-  const bodies: string[] = [];
-  for (let i = 0; i < records.length; i += 200_000) bodies.push(records.slice(i, i + 200_000).map((r) => JSON.stringify(r)).join('\n'));
-  const ndjson = await measure('ndjson', async (db) => {
-    const ingestor = new EventIngestor(new EventStore(db), lookup, clock);
-    let accepted = 0;
-    for (const body of bodies) accepted += (await ingestor.ingestText(body)).accepted;
-    return accepted;
-  });
-  log(`  ndjson: ${ratio(ndjson)}`);
+
+const rounds = Number(args.rounds);
+log(`${events} events over ${days.toFixed(2)} days for ${clients} clients, ${rounds} round(s); load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+if (!databaseUrl) log(machine());
+const rows = records.map((r) => toRow(r, domainInfos[r.domain_id]));
+// In bodies of 200,000 lines (about 200 MB), as a client would post them: one string of a million
+// lines would pass V8's largest string.
+const bodies: string[] = [];
+if (args.only !== 'batch') for (let i = 0; i < records.length; i += 200_000) bodies.push(records.slice(i, i + 200_000).map((r) => JSON.stringify(r)).join('\n'));
+
+const ratios: Record<'batch' | 'ndjson', { wall: number[]; cpu: number[]; user: number[] }> = { batch: { wall: [], cpu: [], user: [] }, ndjson: { wall: [], cpu: [], user: [] } };
+const note = (path: 'batch' | 'ndjson', rate: Rate, base: Rate) => {
+  ratios[path].wall.push(rate.wall / base.wall);
+  ratios[path].cpu.push(rate.cpu / base.cpu);
+  ratios[path].user.push(rate.user / base.user);
+  log(`  ${path}: ratio to baseline ${(rate.wall / base.wall).toFixed(2)} wall, ${(rate.cpu / base.cpu).toFixed(2)} per CPU-second, ${(rate.user / base.user).toFixed(2)} per user CPU-second`);
+};
+// Rounds of the three paths in turn, each on a fresh database: a slow moment of a shared machine hits
+// one round, and the median of the rounds' ratios is what is reported.
+for (let round = 1; round <= rounds; round += 1) {
+  if (rounds > 1) log(`round ${round}`);
+  const base = await measure('baseline', (db) => baseline(db, rows));
+  if (args.only !== 'ndjson') {
+    note('batch', await measure('batch', (db) => new EventIngestor(new EventLog(db, { threads: 0, cacheBytes: 0 }), lookup, clock).ingestRows(rows)), base);
+  }
+  if (args.only !== 'batch') {
+    const ndjson = await measure('ndjson', async (db) => {
+      const ingestor = new EventIngestor(new EventLog(db, { threads: 0, cacheBytes: 0 }), lookup, clock);
+      let accepted = 0;
+      for (const body of bodies) accepted += (await ingestor.ingestText(body)).accepted;
+      return accepted;
+    });
+    note('ndjson', ndjson, base);
+  }
+}
+const med = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+if (rounds > 1) {
+  for (const path of ['batch', 'ndjson'] as const) {
+    const r = ratios[path];
+    if (r.wall.length > 0) log(`${path}: median ratio to baseline ${med(r.wall).toFixed(2)} wall (rounds ${r.wall.map((x) => x.toFixed(2)).join(', ')}), ${med(r.cpu).toFixed(2)} per CPU-second, ${med(r.user).toFixed(2)} per user CPU-second`);
+  }
 }

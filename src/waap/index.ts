@@ -11,12 +11,10 @@ import { DomainService } from './domains/service.js';
 import { DomainStore } from './domains/store.js';
 import { generateTraffic, type GenerateOptions } from './request-events/generator.js';
 import { EventIngestor } from './request-events/ingest.js';
-import { CompactionJob } from './request-events/compaction.js';
-import { EventQueries } from './request-events/queries.js';
-import { RetentionJob } from './request-events/retention.js';
+import { EventLog } from './request-events/log/index.js';
+import { CompactionJob, RetentionJob } from './request-events/maintenance.js';
 import { requestEventControlRoutes, requestEventRoutes } from './request-events/routes.js';
 import { RequestEventService } from './request-events/service.js';
-import { EventStore } from './request-events/store.js';
 import { statsRoutes } from './stats/routes.js';
 import { StatsService } from './stats/service.js';
 
@@ -26,7 +24,7 @@ export interface WaapProduct extends Product {
   ingestor: EventIngestor;
   retention: RetentionJob;
   compaction: CompactionJob;
-  queries: EventQueries;
+  log: EventLog;
   generate(options: GenerateOptions): ReturnType<typeof generateTraffic>;
 }
 
@@ -37,13 +35,12 @@ export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
   const domains = new DomainService(new DomainStore(db.kysely), clock);
   const accounts = new WaapAccountService(new WaapClientStore(db.kysely), domains);
   domains.useQuotas(accounts);
-  const store = new EventStore(db);
-  const queries = new EventQueries(db, { threads: config.queryThreads, cacheBytes: QUERY_CACHE_BYTES });
-  const events = new RequestEventService(queries, clock);
-  const compaction = new CompactionJob(store);
-  const ingestor = new EventIngestor(store, domains, clock, () => compaction.schedule());
-  const retention = new RetentionJob(store, clock);
-  const stats = new StatsService(queries, events);
+  const log = new EventLog(db, { threads: config.queryThreads, cacheBytes: QUERY_CACHE_BYTES });
+  const events = new RequestEventService(log, clock);
+  const compaction = new CompactionJob(log);
+  const ingestor = new EventIngestor(log, domains, clock, () => compaction.schedule());
+  const retention = new RetentionJob(log, clock);
+  const stats = new StatsService(log, events);
 
   const domainSource = {
     async domainsOf(clientId: number) {
@@ -67,7 +64,7 @@ export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
     ingestor,
     retention,
     compaction,
-    queries,
+    log,
     generate,
     register(app) {
       accountRoutes(app, accounts);
@@ -85,7 +82,7 @@ export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
       app.addHook('onClose', async () => {
         await retention.stop();
         await compaction.stop();
-        await queries.close();
+        await log.close();
       });
     },
   };

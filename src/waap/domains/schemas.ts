@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, StringEnum } from '../../platform/schema.js';
+import { Nullable, StringEnum, CLOSED } from '../../platform/schema.js';
 
 export const DOMAIN_STATUSES = ['active', 'bypass', 'monitor', 'locked'] as const;
 export const DOMAIN_ORDERINGS = ['id', 'name', 'status', 'created_at', '-id', '-name', '-status', '-created_at'] as const;
@@ -39,7 +39,8 @@ export const DomainPage = Type.Object({
 
 export const DomainParams = Type.Object({ domain_id: Type.Integer({ exclusiveMinimum: 0 }) });
 
-export const DomainUpdate = Type.Object({ status: StringEnum(['active', 'monitor'] as const) }, { additionalProperties: false });
+// The reference declares this body closed: an unknown field is refused.
+export const DomainUpdate = Type.Object({ status: StringEnum(['active', 'monitor'] as const) }, CLOSED);
 
 export const DomainCreate = Type.Object(
   {

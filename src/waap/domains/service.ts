@@ -62,6 +62,21 @@ export class DomainService {
     return this.get(input.client_id, id);
   }
 
+  /**
+   * A CDN resource's `waap` option turned on or off (or the resource went): the WAAP domain named after its
+   * host is made (or switched back to active) when on, and put in bypass when off, so its events and
+   * statistics stay and the user may delete it, as with any bypassed domain.
+   */
+  async protectCdnHost(clientId: number, host: string, enabled: boolean): Promise<void> {
+    const existing = await this.store.findByName(clientId, host.toLowerCase());
+    if (!existing) {
+      if (enabled) await this.create({ client_id: clientId, name: host });
+      return;
+    }
+    const status = enabled ? 'active' : 'bypass';
+    if (existing.status !== status && existing.status !== 'locked') await this.store.updateStatus(clientId, existing.id, status);
+  }
+
   async updateStatus(clientId: number, id: number, status: string): Promise<void> {
     const row = await this.store.find(clientId, id);
     if (!row) throw notFound('Domain');

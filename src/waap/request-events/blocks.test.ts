@@ -1,6 +1,8 @@
-// How events are stored (blocks per client and hour) must never show in answers: reader threads answer
-// exactly as the main thread, compaction and block splits change nothing, a block replaced under the same
-// id by a state import is never answered from a thread's cache, and equal times keep arrival order.
+// How events are stored (blocks per client and hour) must never show in answers, through the log's front
+// door: reader threads answer exactly as the main thread, compaction changes nothing, a block replaced
+// under the same id by a state import is never answered from a thread's cache, a query past its time
+// budget is stopped, and two nodes on one PostgreSQL database agree. The storage itself is tested in
+// log/storage.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,14 +11,9 @@ import { createTestApp, engineName, type TestAccount, type TestApp } from '../..
 import { testDatabaseUrl } from '../../config.js';
 import { dropPostgresSchema } from '../../platform/db/index.js';
 import { createDomain, event, ingest, rid } from '../test-helpers.js';
-import { MAX_BLOCK_EVENTS } from './block-format.js';
-import { CompactionJob } from './compaction.js';
-import { listQuery, type Query, type QueryName } from './block-query.js';
-import { BlockCache, runAsync, runSync } from './block-reader.js';
-import { PostgresBlockReads, SqliteBlockReads } from './store.js';
-import type { EventFilter } from './filter.js';
-import { samples, type Sample } from './oracle.js';
-import { EventQueries } from './queries.js';
+import { EventLog, type EventFilter, type QueryName } from './log/index.js';
+import { CompactionJob } from './maintenance.js';
+import { samples } from './oracle.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
 const DAY = 86_400_000;
@@ -45,7 +42,7 @@ const range = (clientId: number, conditions: EventFilter['conditions'] = []): Ev
 describe('reader threads', () => {
   let t: TestApp;
   let a: TestAccount;
-  let mainThread: EventQueries;
+  let mainThread: EventLog;
   let domains: number[];
 
   beforeAll(async () => {
@@ -57,7 +54,7 @@ describe('reader threads', () => {
     const other = (await createDomain(t, b.clientId, 'other.example.com')).id;
     const all = [...samples(domains, 400, NOW, 1), ...samples([other], 100, NOW, 50_000)];
     expect((await ingest(t, all.map((s) => s.record))).accepted).toBe(500);
-    mainThread = new EventQueries(t.db, { threads: 0, cacheBytes: 1 << 20 });
+    mainThread = new EventLog(t.db, { threads: 0, cacheBytes: 1 << 20 });
   });
   afterAll(async () => {
     await mainThread.close();
@@ -65,7 +62,7 @@ describe('reader threads', () => {
   });
 
   it('answer every query exactly as the main thread does', async () => {
-    expect(t.waap.queries.offMainThread).toBe(true);
+    expect(t.waap.log.offMainThread).toBe(true);
     const desc = { column: 'request_time', descending: true };
     const cases: [QueryName, unknown[]][] = [
       ['list', [{ filter: range(a.clientId), ordering: desc, limit: 100, offset: 0 }]],
@@ -77,17 +74,17 @@ describe('reader threads', () => {
       ['count', [range(a.clientId, [{ kind: 'tag', values: ['sqli'], negate: false }])]],
       ['details', [a.clientId, domains[0], rid(3), NOW - 30 * DAY]],
       ['chunk', [range(a.clientId), null, 60]],
-      ['countBy', [range(a.clientId), 'client_ip']],
-      ['countBy', [range(a.clientId, [{ kind: 'in', column: 'domain_id', values: [domains[1]], negate: false }]), 'rule_name']],
+      ['topKeys', [range(a.clientId), 'client_ip', 20, 'total']],
+      ['topKeys', [range(a.clientId, [{ kind: 'in', column: 'domain_id', values: [domains[1]], negate: false }]), 'rule_name', 20, 'threats']],
       ['traffic', [range(a.clientId), HOUR]],
     ];
     for (const [name, args] of cases) {
-      const threaded = await (t.waap.queries.run as (n: QueryName, ...x: unknown[]) => Promise<unknown>)(name, ...args);
+      const threaded = await (t.waap.log.run as (n: QueryName, ...x: unknown[]) => Promise<unknown>)(name, ...args);
       const local = await (mainThread.run as (n: QueryName, ...x: unknown[]) => Promise<unknown>)(name, ...args);
       expect(threaded, `${name} ${JSON.stringify(args).slice(0, 200)}`).toEqual(local);
     }
     // The id filter found its three events, one of another client's excepted.
-    const byIds = (await t.waap.queries.run('list', cases[5][1][0] as never)) as { count: number };
+    const byIds = (await t.waap.log.run('list', cases[5][1][0] as never)) as { count: number };
     expect(byIds.count).toBe(2);
   });
 });
@@ -108,10 +105,10 @@ describe('compaction', () => {
       }
       const blocks = async () => Number((await t.db.kysely.selectFrom('waap_event_blocks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       const answers = async () => ({
-        all: await t.waap.queries.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
-        asc: await t.waap.queries.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: false }, limit: 100, offset: 50 }),
-        blocked: await t.waap.queries.run('list', { filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }]), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
-        details: await t.waap.queries.run('details', a.clientId, d, rid(1003), 0),
+        all: await t.waap.log.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
+        asc: await t.waap.log.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: false }, limit: 100, offset: 50 }),
+        blocked: await t.waap.log.run('list', { filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }]), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
+        details: await t.waap.log.run('details', a.clientId, d, rid(1003), 0),
       });
       expect(await blocks()).toBe(40);
       const before = await answers();
@@ -126,46 +123,28 @@ describe('compaction', () => {
   });
 });
 
-describe('blocks and arrival order', () => {
-  let t: TestApp;
-  let a: TestAccount;
-  let d: number;
-
-  beforeAll(async () => {
-    t = await createTestApp();
+describe('query time budget', () => {
+  it('stops a query past its budget, with an error that says so, and answers the next one', async () => {
+    const t = await createTestApp();
     frozenAt(t);
-    a = await t.account();
-    d = (await createDomain(t, a.clientId, 'order.example.com')).id;
-  });
-  afterAll(async () => t.close());
-
-  it('lists events of equal time newest arrival first (oldest first when ascending)', async () => {
-    for (const n of [1, 2, 3]) await ingest(t, [event(d, n, NOW - 5000)]);
-    const list = async (ordering: string) =>
-      (await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}&ordering=${ordering}`, { headers: a.headers })).json().results.map((r: { id: string }) => r.id);
-    expect(await list('-request_time')).toEqual([rid(3), rid(2), rid(1)]);
-    expect(await list('request_time')).toEqual([rid(1), rid(2), rid(3)]);
-  });
-
-  it(`reads an hour of more than ${MAX_BLOCK_EVENTS} events, stored in several blocks, as one`, async () => {
-    const n = MAX_BLOCK_EVENTS + 2000;
-    const hour = Math.floor((NOW - 10 * HOUR) / HOUR) * HOUR;
-    const times = Array.from({ length: n }, (_, i) => hour + Math.floor((i * (HOUR - 1)) / n));
-    expect((await ingest(t, times.map((time, i) => event(d, 100_000 + i, time, { decision: i % 7 === 0 ? 'blocked' : 'passed' })))).accepted).toBe(n);
-    const hourBlocks = await t.db.kysely.selectFrom('waap_event_blocks').select('n').where('hour', '=', hour).execute();
-    expect(hourBlocks.map((b) => Number(b.n)).sort((x, y) => y - x)).toEqual([MAX_BLOCK_EVENTS, 2000]);
-    const filter = { clientId: a.clientId, from: hour, toExcl: hour + HOUR, conditions: [] };
-    const newest = (i: number) => rid(100_000 + n - 1 - i);
-    for (const offset of [0, 1990, 2000, 9999, n - 3]) {
-      const page = await t.waap.queries.run('list', { filter, ordering: { column: 'request_time', descending: true }, limit: 3, offset });
-      expect(page.count).toBe(n);
-      expect(page.rows.map((r) => r.id)).toEqual([0, 1, 2].map((k) => offset + k).filter((k) => k < n).map(newest));
+    try {
+      const a = await t.account();
+      const d = (await createDomain(t, a.clientId, 'budget.example.com')).id;
+      await ingest(t, Array.from({ length: 50 }, (_, i) => event(d, 5000 + i, NOW - HOUR - i * 60_000)));
+      const queries = new EventLog(t.db, { threads: 0, cacheBytes: 1 << 20, budgetMs: 100 });
+      // Every look at the clock finds 60 ms gone: the budget is spent after the first reads.
+      let now = Date.now();
+      const clock = vi.spyOn(Date, 'now').mockImplementation(() => (now += 60));
+      const late = queries.run('count', range(a.clientId, [{ kind: 'glob', patterns: ['/never*'], negate: false }]));
+      await expect(late).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/0.1 s budget and was stopped/) });
+      clock.mockRestore();
+      expect(await queries.run('count', range(a.clientId))).toBe(50);
+      await queries.close();
+    } finally {
+      await t.close();
     }
-    const blocked = await t.waap.queries.run('count', { ...filter, conditions: [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }] });
-    expect(blocked).toBe(Math.ceil(n / 7));
   });
 });
-
 describe('state import under the same block ids', () => {
   it("never answers from a reader thread's cache of the block it replaced", async () => {
     const documents: { doc: unknown; token: string; ids: string[] }[] = [];
@@ -197,55 +176,12 @@ describe('state import under the same block ids', () => {
   });
 });
 
-/** Runs a query on the test app's database directly (main thread), on either engine. */
-async function runDirect<R>(t: TestApp, query: Query<R>): Promise<R> {
-  const cache = new BlockCache(1 << 20);
-  if (t.db.raw.sqlite) return runSync(query, new SqliteBlockReads(t.db.raw.sqlite), cache);
-  return PostgresBlockReads.snapshot(t.db.raw.pg!, (reads) => runAsync(query, reads, cache));
-}
-
-describe('pages ordered by a field', () => {
-  it('agree with a model whether their ranks are sorted at once or walked hour by hour', async () => {
-    const t = await createTestApp();
-    frozenAt(t);
-    try {
-      const a = await t.account();
-      const domains = [(await createDomain(t, a.clientId, 'x.example.com')).id, (await createDomain(t, a.clientId, 'y.example.com')).id];
-      const all = samples(domains, 400, NOW, 1);
-      await ingest(t, all.map((s) => s.record));
-      const value: Record<string, (s: Sample) => string | number> = {
-        decision: (s) => s.decision, status_code: (s) => s.status, path: (s) => s.path, client_ip: (s) => s.client_ip, domain_id: (s) => s.domain_id, country: (s) => s.country,
-      };
-      for (const [column, of] of Object.entries(value)) {
-        for (const descending of [false, true]) {
-          const expected = all.filter((s) => s.time >= NOW - 29 * DAY).sort((x, y) => {
-            const [u, v] = [of(x), of(y)];
-            const byValue = typeof u === 'number' ? u - (v as number) : u < v ? -1 : u > v ? 1 : 0;
-            return (descending ? -byValue : byValue) || (descending ? y.time - x.time : x.time - y.time);
-          });
-          for (const offset of [0, 37, 150, 390]) {
-            const spec = { filter: range(a.clientId), ordering: { column, descending }, limit: 25, offset };
-            const want = expected.slice(offset, offset + 25).map((s) => s.id);
-            for (const sortAtOnce of [100_000, 1]) {
-              const page = await runDirect(t, listQuery(spec, sortAtOnce));
-              expect(page.rows.map((r) => r.id), `${column} ${descending ? 'desc' : 'asc'} offset ${offset}, sorted at once up to ${sortAtOnce}`).toEqual(want);
-            }
-          }
-        }
-      }
-    } finally {
-      await t.close();
-    }
-  });
-});
-
-describe('compaction after ingestion', () => {
+/** Runs a query on the test app's database directly (main thread), on either engine. */describe('compaction after ingestion', () => {
   it('runs one pass a second after a burst of ingestions, none when the job is stopped', async () => {
     vi.useFakeTimers();
     try {
       let passes = 0;
-      const store = { fragmentedHours: async () => ((passes += 1), []) } as unknown as ConstructorParameters<typeof CompactionJob>[0];
-      const job = new CompactionJob(store);
+      const job = new CompactionJob({ compact: async () => ((passes += 1), 0) });
       job.schedule();
       await vi.advanceTimersByTimeAsync(5000);
       expect(passes).toBe(0);
@@ -278,11 +214,11 @@ describe.skipIf(engineName !== 'postgres')('two nodes on one PostgreSQL database
       const bodies = (base: number) => Array.from({ length: 40 }, (_, post) => Array.from({ length: 5 }, (_, i) => event(d, base + post * 5 + i, NOW - 2 * HOUR + (post % 2) * HOUR + post * 1000 + i)));
       const sent = [bodies(1000), bodies(2000)];
       await Promise.all([one, two].map((node, k) => Promise.all(sent[k].map((body) => ingest(node, body)))));
-      const count = (node: TestApp) => node.waap.queries.run('count', range(a.clientId));
+      const count = (node: TestApp) => node.waap.log.run('count', range(a.clientId));
       expect([await count(one), await count(two)]).toEqual([400, 400]);
       const merged = await Promise.all([one.waap.compaction.run(), two.waap.compaction.run()]);
       expect(merged[0] + merged[1]).toBeGreaterThan(0);
-      const page = (node: TestApp) => node.waap.queries.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 150 });
+      const page = (node: TestApp) => node.waap.log.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 150 });
       expect(await page(two)).toEqual(await page(one));
       expect((await page(one)).count).toBe(400);
       // Both nodes move the clock so the cutoff falls among the second hour's events, and expire at once:
@@ -294,7 +230,7 @@ describe.skipIf(engineName !== 'postgres')('two nodes on one PostgreSQL database
       expect(kept).toBeLessThan(200);
       for (const node of [one, two]) node.clock.set(later);
       await Promise.all([one.waap.retention.run(), two.waap.retention.run()]);
-      const left = (node: TestApp) => node.waap.queries.run('count', { clientId: a.clientId, from: cutoff, toExcl: later + 1, conditions: [] });
+      const left = (node: TestApp) => node.waap.log.run('count', { clientId: a.clientId, from: cutoff, toExcl: later + 1, conditions: [] });
       expect([await left(one), await left(two)]).toEqual([kept, kept]);
       const stored = await one.db.kysely.selectFrom('waap_event_blocks').select((eb) => eb.fn.sum('n').as('n')).executeTakeFirstOrThrow();
       const ids = await one.db.kysely.selectFrom('waap_event_ids').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();

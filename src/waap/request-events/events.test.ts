@@ -1,10 +1,16 @@
+import { once } from 'node:events';
+import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
 import { createDomain, event, ingest, rid } from '../test-helpers.js';
 import { recordValidator } from './ingest.js';
 import { TrafficGenerator } from './generator.js';
+import { csvField } from './routes.js';
+import { EXPORT_CHUNK } from './service.js';
 
 const NOW = Date.parse('2026-06-01T10:20:30.000Z');
 const DAY = 86_400_000;
@@ -133,6 +139,26 @@ describe('POST /_edgeplane/waap/events (bulk ingestion)', () => {
     expect((await listOf(a, `&request_ids=${rid(10)}&request_ids=${rid(15)}`)).count).toBe(2);
   });
 
+  it('reports the first 100 bad lines of a body of bad lines, counts them all, and keeps answering other requests meanwhile', async () => {
+    const bad = 300_000;
+    const body = [...Array.from({ length: bad }, (_, i) => (i % 2 ? '{"domain_id":1}' : '{nope')), JSON.stringify(event(api, 900_001, NOW - 100))].join('\n');
+    const ingestion = t.app.inject({ method: 'POST', url: '/_edgeplane/waap/events', headers: { ...t.operator, 'content-type': 'application/x-ndjson' }, payload: body }).then((res) => ({ res, at: performance.now() }));
+    // Asked once the ingestion has begun: answered between its slices, not after it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const asked = performance.now();
+    const health = await t.app.inject({ method: 'GET', url: '/_edgeplane/health' });
+    const healthMs = performance.now() - asked;
+    expect(health.statusCode).toBe(200);
+    const { res, at } = await ingestion;
+    expect(at - asked, 'the ingestion was still running when health was asked').toBeGreaterThan(300);
+    expect(healthMs, 'health waited for the ingestion').toBeLessThan(150);
+    const report = res.json();
+    expect(report).toMatchObject({ accepted: 1, rejected: bad });
+    expect(report.errors).toHaveLength(100);
+    expect(report.errors[0]).toEqual({ line: 1, detail: expect.stringMatching(/^invalid JSON/) });
+    expect(report.errors[1]).toEqual({ line: 2, detail: expect.stringMatching(/required/) });
+  });
+
   it('accepts gzip bodies, by Content-Encoding or as application/gzip', async () => {
     const body = gzipSync([event(api, 20, NOW - 100), event(api, 21, NOW - 100)].map((r) => JSON.stringify(r)).join('\n'));
     for (const headers of [{ 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, { 'content-type': 'application/gzip' }]) {
@@ -142,6 +168,34 @@ describe('POST /_edgeplane/waap/events (bulk ingestion)', () => {
     }
     const bad = await t.app.inject({ method: 'POST', url: '/_edgeplane/waap/events', headers: { ...t.operator, 'content-type': 'application/gzip' }, payload: Buffer.from('nope') });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('refuses non-finite, unsafe and far-future times line by line, keeping the good lines of the body', async () => {
+    const good = JSON.stringify(event(api, 30, NOW - 1000));
+    const lines = [
+      good,
+      JSON.stringify(event(api, 31, 0)).replace('"request_time":0', '"request_time":1e309'),
+      JSON.stringify(event(api, 32, 1e20)),
+      JSON.stringify(event(api, 33, NOW + 2 * DAY)),
+      JSON.stringify(event(api, 34, new Date(NOW + 2 * DAY).toISOString())),
+      JSON.stringify(event(api, 35, NOW + 60_000)),
+    ];
+    const report = await ingest(t, lines);
+    expect(report.accepted).toBe(2);
+    expect(report.errors.map((e) => e.line)).toEqual([2, 3, 4, 5]);
+    expect(report.errors[0].detail).toMatch(/request_time/);
+    expect(report.errors[1].detail).toMatch(/request_time/);
+    expect(report.errors[2].detail).toMatch(/after the server clock/);
+  });
+
+  it('stops a gzip body that inflates past the ingestion limit (a decompression bomb) with a 413', async () => {
+    // Gzip members concatenated: 300 members of 1 MiB of zeros, about 300 KB sent, 300 MiB inflated.
+    const member = gzipSync(Buffer.alloc(1 << 20));
+    const bomb = Buffer.concat(Array.from({ length: 300 }, () => member));
+    const res = await t.app.inject({ method: 'POST', url: '/_edgeplane/waap/events', headers: { ...t.operator, 'content-type': 'application/gzip' }, payload: bomb });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toMatch(/inflates to more than/);
+    expect((await t.request('GET', '/_edgeplane/health')).statusCode).toBe(200);
   });
 
   it('is for the operator only, and leaves JSON parsing of other routes alone', async () => {
@@ -236,6 +290,55 @@ describe('GET /_edgeplane/waap/requests.csv', () => {
     const bad = await t.request('GET', `/_edgeplane/waap/requests.csv?client_id=${c.clientId}&start=nope`, { headers: t.operator });
     expect(bad.statusCode).toBe(422);
     expect((await t.request('GET', `/_edgeplane/waap/requests.csv?client_id=${c.clientId}&start=${start()}`, { headers: c.headers })).statusCode).toBe(403);
+  });
+
+  it('formats fields exactly as csv-stringify does with its defaults (the format exports had before)', () => {
+    const field = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'é', ',', '"', '\n', '\r', ' ', '\'', '=', '😀') }), fc.integer(), fc.constant(''));
+    fc.assert(
+      fc.property(fc.array(field, { minLength: 1, maxLength: 6 }), (record) => {
+        const columns = record.map((_, i) => `c${i}`);
+        const expected = stringify([Object.fromEntries(record.map((v, i) => [columns[i], v]))], { columns, cast: { number: String } });
+        return `${record.map(csvField).join(',')}\n` === expected;
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers the header line alone when no event matches', async () => {
+    const c = await t.account();
+    const res = await t.request('GET', `/_edgeplane/waap/requests.csv?client_id=${c.clientId}&start=${start()}`, { headers: t.operator });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/^id,path,client_ip,method,[a-z0-9_,]+\n$/);
+  });
+
+  it('reads the next chunk only once the client has taken the one before: a paused download holds the export back', async () => {
+    const c = await t.account();
+    const gen = await t.request('POST', '/_edgeplane/waap/generate', { headers: t.operator, body: { client_ids: [c.clientId], events: 60_000, days: 3, seed: 4 } });
+    expect(gen.statusCode).toBe(200);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const reads = vi.spyOn(t.waap.log, 'run');
+    const chunkReads = () => reads.mock.calls.filter(([name]) => name === 'chunk').length;
+    try {
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        http.get(`${address}/_edgeplane/waap/requests.csv?client_id=${c.clientId}&start=${start()}`, { headers: t.operator }, resolve).on('error', reject);
+      });
+      res.pause();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // 60,000 / EXPORT_CHUNK chunks (about 0.36 MB of CSV each); the paused socket's buffers take a few.
+      const whilePaused = chunkReads();
+      expect(whilePaused, 'chunks read while the client reads nothing').toBeLessThan(24);
+      let lines = 0;
+      res.on('data', (data: Buffer) => {
+        for (let i = data.indexOf(10); i >= 0; i = data.indexOf(10, i + 1)) lines += 1;
+      });
+      res.resume();
+      await once(res, 'end');
+      expect(lines).toBe(1 + 60_000);
+      // Every chunk, and the read that finds nothing after the last.
+      expect(chunkReads()).toBe(60_000 / EXPORT_CHUNK + 1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('matches the deep pages of the list (offsets located through the hourly counters)', async () => {

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import { CATALOGUE, type Attack, type Org, type Agent } from './generator-data.js';
 import { BATCH, toRow, type DomainInfo } from './ingest.js';
 import type { IngestRecord } from './schemas.js';
-import type { EventRow } from './block-format.js';
+import type { EventRow } from './log/index.js';
 
 export interface GenerateOptions {
   clientIds: number[];
@@ -14,6 +14,8 @@ export interface GenerateOptions {
   seed: number;
   /** Share of the events going to the first client (the rest is split evenly); default even split. */
   firstShare?: number;
+  /** Told how many events are done after each batch (the command line's progress bar). */
+  onProgress?: (done: number) => void;
 }
 
 export interface DomainSource {
@@ -187,8 +189,10 @@ export async function generateTraffic(options: GenerateOptions, domains: DomainS
     if (batch.length >= BATCH) {
       accepted += await sink.ingestRows(batch);
       batch = [];
+      options.onProgress?.(i + 1);
     }
   }
   if (batch.length > 0) accepted += await sink.ingestRows(batch);
+  options.onProgress?.(events);
   return { generated: events, accepted, perClient };
 }

@@ -4,10 +4,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
-import { ajvErrorsToFields } from '../../platform/validation.js';
+import { ajvErrorsToFields, safeIntegers, unstorableErrors } from '../../platform/validation.js';
 import { IngestRecord, type IngestReport } from './schemas.js';
-import type { EventRow } from './block-format.js';
-import type { EventStore } from './store.js';
+import { headersText } from './headers.js';
+import type { EventLog, EventRow } from './log/index.js';
 import { parseInstant, RETENTION_MS } from './time.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;
@@ -18,12 +18,13 @@ export function recordValidator(): ValidateFunction {
   if (!validator) {
     const ajv = new Ajv({ allErrors: false, strict: false });
     addFormats(ajv);
-    validator = ajv.compile(IngestRecord as object);
+    // Integers within the safe range, as every API body (1e20 is not a time; JSON's 1e309 is Infinity).
+    validator = ajv.compile(safeIntegers(IngestRecord));
   }
   return validator;
 }
 
-/** Rows per transaction: counters are summed per batch, so bigger batches write fewer counter rows. */
+/** Rows per transaction: a batch is encoded per client and hour, so bigger batches write fewer, fuller blocks. */
 export const BATCH = 20_000;
 const MAX_REPORTED = 100;
 
@@ -32,6 +33,12 @@ const MAX_REPORTED = 100;
  * alone never leaves the microtask queue, so a large body would otherwise hold the server until done.
  */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Lines are parsed and checked on the main thread; it yields to other requests at least this often, not
+ * only between batches: lines that are all refused never fill a batch (a body of a million bad lines held
+ * the server for seconds).
+ */
+const SLICE_MS = 10;
 
 export interface DomainInfo {
   client_id: number;
@@ -126,49 +133,43 @@ function jsonList(list: readonly unknown[] | undefined): string {
   return list?.length ? JSON.stringify(list) : EMPTY_LIST;
 }
 
+/** Why a line was refused, when its detail will not be reported (past the first MAX_REPORTED errors). */
+const UNREPORTED = 'refused';
+
 /**
- * Request headers as stored: JSON, with a User-Agent header that repeats the event's user agent as null,
- * so the headers of one site repeat exactly and share one dictionary entry per block.
+ * One line as a valid record, or why it is not one. Error details are built only for bad lines, and only
+ * when `detailed`: a body of a million bad lines reports a hundred, and describing the rest cost more
+ * than parsing them.
  */
-export function headersText(headers: Record<string, string>, userAgent: string): string {
-  if (headers['user-agent'] === undefined || headers['user-agent'] !== userAgent) return JSON.stringify(headers);
-  return JSON.stringify({ ...headers, 'user-agent': null });
-}
-
-/** The stored headers back as the record's object. */
-export function headersFromText(text: string, userAgent: string): Record<string, string> {
-  const headers = JSON.parse(text) as Record<string, string | null>;
-  for (const [name, value] of Object.entries(headers)) if (value === null) headers[name] = userAgent;
-  return headers as Record<string, string>;
-}
-
-/** One line as a valid record, or why it is not one. Error details are built only for bad lines. */
-export function parseRecord(source: string): IngestRecord | string {
+export function parseRecord(source: string, detailed = true): IngestRecord | string {
   let value: unknown;
   try {
     value = JSON.parse(source);
   } catch (error) {
-    return `invalid JSON: ${(error as Error).message}`;
+    return detailed ? `invalid JSON: ${(error as Error).message}` : UNREPORTED;
   }
   const validateRecord = recordValidator();
-  if (!validateRecord(value)) {
-    return ajvErrorsToFields(validateRecord.errors ?? [], 'body').map((f) => `${f.path.join('.') || 'record'}: ${f.message}`).join('; ');
-  }
+  const errors = validateRecord(value) ? unstorableErrors(value) : validateRecord.errors;
+  if (errors) return detailed ? ajvErrorsToFields(errors, 'body').map((f) => `${f.path.join('.') || 'record'}: ${f.message}`).join('; ') : UNREPORTED;
   return value as IngestRecord;
 }
 
-/** The row of a valid record, or why it is refused (unknown domain, bad or expired time). */
-export function checkedRow(record: IngestRecord, domain: DomainInfo | null, cutoff: number): EventRow | string {
+/** How far ahead of the server clock an event may be stamped (clock skew between a log and its source). */
+export const MAX_FUTURE_MS = 86_400_000;
+
+/** The row of a valid record, or why it is refused (unknown domain, bad, expired or future time). */
+export function checkedRow(record: IngestRecord, domain: DomainInfo | null, cutoff: number, latest: number): EventRow | string {
   if (!domain) return `domain_id: domain ${record.domain_id} does not exist`;
   const time = typeof record.request_time === 'number' ? record.request_time : parseInstant(record.request_time);
   if (time === undefined) return 'request_time: not a valid ISO 8601 date-time';
   if (time < cutoff) return 'request_time: older than the 30-day retention';
+  if (time > latest) return 'request_time: more than a day after the server clock';
   return toRow(record, domain);
 }
 
 export class EventIngestor {
   constructor(
-    private readonly store: EventStore,
+    private readonly log: Pick<EventLog, 'insert'>,
     private readonly domains: DomainLookup,
     private readonly clock: Clock,
     /** Told after each ingestion (compaction looks for hours left with many small blocks). */
@@ -186,7 +187,7 @@ export class EventIngestor {
     let rows: EventRow[] = [];
     let lines: number[] = [];
     const flush = async () => {
-      const inserted = await this.store.insertBatch(rows);
+      const inserted = await this.log.insert(rows);
       for (let i = 0; i < inserted.length; i += 1) {
         if (inserted[i]) report.accepted += 1;
         else reject(lines[i], `duplicate request id ${rows[i].id}`);
@@ -195,28 +196,37 @@ export class EventIngestor {
       lines = [];
       await yieldToLoop();
     };
-    const cutoff = this.clock.now() - RETENTION_MS;
+    const now = this.clock.now();
+    const cutoff = now - RETENTION_MS;
+    let sliceStarted = performance.now();
     let start = 0;
     for (let line = 1; start < text.length; line += 1) {
+      if ((line & 255) === 0 && performance.now() - sliceStarted > SLICE_MS) {
+        await yieldToLoop();
+        sliceStarted = performance.now();
+      }
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
       const source = text.slice(start, end).trim();
       start = end + 1;
       if (source === '') continue;
-      const record = parseRecord(source);
+      const record = parseRecord(source, report.errors.length < MAX_REPORTED);
       if (typeof record === 'string') {
         reject(line, record);
         continue;
       }
       // Awaited only the first time a domain is met: a promise per line was a measurable cost.
       if (!domains.has(record.domain_id)) domains.set(record.domain_id, await this.lookUp(record.domain_id));
-      const row = checkedRow(record, domains.get(record.domain_id)!, cutoff);
+      const row = checkedRow(record, domains.get(record.domain_id)!, cutoff, now + MAX_FUTURE_MS);
       if (typeof row === 'string') reject(line, row);
       else {
         rows.push(row);
         lines.push(line);
       }
-      if (rows.length >= BATCH) await flush();
+      if (rows.length >= BATCH) {
+        await flush();
+        sliceStarted = performance.now();
+      }
     }
     if (rows.length > 0) await flush();
     this.stored();
@@ -232,7 +242,7 @@ export class EventIngestor {
   async ingestRows(rows: EventRow[]): Promise<number> {
     let accepted = 0;
     for (let i = 0; i < rows.length; i += BATCH) {
-      accepted += (await this.store.insertBatch(rows.slice(i, i + BATCH))).filter(Boolean).length;
+      accepted += (await this.log.insert(rows.slice(i, i + BATCH))).filter(Boolean).length;
       await yieldToLoop();
     }
     this.stored();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../migrations/index.js';
 import { testDatabaseUrl } from '../../config.js';
 import { type Database, dropPostgresSchema, openDatabase } from '../../platform/db/index.js';
-import { EventQueries } from './queries.js';
+import { EventLog } from './log/index.js';
 import { toDetails, toSummary } from './service.js';
 
 const HOUR = 3_600_000;
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe('migration 008', () => {
   it('rewrites stored events as blocks that read back field for field', async () => {
-    const queries = new EventQueries(db, { threads: 0, cacheBytes: 1 << 20 });
+    const queries = new EventLog(db, { threads: 0, cacheBytes: 1 << 20 });
     const ordering = { column: 'request_time', descending: true };
     const filter = { clientId: 1, from: T - HOUR, toExcl: T + 2 * HOUR, conditions: [] };
     const page = await queries.run('list', { filter, ordering, limit: 10, offset: 0 });

@@ -19,6 +19,9 @@ const ip = Type.Unsafe<string>({ type: 'string', anyOf: [{ format: 'ipv4' }, { f
 const country = Type.String({ pattern: '^\\w{2}$' });
 const statusCode = Type.Integer({ minimum: 100, maximum: 599 });
 const ruleName = Type.String({ maxLength: 100, pattern: RULE_NAME });
+// The reference bounds neither; these are Edgeplane's (docs/waap.md): a URL path, ten globs a filter.
+const pathGlob = Type.String({ maxLength: 2048 });
+const MAX_PATH_GLOBS = 10;
 
 /** Filters shared by the list, the CSV export and the filtered statistics; each has an `exclude_` twin. */
 export const filterQuery = {
@@ -32,8 +35,8 @@ export const filterQuery = {
   exclude_ips: list(ip, 'Client IPs to leave out'),
   countries: list(country, 'ISO 3166-1 alpha-2 country codes'),
   exclude_countries: list(country, 'Country codes to leave out'),
-  path: list(Type.String(), "URL paths; '*' matches any characters"),
-  exclude_path: list(Type.String(), 'URL path globs to leave out'),
+  path: list(pathGlob, "URL paths; '*' matches any characters", MAX_PATH_GLOBS),
+  exclude_path: list(pathGlob, 'URL path globs to leave out', MAX_PATH_GLOBS),
   http_methods: list(StringEnum(HTTP_METHODS), 'HTTP methods'),
   exclude_http_methods: list(StringEnum(HTTP_METHODS), 'HTTP methods to leave out'),
   status_codes: list(statusCode, 'Response status codes'),

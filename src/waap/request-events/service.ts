@@ -3,11 +3,8 @@
 // API's records.
 import { invalid, notFound, queryField } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { EventRow } from './block-format.js';
-import type { Cursor, Ordering, StoredEvent } from './block-query.js';
-import type { Condition, EventFilter } from './filter.js';
-import { headersFromText } from './ingest.js';
-import type { EventQueries } from './queries.js';
+import { headersFromText } from './headers.js';
+import type { Condition, Cursor, EventFilter, EventLog, EventRow, Ordering, StoredEvent } from './log/index.js';
 import { ORDERING_FIELDS, type EventDetails, type EventSummary, type ListQuery } from './schemas.js';
 import { RETENTION_MS, timeRange } from './time.js';
 
@@ -31,9 +28,16 @@ const LIST_FILTERS: Record<string, { column: string; normalise?: (v: string) => 
   ja4: { column: 'ja4' },
 };
 
+/**
+ * Events per read of an export: each chunk is copied from a reader thread to the main thread in one
+ * message, and taken apart there in one turn of the event loop, so it is kept small enough for that turn
+ * to stay short.
+ */
+export const EXPORT_CHUNK = 1000;
+
 export class RequestEventService {
   constructor(
-    private readonly queries: EventQueries,
+    private readonly log: EventLog,
     private readonly clock: Clock,
   ) {}
 
@@ -65,27 +69,30 @@ export class RequestEventService {
     const ordering = parseOrdering(query.ordering);
     const filter = this.filter(clientId, query);
     const { limit, offset } = query;
-    const { count, rows } = await this.queries.run('list', { filter, ordering, limit, offset });
+    const { count, rows } = await this.log.run('list', { filter, ordering, limit, offset });
     return { count, limit, offset, results: rows.map(toSummary) };
   }
 
   /** The exact number of events a filter selects. */
   count(filter: EventFilter): Promise<number> {
-    return this.queries.run('count', filter);
+    return this.log.run('count', filter);
   }
 
   async details(clientId: number, domainId: number, requestId: string): Promise<EventDetails> {
-    const row = await this.queries.run('details', clientId, domainId, requestId, this.clock.now() - RETENTION_MS);
+    const row = await this.log.run('details', clientId, domainId, requestId, this.clock.now() - RETENTION_MS);
     if (!row) throw notFound('Request');
     return toDetails(row);
   }
 
-  /** Matching events newest first, in chunks, without holding more than one chunk in memory. */
-  async *stream(filter: EventFilter, chunkSize = 2000): AsyncGenerator<EventSummary> {
+  /**
+   * Matching events newest first, a chunk at a time: the next chunk is read only when the caller asks
+   * for it, so a consumer that waits (a slow download) holds the reads back.
+   */
+  async *chunks(filter: EventFilter, chunkSize = EXPORT_CHUNK): AsyncGenerator<EventSummary[]> {
     let cursor: Cursor | null = null;
     for (;;) {
-      const chunk: { rows: StoredEvent[]; cursor: Cursor | null } = await this.queries.run('chunk', filter, cursor, chunkSize);
-      for (const row of chunk.rows) yield toSummary(row);
+      const chunk: { rows: StoredEvent[]; cursor: Cursor | null } = await this.log.run('chunk', filter, cursor, chunkSize);
+      if (chunk.rows.length > 0) yield chunk.rows.map(toSummary);
       if (chunk.rows.length < chunkSize || !chunk.cursor) return;
       cursor = chunk.cursor;
     }

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EventRow, FIELD_PLACE, globPrefix, MAX_BLOCK_EVENTS, pathPrefix } from './block-format.js';
-import { encodeBlocks } from './block-encode.js';
-import { decodePart, decodeRows, parseSummary, type TextColumn } from './block-decode.js';
-import { globRegExp } from './block-scan.js';
-import { headersFromText, headersText } from './ingest.js';
+import { headersFromText, headersText } from './headers.js';
 import { parseInstant, RETENTION_MS, timeRange } from './time.js';
 
 describe('parseInstant', () => {
@@ -30,25 +26,6 @@ describe('timeRange', () => {
     expect(() => timeRange(new Date(now - RETENTION_MS - 3_600_000).toISOString(), undefined, now)).toThrow(/30 days/);
   });
 });
-
-describe('path globs and prefixes', () => {
-  it('treats * as the only wildcard', () => {
-    expect(globRegExp('/a?[b]*').test('/a?[b]/x')).toBe(true);
-    expect(globRegExp('/a?[b]*').test('/ax[b]/x')).toBe(false);
-    expect(globRegExp('/a_b%c.*').test('/a_b%c.php')).toBe(true);
-    expect(globRegExp('/a_b%c.*').test('/aXb%c.php')).toBe(false);
-    expect(globRegExp('*.php').test('/x/\ny.php')).toBe(true);
-  });
-  it('maps /segment/* globs to path prefixes only', () => {
-    expect(pathPrefix('/api/v1/x')).toBe('/api/');
-    expect(pathPrefix('/api/')).toBe('/api/');
-    expect(pathPrefix('/api')).toBe('');
-    expect(globPrefix('/api/*')).toBe('/api/');
-    expect(globPrefix('/api*')).toBeUndefined();
-    expect(globPrefix('/api/v1/*')).toBeUndefined();
-  });
-});
-
 describe('stored headers', () => {
   it('round-trip, a repeated User-Agent kept in its place', () => {
     for (const [headers, agent] of [[{ host: 'h', 'user-agent': 'UA', accept: '*/*' }, 'UA'], [{ host: 'h', 'user-agent': 'other' }, 'UA'], [{}, '']] as const) {
@@ -57,69 +34,5 @@ describe('stored headers', () => {
       expect(Object.keys(headersFromText(text, agent))).toEqual(Object.keys(headers));
     }
     expect(headersText({ host: 'h', 'user-agent': 'UA' }, 'UA')).toBe('{"host":"h","user-agent":null}');
-  });
-});
-
-const HOUR = 3_600_000;
-const T0 = Date.parse('2026-03-01T10:00:00Z');
-
-function row(n: number, over: Partial<EventRow> = {}): EventRow {
-  return {
-    client_id: 1, request_time: T0 + n * 1000, id: `id-${n}`, domain_id: 7, domain: 'x.example.com', decision: n % 3 === 0 ? 'blocked' : 'passed',
-    optional_action: '', action: 'allow', result: 'passed', client_ip: `10.0.0.${n % 5}`, country: n % 2 ? 'US' : 'DE', method: 'GET',
-    path: n % 2 ? '/api/v1/users' : '/index.html', status_code: n % 4 === 0 ? 404 : 200, rule_id: '', rule_name: '', reference_id: '', session_id: '',
-    user_agent: 'curl/8', user_agent_client: 'curl', user_agent_device: 'Other', organization: 'Ünïcode Org', traffic_types: 'api', tags: '',
-    scheme: 'https', http_version: '1.1', ja3: '', ja4: '', ua_client_version: '', ua_base_browser: '', ua_base_browser_version: '', ua_os: '',
-    ua_device_type: '', ua_cpu: '', ua_rendering_engine: '', ua_client_type: '', subnet: '', content_type: '', response_time: `${n}ms`,
-    request_headers: '{}', incident_id: '', request_type: '', session_request_count: '', requested_domain: 'x.example.com', query_string: '',
-    pattern_matched_tags: '[]', common_tags: '[]', detector: '[]', ...over,
-  };
-}
-
-describe('block encoding', () => {
-  it('round-trips every field, blocks per client and hour in time order (equal times in arrival order)', () => {
-    const rows = [row(3), row(1), row(2, { client_id: 2 }), row(5000), row(1, { id: 'same-time' }), row(4, { organization: '' })];
-    const blocks = encodeBlocks(rows);
-    expect(blocks.map((b) => [b.clientId, b.hour, b.n])).toEqual([[1, T0, 4], [2, T0, 1], [1, T0 + HOUR, 1]]);
-    const first = blocks[0];
-    const header = { blockId: 1, clientId: 1, hour: first.hour, n: first.n, firstTime: first.firstTime, lastTime: first.lastTime, stamp: 0 };
-    const decoded = decodeRows(header, first.parts.map(decodePart));
-    expect(decoded.map((r) => r.id)).toEqual(['id-1', 'same-time', 'id-3', 'id-4']);
-    expect(decoded[0]).toEqual(row(1));
-    expect(decoded[3].organization).toBe('');
-    expect(first.firstTime).toBe(T0 + 1000);
-    expect(first.lastTime).toBe(T0 + 4000);
-  });
-  it('finds values in a dictionary exactly, not as part of another value', () => {
-    const [block] = encodeBlocks([row(1, { client_ip: '10.0.0.12' }), row(2, { client_ip: '10.0.0.1' }), row(3, { client_ip: '' })]);
-    const column = decodePart(block.parts[FIELD_PLACE.client_ip.part]).columns[0] as TextColumn;
-    const code = (v: string) => column.find(Buffer.from(v));
-    expect(column.text(code('10.0.0.1'))).toBe('10.0.0.1');
-    expect(column.text(code('10.0.0.12'))).toBe('10.0.0.12');
-    expect(column.text(code(''))).toBe('');
-    expect(code('10.0.0.')).toBe(-1);
-    expect(code('0.0.1')).toBe(-1);
-  });
-  it('splits an hour of more than MAX_BLOCK_EVENTS events and uses wider codes for large dictionaries', () => {
-    const rows = Array.from({ length: MAX_BLOCK_EVENTS + 10 }, (_, i) => row(0, { request_time: T0 + (i % 3_000_000), id: `i${i}`, path: `/p/${i}` }));
-    const blocks = encodeBlocks(rows);
-    expect(blocks.map((b) => b.n)).toEqual([MAX_BLOCK_EVENTS, 10]);
-    const paths = decodePart(blocks[0].parts[FIELD_PLACE.path.part]).columns[0] as TextColumn;
-    expect(paths.codes).toBeInstanceOf(Uint16Array);
-    expect(paths.entries).toBe(MAX_BLOCK_EVENTS);
-  });
-  it('summarises counts per rollup dimension', () => {
-    const [block] = encodeBlocks(Array.from({ length: 12 }, (_, i) => row(i)));
-    const summary = parseSummary(block.summary);
-    const count = (name: string, a: string, b: string) => {
-      const [da, db] = { decision: ['decision', 'optional_action'], prefix: ['path_prefix', 'decision'], geo: ['country', 'method'] }[name] as ['decision', 'optional_action'];
-      const t = summary.rollups[name];
-      let n = 0;
-      for (let i = 0; i < t.length; i += 3) if (summary.dims[da][t[i]] === a && summary.dims[db][t[i + 1]] === b) n += t[i + 2];
-      return n;
-    };
-    expect(count('decision', 'blocked', '')).toBe(4);
-    expect(count('prefix', '/api/', 'passed')).toBe(4);
-    expect(count('geo', 'DE', 'GET')).toBe(6);
   });
 });

@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { createDomain, ingest } from '../test-helpers.js';
+import { createDomain, event, ingest } from '../test-helpers.js';
 import { samples, type Sample } from '../request-events/oracle.js';
+import { TrafficSeries } from './schemas.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
 const DAY = 86_400_000;
@@ -159,6 +160,21 @@ describe('GET /waap/v1/analytics/traffic', () => {
 
   it('filters by domain', async () => {
     await expectTraffic({ ...RANGES[1][1], domains: [domains[0]] }, { resolution: 'hourly' }, 3600);
+  });
+
+  it('writes the series as compact JSON with the keys in the order of its schema, over many slices', async () => {
+    const c = await t.account();
+    const d = (await createDomain(t, c.clientId, 'minutes.example.com')).id;
+    // One event a minute: more buckets than one slice of the answer holds, so the slices' joints are in it.
+    expect((await ingest(t, Array.from({ length: 2500 }, (_, i) => event(d, 700_000 + i, NOW - 1000 - i * 60_000)))).accepted).toBe(2500);
+    const res = await t.request('GET', url('/waap/v1/analytics/traffic', RANGES[0][1], { resolution: 'minutely' }), { headers: c.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const series = res.json() as Record<string, number>[];
+    expect(series.length).toBe(2500);
+    expect(res.body).toBe(JSON.stringify(series));
+    expect(Object.keys(series[0])).toEqual(Object.keys(TrafficSeries.items.properties));
+    expect(series.map((b) => b.timestamp)).toEqual([...series.map((b) => b.timestamp)].sort((x, y) => x - y));
   });
 });
 

@@ -1,12 +1,12 @@
-// Runs block queries (block-query.ts) against a database: answers what a query asks for, keeping decoded
+// Runs block queries (queries.ts) against a database: answers what a query asks for, keeping decoded
 // parts and parsed summaries in a bounded cache. Blocks never change once written (a rewrite is a new
 // block), so a cached part stays right for as long as its block exists; entries are keyed by block id and
 // the block's random stamp, so a block replaced under the same id (a state import) is never mistaken.
-import { type BlockHeader, type Summary } from './block-format.js';
-import { type DecodedPart, decodePart, parseSummary } from './block-decode.js';
-import type { Fetch, Query } from './block-query.js';
+import { type BlockHeader, type Summary } from './format.js';
+import { type DecodedPart, decodePart, parseSummary } from './decode.js';
+import type { Fetch, Query } from './queries.js';
 
-/** The reads queries need, as rows (see store.ts for the SQL of each engine). */
+/** The reads queries need, as rows (see reads.ts for the SQL of each engine). */
 export interface BlockReads<Async extends boolean> {
   blocks(clientId: number, fromHour: number, toHour: number): Result<Async, BlockHeader[]>;
   summaries(blockIds: readonly number[]): Result<Async, { block_id: number; summary: string }[]>;
@@ -37,6 +37,19 @@ class LruCache<V> {
     this.entries.delete(key);
     this.entries.set(key, { value, size });
     this.used += size;
+    this.evict();
+  }
+
+  /** An entry takes more memory than when it was set (values decoded since); one no longer kept is let be. */
+  grow(key: string, bytes: number): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.size += bytes;
+    this.used += bytes;
+    this.evict();
+  }
+
+  private evict(): void {
     for (const [oldest, entry] of this.entries) {
       if (this.used <= this.budget) break;
       this.entries.delete(oldest);
@@ -79,7 +92,7 @@ export class BlockCache {
   }
 
   /** What a `parts` fetch still has to read, and how to finish it with the rows read. */
-  partsOf(blocks: readonly BlockHeader[], parts: readonly number[]): { missing: number[]; finish(rows: { block_id: number; part: number; data: Buffer | Uint8Array }[]): DecodedPart[][] } {
+  partsOf(blocks: readonly BlockHeader[], parts: readonly number[], keep = true): { missing: number[]; finish(rows: { block_id: number; part: number; data: Buffer | Uint8Array }[]): DecodedPart[][] } {
     const found = blocks.map((h) => parts.map((p) => this.parts.get(`${blockKey(h)}:${p}`)));
     const missing = blocks.filter((_, i) => found[i].some((d) => !d)).map((h) => h.blockId);
     return {
@@ -92,8 +105,10 @@ export class BlockCache {
             if (cached) return cached;
             const data = byKey.get(`${h.blockId}:${p}`);
             if (!data) throw new Error(`block ${h.blockId} vanished during a read`);
-            const decoded = decodePart(data);
-            this.parts.set(`${blockKey(h)}:${p}`, decoded, decoded.bytes);
+            if (!keep) return decodePart(data);
+            const key = `${blockKey(h)}:${p}`;
+            const decoded = decodePart(data, (bytes) => this.parts.grow(key, bytes));
+            this.parts.set(key, decoded, decoded.bytes);
             return decoded;
           }),
         );
@@ -114,7 +129,7 @@ function answer(fetch: Fetch, reads: BlockReads<boolean>, cache: BlockCache, cha
       return plan.missing.length ? chain(reads.summaries(plan.missing), plan.finish) : plan.finish([]);
     }
     case 'parts': {
-      const plan = cache.partsOf(fetch.blocks, fetch.parts);
+      const plan = cache.partsOf(fetch.blocks, fetch.parts, fetch.keep);
       return plan.missing.length ? chain(reads.parts(plan.missing, fetch.parts), plan.finish) : plan.finish([]);
     }
     case 'idHours':
@@ -122,18 +137,34 @@ function answer(fetch: Fetch, reads: BlockReads<boolean>, cache: BlockCache, cha
   }
 }
 
+/** A query that ran past its time budget, stopped between two of its reads. */
+export class QueryTimeout extends Error {
+  readonly code = 'query_timeout';
+}
+
+/** Stops a query whose deadline (epoch milliseconds: threads share no other clock) has passed. */
+function checkDeadline(deadline: number | undefined): void {
+  if (deadline !== undefined && Date.now() > deadline) throw new QueryTimeout('the query ran past its time budget');
+}
+
 /** Runs a query to its end against synchronous reads (SQLite): no other code runs in between. */
-export function runSync<R>(query: Query<R>, reads: BlockReads<false>, cache: BlockCache): R {
+export function runSync<R>(query: Query<R>, reads: BlockReads<false>, cache: BlockCache, deadline?: number): R {
   const chain: Chain = (rows, next) => next(rows as never);
   let step = query.next();
-  while (!step.done) step = query.next(answer(step.value, reads, cache, chain));
+  while (!step.done) {
+    checkDeadline(deadline);
+    step = query.next(answer(step.value, reads, cache, chain));
+  }
   return step.value;
 }
 
 /** Runs a query to its end against asynchronous reads (PostgreSQL). */
-export async function runAsync<R>(query: Query<R>, reads: BlockReads<true>, cache: BlockCache): Promise<R> {
+export async function runAsync<R>(query: Query<R>, reads: BlockReads<true>, cache: BlockCache, deadline?: number): Promise<R> {
   const chain: Chain = (rows, next) => Promise.resolve(rows).then(next);
   let step = query.next();
-  while (!step.done) step = query.next(await answer(step.value, reads, cache, chain));
+  while (!step.done) {
+    checkDeadline(deadline);
+    step = query.next(await answer(step.value, reads, cache, chain));
+  }
   return step.value;
 }

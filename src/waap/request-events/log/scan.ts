@@ -1,11 +1,11 @@
-// Reading event blocks for a query (see block-format.ts): what a query asks its reader for, the blocks as
+// Reading event blocks for a query (see format.ts): what a query asks its reader for, the blocks as
 // a query sees them, filters compiled against each block's dictionaries, and exact counts (from block
 // summaries where the filter allows, event by event otherwise). The queries themselves are in
-// block-query.ts (list, pages, details, export) and block-stats.ts (statistics, traffic).
+// queries.ts (list, pages, details, export) and stats.ts (statistics, traffic).
 //
 // Every query is a generator that yields what it needs to read (block headers, summaries, parts) and
 // gets it back, so one query code runs synchronously against SQLite (inside one read transaction, on a
-// reader thread or the main thread) and asynchronously against PostgreSQL. See block-reader.ts.
+// reader thread or the main thread) and asynchronously against PostgreSQL. See reader.ts.
 import {
   type BlockHeader,
   type Dimension,
@@ -19,8 +19,8 @@ import {
   ROLLUPS,
   type Rollup,
   type Summary,
-} from './block-format.js';
-import { type DecodedPart, type TextColumn, type TimeColumn } from './block-decode.js';
+} from './format.js';
+import { type DecodedPart, type TextColumn, type TimeColumn } from './decode.js';
 import type { Condition, EventFilter } from './filter.js';
 
 /** What a query asks its reader for. Results come back in the order asked. */
@@ -28,8 +28,11 @@ export type Fetch =
   /** Headers of a client's blocks with events in [fromHour, toHour), newest hour first, then newest block. */
   | { kind: 'blocks'; clientId: number; fromHour: number; toHour: number }
   | { kind: 'summaries'; blocks: readonly BlockHeader[] }
-  /** Per block, the decoded parts asked for, in the order asked. */
-  | { kind: 'parts'; blocks: readonly BlockHeader[]; parts: readonly number[] }
+  /**
+   * Per block, the decoded parts asked for, in the order asked. `keep: false`: parts read once and done
+   * with (an export's), used from the reader's cache when there but not added to it.
+   */
+  | { kind: 'parts'; blocks: readonly BlockHeader[]; parts: readonly number[]; keep?: boolean }
   /** The hour of each id stored for the client (ids not stored are left out). */
   | { kind: 'idHours'; clientId: number; ids: readonly string[] };
 
@@ -82,10 +85,10 @@ export class Block {
 }
 
 /** Reads the parts asked for of the blocks that lack any of them. */
-export function* load(blocks: readonly Block[], parts: readonly number[]): Query<void> {
+export function* load(blocks: readonly Block[], parts: readonly number[], keep = true): Query<void> {
   const missing = blocks.filter((b) => parts.some((p) => b.parts[p] === undefined));
   if (missing.length === 0) return;
-  const got = (yield { kind: 'parts', blocks: missing.map((b) => b.header), parts }) as DecodedPart[][];
+  const got = (yield { kind: 'parts', blocks: missing.map((b) => b.header), parts, keep }) as DecodedPart[][];
   missing.forEach((block, i) => parts.forEach((p, j) => (block.parts[p] = got[i][j])));
 }
 
@@ -109,10 +112,31 @@ interface Test {
   negate: boolean;
 }
 
-const regexSpecial = /[.*+?^${}()|[\]\\]/g;
-/** `*` is the only wildcard of a path glob; every other character matches itself. */
-export function globRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(regexSpecial, '\\$&')).join('[\\s\\S]*')}$`);
+/**
+ * `*` is the only wildcard of a path glob; every other character matches itself. Matched without a
+ * regular expression: a backtracking engine takes exponential time on globs such as `*a*a*a*b` against a
+ * long path (a client's query held a reader thread for minutes). Here the pieces between stars are found
+ * left to right, each at its first place after the previous one: that first place is always a right
+ * choice for a star-only glob, so nothing is ever retried, and the time is linear in the pieces' searches.
+ */
+export function globMatcher(glob: string): (text: string) => boolean {
+  const pieces = glob.split('*');
+  if (pieces.length === 1) return (text) => text === glob;
+  const head = pieces[0];
+  const tail = pieces[pieces.length - 1];
+  const middle = pieces.slice(1, -1).filter((piece) => piece !== '');
+  const least = head.length + tail.length + middle.reduce((n, piece) => n + piece.length, 0);
+  return (text) => {
+    if (text.length < least || !text.startsWith(head) || !text.endsWith(tail)) return false;
+    let at = head.length;
+    const end = text.length - tail.length;
+    for (const piece of middle) {
+      const found = text.indexOf(piece, at);
+      if (found < 0 || found + piece.length > end) return false;
+      at = found + piece.length;
+    }
+    return true;
+  };
 }
 
 function byPredicate(column: TextColumn, predicate: (value: string) => boolean): Uint8Array | null {
@@ -146,8 +170,8 @@ function testOf(condition: Condition): Test {
     };
   }
   if (condition.kind === 'glob') {
-    const patterns = condition.patterns.map(globRegExp);
-    return { field: 'path', negate: condition.negate, entries: (column) => byPredicate(column, (path) => patterns.some((p) => p.test(path))) };
+    const patterns = condition.patterns.map(globMatcher);
+    return { field: 'path', negate: condition.negate, entries: (column) => byPredicate(column, (path) => patterns.some((matches) => matches(path))) };
   }
   if (condition.kind === 'substring') {
     const needles = condition.values.map((v) => v.toLowerCase());

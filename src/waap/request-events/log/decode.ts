@@ -1,4 +1,4 @@
-// Decoding block parts (the format is described in block-format.ts): typed-array views over the stored
+// Decoding block parts (the format is described in format.ts): typed-array views over the stored
 // bytes, dictionary entries decoded only when read.
 import {
   type BlockHeader,
@@ -9,9 +9,10 @@ import {
   PARTS,
   type Summary,
   TIME_SECTION,
-} from './block-format.js';
+} from './format.js';
 
 const align4 = (n: number) => (n + 3) & ~3;
+const STRING_HEADER_BYTES = 24;
 
 /** A buffer whose memory starts at a 4-byte boundary, so typed-array views over it are allowed. */
 function aligned(buffer: Buffer): Buffer {
@@ -31,7 +32,16 @@ export class TextColumn {
   private readonly ascii: boolean;
   private decoded: (string | undefined)[] | undefined;
 
-  constructor(private readonly buffer: Buffer, at: number, n: number) {
+  /**
+   * `charge` is told the memory each decoded entry takes (a cache counts it: decoded entries stay with
+   * the column, and a column whose every entry is decoded holds several times its stored bytes).
+   */
+  constructor(
+    private readonly buffer: Buffer,
+    at: number,
+    n: number,
+    private readonly charge?: (bytes: number) => void,
+  ) {
     const width = buffer[at + 1];
     this.ascii = buffer[at + 2] === 1;
     this.entries = buffer.readUInt32LE(at + 4);
@@ -45,11 +55,16 @@ export class TextColumn {
 
   /** The value of dictionary entry `code`. */
   text(code: number): string {
-    const decoded = (this.decoded ??= new Array(this.entries));
-    let value = decoded[code];
+    if (!this.decoded) {
+      this.decoded = new Array(this.entries);
+      this.charge?.(8 * this.entries);
+    }
+    let value = this.decoded[code];
     if (value === undefined) {
       value = this.buffer.toString(this.ascii ? 'latin1' : 'utf8', this.textAt + this.offsets[code], this.textAt + this.offsets[code + 1]);
-      decoded[code] = value;
+      this.decoded[code] = value;
+      // A string's header, and its characters at one byte each, two when not all ASCII.
+      this.charge?.(STRING_HEADER_BYTES + (this.ascii ? value.length : 2 * value.length));
     }
     return value;
   }
@@ -137,11 +152,12 @@ export type Column = TextColumn | TimeColumn;
 export interface DecodedPart {
   n: number;
   columns: Column[];
-  /** Bytes held, for cache accounting. */
+  /** Bytes held as read: the stored part (entries decoded later are charged as they are, see TextColumn). */
   bytes: number;
 }
 
-export function decodePart(raw: Buffer | Uint8Array): DecodedPart {
+/** `charge`: told the memory of each entry decoded later (see TextColumn). */
+export function decodePart(raw: Buffer | Uint8Array, charge?: (bytes: number) => void): DecodedPart {
   const buffer = aligned(Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
   if (buffer[0] !== FORMAT_VERSION) throw new Error(`unknown block part format ${buffer[0]}`);
   const count = buffer[1];
@@ -150,7 +166,7 @@ export function decodePart(raw: Buffer | Uint8Array): DecodedPart {
   let at = 8 + 4 * count;
   for (let i = 0; i < count; i += 1) {
     const kind = buffer[at];
-    columns.push(kind === TIME_SECTION ? new TimeColumn(buffer, at, n) : new TextColumn(buffer, at, n));
+    columns.push(kind === TIME_SECTION ? new TimeColumn(buffer, at, n) : new TextColumn(buffer, at, n, charge));
     at += buffer.readUInt32LE(8 + 4 * i);
   }
   return { n, columns, bytes: buffer.length };

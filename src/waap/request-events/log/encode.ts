@@ -1,4 +1,4 @@
-// Encoding events as blocks (the format is described in block-format.ts). Dictionaries are built once
+// Encoding events as blocks (the format is described in format.ts). Dictionaries are built once
 // per batch and field, then narrowed to each block with integer arrays; a part is measured, then written
 // into one buffer.
 import {
@@ -16,7 +16,7 @@ import {
   type Summary,
   TEXT_SECTION,
   TIME_SECTION,
-} from './block-format.js';
+} from './format.js';
 
 export interface EncodedBlock {
   clientId: number;

@@ -1,35 +1,13 @@
-// SQL of the request-event log (tables of migration 008: blocks, their parts, request ids). Writes use
-// the raw drivers on the main connection (a batch is one transaction); the reads queries need are classes
-// per engine, made on the main connection or by a reader thread on its own.
+// Writes of the request-event log and the reads of its maintenance, on the main connection (tables of
+// migration 008: blocks, their parts, request ids): a batch is one transaction on the raw driver;
+// compaction and retention replace blocks only if they are still the ones they read (their stamp).
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import type { Database } from '../../platform/db/index.js';
-import { type BlockHeader, type EventRow, FIELD_PLACE, floorHour, PARTS } from './block-format.js';
-import { type EncodedBlock, encodeBlocks } from './block-encode.js';
-import { decodePart, decodeRows, type TextColumn } from './block-decode.js';
-import type { BlockReads } from './block-reader.js';
-
-const HEADER_COLUMNS = 'block_id, client_id, hour, n, first_time, last_time, stamp';
-
-interface HeaderRow {
-  block_id: number;
-  client_id: number;
-  hour: number;
-  n: number;
-  first_time: number;
-  last_time: number;
-  stamp: number;
-}
-
-const toHeader = (r: HeaderRow): BlockHeader => ({
-  blockId: Number(r.block_id),
-  clientId: Number(r.client_id),
-  hour: Number(r.hour),
-  n: Number(r.n),
-  firstTime: Number(r.first_time),
-  lastTime: Number(r.last_time),
-  stamp: Number(r.stamp),
-});
+import type { Database } from '../../../platform/db/index.js';
+import { type BlockHeader, type EventRow, FIELD_PLACE, floorHour, PARTS } from './format.js';
+import { type EncodedBlock, encodeBlocks } from './encode.js';
+import { decodePart, decodeRows, type TextColumn } from './decode.js';
+import { HEADER_COLUMNS, type HeaderRow, pgTransaction, toHeader } from './tables.js';
 
 /** Random per block: with the id, what caches of decoded blocks are keyed by. */
 const newStamp = () => Math.floor(Math.random() * Number.MAX_SAFE_INTEGER);
@@ -37,87 +15,7 @@ const newStamp = () => Math.floor(Math.random() * Number.MAX_SAFE_INTEGER);
 /** Request ids per multi-row INSERT on SQLite (three parameters each). */
 const ID_ROWS = 64;
 
-// ---------------------------------------------------------------------------------------------------
-// Reads of queries
-
-export class SqliteBlockReads implements BlockReads<false> {
-  private readonly blocksStatement;
-  private readonly summariesStatement;
-  private readonly partsStatement;
-  private readonly idsStatement;
-  private readonly begin;
-  private readonly commit;
-
-  constructor(db: SQLite.Database) {
-    this.blocksStatement = db.prepare(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = ? and hour >= ? and hour < ? order by hour desc, block_id desc`);
-    // Lists of ids travel as one JSON parameter: one prepared statement whatever their number.
-    this.summariesStatement = db.prepare('select block_id, summary from waap_event_blocks where block_id in (select value from json_each(?))');
-    this.partsStatement = db.prepare('select block_id, part, data from waap_event_parts where block_id in (select value from json_each(?)) and part in (select value from json_each(?))');
-    this.idsStatement = db.prepare('select id, hour from waap_event_ids where client_id = ? and id in (select value from json_each(?))');
-    this.begin = db.prepare('begin');
-    this.commit = db.prepare('commit');
-  }
-
-  blocks(clientId: number, fromHour: number, toHour: number): BlockHeader[] {
-    return (this.blocksStatement.all(clientId, fromHour, toHour) as HeaderRow[]).map(toHeader);
-  }
-
-  summaries(blockIds: readonly number[]) {
-    return this.summariesStatement.all(JSON.stringify(blockIds)) as { block_id: number; summary: string }[];
-  }
-
-  parts(blockIds: readonly number[], parts: readonly number[]) {
-    return this.partsStatement.all(JSON.stringify(blockIds), JSON.stringify(parts)) as { block_id: number; part: number; data: Buffer }[];
-  }
-
-  idHours(clientId: number, ids: readonly string[]) {
-    return this.idsStatement.all(clientId, JSON.stringify(ids)) as { id: string; hour: number }[];
-  }
-
-  /** Runs `read` on one snapshot of the database (a reader thread's own connection only). */
-  snapshot<T>(read: () => T): T {
-    this.begin.run();
-    try {
-      return read();
-    } finally {
-      this.commit.run();
-    }
-  }
-}
-
-type PgQueryable = Pick<pg.Pool, 'query'>;
-
-export class PostgresBlockReads implements BlockReads<true> {
-  constructor(private readonly db: PgQueryable) {}
-
-  async blocks(clientId: number, fromHour: number, toHour: number): Promise<BlockHeader[]> {
-    const result = await this.db.query(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = $1 and hour >= $2 and hour < $3 order by hour desc, block_id desc`, [clientId, fromHour, toHour]);
-    return (result.rows as HeaderRow[]).map(toHeader);
-  }
-
-  async summaries(blockIds: readonly number[]) {
-    return (await this.db.query('select block_id, summary from waap_event_blocks where block_id = any($1::bigint[])', [blockIds])).rows as { block_id: number; summary: string }[];
-  }
-
-  async parts(blockIds: readonly number[], parts: readonly number[]) {
-    const result = await this.db.query('select block_id, part, data from waap_event_parts where block_id = any($1::bigint[]) and part = any($2::int[])', [blockIds, parts]);
-    return result.rows as { block_id: number; part: number; data: Buffer }[];
-  }
-
-  async idHours(clientId: number, ids: readonly string[]) {
-    return (await this.db.query('select id, hour from waap_event_ids where client_id = $1 and id = any($2::text[])', [clientId, ids])).rows as { id: string; hour: number }[];
-  }
-
-  /** Runs `read` on one snapshot: a read-only repeatable-read transaction on one connection. */
-  static snapshot<T>(pool: pg.Pool, read: (reads: PostgresBlockReads) => Promise<T>): Promise<T> {
-    return pgTransaction(pool, 'begin isolation level repeatable read read only', (client) => read(new PostgresBlockReads(client)));
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Writes and maintenance (main connection)
-
-export class EventStore {
+export class BlockStore {
   private sqliteInsert?: (rows: readonly EventRow[]) => boolean[];
   private sqliteReplace?: (old: readonly BlockHeader[], blocks: readonly EncodedBlock[], keepId: number, droppedIds: readonly { clientId: number; id: string }[]) => void;
 
@@ -218,22 +116,30 @@ export class EventStore {
     return rows.map((r) => ({ clientId: Number(r.client_id), hour: Number(r.hour) }));
   }
 
-  /** Every event of the blocks, as rows, in their stored order (block by block). */
-  async readRows(blocks: readonly BlockHeader[]): Promise<EventRow[][]> {
+  /**
+   * Every event of the blocks, as rows, in their stored order (block by block); null when one of them was
+   * replaced or removed since its header was read (another node's compaction or retention on the same
+   * PostgreSQL database): the parts are read with the block's current stamp, in one statement, so parts
+   * of a block rewritten under the same id are never decoded with the old header.
+   */
+  async readRows(blocks: readonly BlockHeader[]): Promise<EventRow[][] | null> {
     if (blocks.length === 0) return [];
-    const rows = await this.select<{ block_id: number; part: number; data: Buffer }>(
+    const rows = await this.select<{ block_id: number; stamp: number; part: number; data: Buffer }>(
       this.database.engine === 'sqlite'
-        ? 'select block_id, part, data from waap_event_parts where block_id in (select value from json_each($1))'
-        : 'select block_id, part, data from waap_event_parts where block_id = any($1::bigint[])',
+        ? 'select p.block_id, b.stamp, p.part, p.data from waap_event_parts p join waap_event_blocks b on b.block_id = p.block_id where p.block_id in (select value from json_each($1))'
+        : 'select p.block_id, b.stamp, p.part, p.data from waap_event_parts p join waap_event_blocks b on b.block_id = p.block_id where p.block_id = any($1::bigint[])',
       [this.database.engine === 'sqlite' ? JSON.stringify(blocks.map((b) => b.blockId)) : blocks.map((b) => b.blockId)],
     );
+    const stamps = new Map(blocks.map((b) => [b.blockId, b.stamp]));
     const byBlock = new Map<number, Buffer[]>();
     for (const row of rows) {
+      if (Number(row.stamp) !== stamps.get(Number(row.block_id))) return null;
       const parts = byBlock.get(Number(row.block_id)) ?? [];
       parts[row.part] = row.data;
       byBlock.set(Number(row.block_id), parts);
     }
-    return blocks.map((b) => decodeRows(b, (byBlock.get(b.blockId) ?? []).map(decodePart)));
+    if (blocks.some((b) => (byBlock.get(b.blockId) ?? []).filter(Boolean).length !== PARTS.length)) return null;
+    return blocks.map((b) => decodeRows(b, byBlock.get(b.blockId)!.map((raw) => decodePart(raw))));
   }
 
   /** The request ids a block holds. */
@@ -304,22 +210,6 @@ export class EventStore {
     const sqlite = this.database.raw.sqlite;
     if (sqlite) return sqlite.prepare(text.replace(/\$\d+/g, '?')).all(...params) as R[];
     return (await this.database.raw.pg!.query(text, params)).rows as R[];
-  }
-}
-
-/** Runs `work` in a transaction on one connection (`begin` says which kind), rolled back if it throws. */
-async function pgTransaction<T>(pool: pg.Pool, begin: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(begin);
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
   }
 }
 

@@ -13,7 +13,9 @@
 //   text section: u8 kind=1, u8 code width (1, 2 or 4), u8 flags (bit 0: all ASCII), u8 0, u32 entries,
 //                 u32 text bytes, u32 offsets[entries + 1], text bytes, padding, codes[events], padding
 //   time section: u8 kind=2, u8 0, u16 0, u32 0, f64 the block's hour (epoch ms), u32 ms after it[events]
-// Encoding is in block-encode.ts, decoding in block-decode.ts.
+// Encoding is in encode.ts, decoding in decode.ts. Migration 008 writes version 1 with a frozen copy of
+// the encoder (migrations/008_waap_blocks_encoder.ts): a new version must still decode version 1, or come
+// with a migration that rewrites the stored blocks.
 
 export const FORMAT_VERSION = 1;
 /** Kinds of a part's sections. */

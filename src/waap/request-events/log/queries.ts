@@ -1,7 +1,7 @@
 // The request log's queries: the list with its exact count and pages in any order, export chunks, and one
-// event's details, over the blocks read and counted by block-scan.ts; and the registry of every query
+// event's details, over the blocks read and counted by scan.ts; and the registry of every query
 // reader threads run.
-import { type EventRow, type FieldName, FIELD_PLACE, floorHour, HOUR_MS, INTEGER_FIELDS, Interner, PARTS } from './block-format.js';
+import { type EventRow, type FieldName, FIELD_PLACE, floorHour, HOUR_MS, INTEGER_FIELDS, Interner, PARTS } from './format.js';
 import {
   Block,
   blocksOf,
@@ -14,12 +14,12 @@ import {
   type Query,
   rangeBlocks,
   TIME_PART,
-} from './block-scan.js';
-import { decodeRow } from './block-decode.js';
-import { countByQuery, trafficQuery } from './block-stats.js';
+} from './scan.js';
+import { decodeRow } from './decode.js';
+import { topKeysQuery, trafficQuery } from './stats.js';
 import type { EventFilter } from './filter.js';
 
-export type { Fetch, Query } from './block-scan.js';
+export type { Fetch, Query } from './scan.js';
 
 export type Ordering = { column: string; descending: boolean };
 
@@ -188,9 +188,9 @@ function rankValues(blocks: readonly Block[], field: FieldName, descending: bool
   return { size: values.length, of };
 }
 
-/** The stored record of the events, list fields and time. */
-function* summaries(refs: readonly Ref[]): Query<StoredEvent[]> {
-  yield* load([...new Set(refs.map((r) => r.block))], SUMMARY_PARTS);
+/** The stored record of the events, list fields and time; `keep`: see load. */
+function* summaries(refs: readonly Ref[], keep = true): Query<StoredEvent[]> {
+  yield* load([...new Set(refs.map((r) => r.block))], SUMMARY_PARTS, keep);
   return refs.map(({ block, position }) => {
     const out = { request_time: block.time().at(position) } as Record<string, unknown>;
     for (const field of SUMMARY_FIELDS) out[field] = block.value(field, position);
@@ -249,7 +249,9 @@ export function* chunkQuery(filter: EventFilter, cursor: Cursor | null, size: nu
     if (refs.length >= size) break;
   }
   const last = refs.at(-1);
-  return { rows: yield* summaries(refs), cursor: last ? { time: last.time, blockId: last.block.header.blockId, position: last.position } : null };
+  // An export reads each event's record once: caching its parts would only push out those of other
+  // queries (and hold memory for nothing).
+  return { rows: yield* summaries(refs, false), cursor: last ? { time: last.time, blockId: last.block.header.blockId, position: last.position } : null };
 }
 
 /** One event in full, by id, if it belongs to the domain and is not older than `notBefore`. */
@@ -278,7 +280,7 @@ export const QUERIES = {
   count: countQuery,
   chunk: chunkQuery,
   details: detailsQuery,
-  countBy: countByQuery,
+  topKeys: topKeysQuery,
   traffic: trafficQuery,
 } as const;
 export type QueryName = keyof typeof QUERIES;

@@ -1,0 +1,107 @@
+// The noisy client of bench/noisy/run.ts, in a process of its own (so reading a 100 MB export or
+// gzipping a bomb never delays the victim's timing): it sends the worst request of each product, one
+// after another, on one connection, until told to stop, then reports what each kind took.
+//
+//   started by run.ts with the fixtures in NOISE_FIXTURES and the kinds in NOISE_KINDS (comma-separated)
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { ALL_KINDS, type Fixtures } from './fixtures.js';
+import { percentile } from './lib.js';
+
+interface Noise {
+  method: string;
+  path: string;
+  token: string;
+  contentType?: string;
+  encoding?: string;
+  body?: Buffer;
+}
+
+const fixtures = JSON.parse(process.env.NOISE_FIXTURES!) as Fixtures;
+const DAY = 86_400_000;
+const start = () => new Date(Date.now() - 29.5 * DAY).toISOString();
+// Globs no block summary can count (not of the form /segment/*): every block is scanned, path by path.
+const globs = ['*a*e*', '*/*/*/*', '*i*o*u*', '*.*', '*/api*v*', '*s*t*a*t*i*c*', '*l*o*g*i*n*', '*-*', '*_*', '*%*'].map((g) => `&path=${encodeURIComponent(g)}`).join('');
+
+/** The body of ~1 MB (the default body limit is 1 MiB): 130,000 small objects in a field the route drops. */
+const bigJson = Buffer.from(JSON.stringify({ name: 'big', rule: '/big', ruleType: 0, padding: Array.from({ length: 130_000 }, (_, i) => ({ k: i % 10 })) }));
+/** 500,000 levels of nesting in 1 MB (refused past 64 levels). */
+const deepJson = Buffer.from(`{"name":"deep","rule":"/deep","ruleType":0,"x":${'['.repeat(500_000)}${']'.repeat(500_000)}}`);
+/** Inflates to 300 MiB, past the ingestion limit of 256 MiB. */
+const gzipBomb = (kinds: string[]) => (kinds.includes('gzip-bomb') ? gzipSync(Buffer.alloc(300 * 1024 * 1024, 0x20), { level: 9 }) : Buffer.alloc(0));
+/** 1,000,000 lines every one of which is refused (a valid JSON object missing required fields): 16 MB inflated. */
+const badLines = (kinds: string[]) => (kinds.includes('gzip-lines') ? gzipSync(Buffer.from(`{"domain_id":1}\n`.repeat(1_000_000))) : Buffer.alloc(0));
+/** A zone file of 30,000 A records (about 900 KB). */
+const zoneFile = Buffer.from(
+  `$ORIGIN ${fixtures.zone}.\n$TTL 300\n` + Array.from({ length: 30_000 }, (_, i) => `h${i} IN A 192.0.2.${i % 250}\n`).join(''),
+);
+
+function makeKinds(kinds: string[]): Record<string, () => Noise> {
+  const bomb = gzipBomb(kinds);
+  const lines = badLines(kinds);
+  const { noisy, operator } = fixtures;
+  return {
+    'waap-list': () => ({ method: 'GET', path: `/waap/v1/analytics/requests?start=${start()}&ordering=-path${globs}`, token: noisy.token }),
+    'waap-stats': () => ({ method: 'GET', path: `/waap/v1/analytics/stats/ip?start=${start()}${globs}`, token: noisy.token }),
+    'waap-traffic': () => ({ method: 'GET', path: `/waap/v1/analytics/traffic?start=${start()}&resolution=minutely`, token: noisy.token }),
+    'cdn-templates': () => ({ method: 'GET', path: '/cdn/resources/rule_templates', token: noisy.token }),
+    'cdn-effective': () => ({
+      method: 'POST',
+      path: '/_edgeplane/cdn/resources/effective-options',
+      token: operator,
+      contentType: 'application/json',
+      body: Buffer.from(JSON.stringify({ client_id: noisy.clientId, resource_id: fixtures.resourceId, uri: `/${'a'.repeat(2000)}` })),
+    }),
+    'big-json': () => ({ method: 'POST', path: '/cdn/resources/rule_templates', token: noisy.token, contentType: 'application/json', body: bigJson }),
+    'deep-json': () => ({ method: 'POST', path: '/cdn/resources/rule_templates', token: noisy.token, contentType: 'application/json', body: deepJson }),
+    'gzip-bomb': () => ({ method: 'POST', path: '/_edgeplane/waap/events', token: operator, contentType: 'application/x-ndjson', encoding: 'gzip', body: bomb }),
+    'gzip-lines': () => ({ method: 'POST', path: '/_edgeplane/waap/events', token: operator, contentType: 'application/x-ndjson', encoding: 'gzip', body: lines }),
+    'dns-import': () => ({ method: 'POST', path: `/dns/v2/zones/${fixtures.zone}/import`, token: noisy.token, contentType: 'text/plain', body: zoneFile }),
+    'csv-export': () => ({ method: 'GET', path: `/_edgeplane/waap/requests.csv?client_id=${noisy.clientId}&start=${start()}`, token: operator }),
+  };
+}
+
+/** One request, the answer read to its end and dropped; resolves with status and time. */
+function send(agent: http.Agent, noise: Noise): Promise<{ status: number; ms: number }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const headers: Record<string, string> = { authorization: `APIKey ${noise.token}` };
+    if (noise.contentType) headers['content-type'] = noise.contentType;
+    if (noise.encoding) headers['content-encoding'] = noise.encoding;
+    const req = http.request(`${fixtures.url}${noise.path}`, { method: noise.method, headers, agent }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      res.on('error', () => resolve({ status: -1, ms: performance.now() - started }));
+    });
+    // A refused body may close the connection before it is all sent.
+    req.on('error', () => resolve({ status: -1, ms: performance.now() - started }));
+    req.end(noise.body);
+  });
+}
+
+async function main(): Promise<void> {
+  const names = (process.env.NOISE_KINDS ?? ALL_KINDS.join(',')).split(',');
+  const kinds = makeKinds(names);
+  for (const name of names) if (!kinds[name]) throw new Error(`unknown noise ${name}; known: ${ALL_KINDS.join(', ')}`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const results: Record<string, { ms: number[]; statuses: Record<string, number> }> = {};
+  let stopping = false;
+  process.on('message', (message) => {
+    if (message === 'stop') stopping = true;
+  });
+  process.send!('ready');
+  while (!stopping) {
+    for (const name of names) {
+      if (stopping) break;
+      const { status, ms } = await send(agent, kinds[name]());
+      const entry = (results[name] ??= { ms: [], statuses: {} });
+      entry.ms.push(ms);
+      entry.statuses[status] = (entry.statuses[status] ?? 0) + 1;
+    }
+  }
+  agent.destroy();
+  const summary = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, { n: r.ms.length, p50: percentile(r.ms, 50), max: Math.max(...r.ms), statuses: r.statuses }]));
+  process.send!({ summary }, () => process.exit(0));
+}
+
+await main();

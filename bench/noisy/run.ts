@@ -1,0 +1,197 @@
+// Noisy neighbours: does one client's worst traffic slow everyone else down? One built server (a SQLite
+// data dir, or a fresh PostgreSQL schema); a noisy client (noise.ts, its own process) sends the worst
+// request of each product in a loop, while a victim client's GET /iam/clients/me and GET
+// /cloud/v1/projects latencies are measured, against phases of the same run without the noise. Quiet
+// and noisy phases alternate (`--rounds`), so the machine's own load hits both alike. Goal: victim p99
+// with the noise at most 1.5 times its p99 without.
+//
+//   npm run build && npx tsx bench/noisy/run.ts [--database-url postgres://...] [--events 300000]
+//     [--seconds 15] [--rounds 3] [--noise all|kind,...] [--each] [--profile DIR] [--entry FILE]
+//   --each   after all kinds together, each kind alone (which one breaks the goal)
+//   --profile DIR   the server runs with --cpu-prof; its profiles are summarised at the end
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ALL_KINDS, type Fixtures, setUp } from './fixtures.js';
+import { call, cpuMsOf, freshStore, loadAverage, memoryOf, percentile, startServer, type Server } from './lib.js';
+import { summariseDir } from './profile.js';
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    events: { type: 'string', default: '300000' },
+    seconds: { type: 'string', default: '15' },
+    rounds: { type: 'string', default: '3' },
+    noise: { type: 'string', default: 'all' },
+    each: { type: 'boolean', default: false },
+    profile: { type: 'string' },
+    entry: { type: 'string' },
+    port: { type: 'string', default: '18591' },
+  },
+});
+const here = path.dirname(fileURLToPath(import.meta.url));
+const phaseMs = Number(args.seconds) * 1000;
+const rounds = Number(args.rounds);
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const GOAL = 1.5;
+/** Pause between two victim requests: a steady client, not a load test of its own. */
+const VICTIM_PAUSE_MS = 10;
+
+const VICTIM_CALLS = [
+  { name: 'GET /iam/clients/me', path: '/iam/clients/me' },
+  { name: 'GET /cloud/v1/projects', path: '/cloud/v1/projects' },
+] as const;
+
+type Latencies = Record<string, number[]>;
+
+/** The victim: its calls in turn, one at a time, for `ms`; latencies per call. */
+async function victim(fixtures: Fixtures, ms: number): Promise<Latencies> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const out: Latencies = Object.fromEntries(VICTIM_CALLS.map((c) => [c.name, []]));
+  const headers = { authorization: `APIKey ${fixtures.victim.token}` };
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    for (const c of VICTIM_CALLS) {
+      const answer = await call(agent, 'GET', `${fixtures.url}${c.path}`, headers);
+      if (answer.status !== 200) throw new Error(`victim ${c.name}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      out[c.name].push(answer.ms);
+      await new Promise((r) => setTimeout(r, VICTIM_PAUSE_MS));
+    }
+  }
+  agent.destroy();
+  return out;
+}
+
+type NoiseSummary = Record<string, { n: number; p50: number; max: number; statuses: Record<string, number> }>;
+
+/** The noisy client in its own process, until `stop` is called; resolves with what it sent. */
+async function startNoise(fixtures: Fixtures, kinds: string[]): Promise<{ stop(): Promise<NoiseSummary> }> {
+  const child = fork(path.join(here, 'noise.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, NOISE_FIXTURES: JSON.stringify(fixtures), NOISE_KINDS: kinds.join(',') },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the noise process exited with ${code}`)));
+  });
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('message', (message) => resolve((message as { summary: NoiseSummary }).summary));
+        child.send('stop');
+      }),
+  };
+}
+
+/** Waits until the server answers its health check quickly again (a long noise request has ended). */
+async function settle(url: string): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true });
+  const deadline = performance.now() + 30_000;
+  let fast = 0;
+  while (fast < 5 && performance.now() < deadline) {
+    fast = (await call(agent, 'GET', `${url}/_edgeplane/health`, {})).ms < 20 ? fast + 1 : 0;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  agent.destroy();
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
+const merge = (into: Latencies, from: Latencies) => {
+  for (const [k, v] of Object.entries(from)) (into[k] ??= []).push(...v);
+};
+
+interface Measured {
+  kinds: string;
+  quiet: Latencies;
+  noisy: Latencies;
+  perRound: { name: string; ratio: number }[][];
+  noise: NoiseSummary;
+  cpu: { quiet: number; noisy: number };
+}
+
+async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Promise<Measured> {
+  const quiet: Latencies = {};
+  const noisy: Latencies = {};
+  const perRound: { name: string; ratio: number }[][] = [];
+  const noise: NoiseSummary = {};
+  const cpu = { quiet: 0, noisy: 0 };
+  const pid = server.process.pid!;
+  for (let round = 1; round <= rounds; round += 1) {
+    let cpu0 = cpuMsOf(pid);
+    const q = await victim(fixtures, phaseMs);
+    cpu.quiet += (cpuMsOf(pid) - cpu0) / phaseMs;
+    const running = await startNoise(fixtures, kinds);
+    cpu0 = cpuMsOf(pid);
+    const n = await victim(fixtures, phaseMs);
+    cpu.noisy += (cpuMsOf(pid) - cpu0) / phaseMs;
+    const sent = await running.stop();
+    await settle(fixtures.url);
+    merge(quiet, q);
+    merge(noisy, n);
+    perRound.push(VICTIM_CALLS.map((c) => ({ name: c.name, ratio: percentile(n[c.name], 99) / percentile(q[c.name], 99) })));
+    for (const [kind, s] of Object.entries(sent)) {
+      const into = (noise[kind] ??= { n: 0, p50: 0, max: 0, statuses: {} });
+      into.p50 = (into.p50 * into.n + s.p50 * s.n) / (into.n + s.n);
+      into.n += s.n;
+      into.max = Math.max(into.max, s.max);
+      for (const [status, count] of Object.entries(s.statuses)) into.statuses[status] = (into.statuses[status] ?? 0) + count;
+    }
+    log(`  round ${round}: ${perRound.at(-1)!.map((r) => `${r.name} p99 x${r.ratio.toFixed(2)}`).join(', ')} (load average ${loadAverage()})`);
+  }
+  return { kinds: kinds.join(', '), quiet, noisy, perRound, noise, cpu: { quiet: cpu.quiet / rounds, noisy: cpu.noisy / rounds } };
+}
+
+function report(m: Measured): string[] {
+  const lines = [
+    `#### noise: ${m.kinds}`,
+    '',
+    '| victim call | quiet p50 / p99 ms | noisy p50 / p99 ms | p99 ratio (all rounds) | per round | goal <= 1.5 |',
+    '|---|---:|---:|---:|---|---|',
+  ];
+  for (const c of VICTIM_CALLS) {
+    const ratio = percentile(m.noisy[c.name], 99) / percentile(m.quiet[c.name], 99);
+    lines.push(
+      `| ${c.name} | ${percentile(m.quiet[c.name], 50).toFixed(1)} / ${percentile(m.quiet[c.name], 99).toFixed(1)} | ${percentile(m.noisy[c.name], 50).toFixed(1)} / ${percentile(m.noisy[c.name], 99).toFixed(1)} | **${ratio.toFixed(2)}** | ${m.perRound.map((r) => r.find((x) => x.name === c.name)!.ratio.toFixed(2)).join(', ')} | ${ratio <= GOAL ? 'met' : 'missed'} |`,
+    );
+  }
+  lines.push('', `Server CPU: ${(m.cpu.quiet * 100).toFixed(0)}% of a core quiet, ${(m.cpu.noisy * 100).toFixed(0)}% with the noise. Noise sent (p50 / slowest ms, statuses):`, '');
+  for (const [kind, s] of Object.entries(m.noise)) lines.push(`- ${kind}: ${s.n} sent, ${s.p50.toFixed(0)} / ${s.max.toFixed(0)} ms, ${Object.entries(s.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const profileDir = args.profile ? path.resolve(args.profile) : undefined;
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const store = await freshStore(args['database-url'], 'noisy_bench');
+  log(`noisy neighbours on ${store.engine}: ${Number(args.events).toLocaleString('en')} WAAP events, ${rounds} rounds of ${phaseMs / 1000} s quiet and ${phaseMs / 1000} s noisy; load average ${loadAverage()}`);
+  const server = await startServer(store, Number(args.port), { entry: args.entry, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+  const out: string[] = [];
+  try {
+    const fixtures = await setUp(server.url, { events: Number(args.events), log });
+    const all = args.noise === 'all' ? ALL_KINDS : args.noise!.split(',');
+    const sets = [all, ...(args.each ? all.map((k) => [k]) : [])];
+    for (const kinds of sets) {
+      log(`noise: ${kinds.join(', ')}`);
+      out.push(...report(await measure(server, fixtures, kinds)), '');
+    }
+    const memory = memoryOf(server.process.pid!);
+    out.push(`Server memory after the run: RSS ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}, file-backed ${memory.file.toFixed(0)}).`);
+  } finally {
+    await server.stop();
+    await store.drop();
+  }
+  log(`\n${out.join('\n')}`);
+  if (profileDir) {
+    for (const s of summariseDir(profileDir).slice(0, 3)) {
+      log(`\nprofile ${path.basename(s.file)}: ${((s.totalMs - s.idleMs) / 1000).toFixed(1)} s busy of ${(s.totalMs / 1000).toFixed(1)} s`);
+      log(`  by source: ${s.byWhere.map(([w, ms]) => `${w} ${(ms / 1000).toFixed(2)} s`).join(', ')}`);
+      log(`  by function: ${s.byFunction.map(([w, ms]) => `${w} ${(ms / 1000).toFixed(2)} s`).join('; ')}`);
+    }
+  }
+}
+
+await main();
