@@ -8,6 +8,9 @@ import { securityEdge } from './005_security_edge.js';
 import { waap } from './004_waap.js';
 import { waapCounters } from './007_waap_counters.js';
 import { waapBlocks } from './008_waap_blocks.js';
+import { catalogueRecords } from './010_catalogue_records.js';
+import { dns } from './011_dns.js';
+import { cdnResources } from './012_cdn_resources.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -18,4 +21,7 @@ export const migrations: MigrationSet = (engine) => ({
   '004_waap': waap(engine),
   '007_waap_counters': waapCounters(engine),
   '008_waap_blocks': waapBlocks(engine),
+  '010_catalogue_records': catalogueRecords(engine),
+  '011_dns': dns(engine),
+  '012_cdn_resources': cdnResources(engine),
 });

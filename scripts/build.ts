@@ -1,10 +1,12 @@
-// The production build (`npm run build`, also run by `npm install` through `prepare`): tsc type-checks
-// the sources and writes the library's declarations (dist/src/**/*.d.ts), then esbuild writes
+// The production build (`npm run build`; `npm install` runs it through `prepare` when the sources
+// changed): tsc type-checks the sources and writes the library's declarations (dist/src/**/*.d.ts; with
+// --no-check, as `prepare` does, only writes them: `npm run typecheck` is the check), then esbuild writes
 //   dist/server.cjs   the whole server in one file (the `edgeplane` command: serve, generate, control)
 //   dist/edgeplane.mjs  the command itself (bin, `npm start`): runs server.cjs from a V8 code cache
 //   dist/server.cjs.v8-cache  that cache, made here by starting the built server once
 //   dist/index.mjs    the library (`startEdgeplane` for in-process use), also one file
 //   dist/waap-query-worker.cjs  the WAAP request log's reader threads
+//   dist/console/     the web console (Vite; see scripts/build-console.ts)
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
 // functions compiled ahead, is most of what brought the start-up from 1.2-1.6 s to a few tenths.
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,21 +17,49 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { BUILD_FINGERPRINT, inputsFingerprint } from './build-inputs.js';
+import { buildConsole } from './build-console.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
+
+const fingerprintFile = path.join(dist, BUILD_FINGERPRINT);
+
+// --if-stale (npm's `prepare`): build only when an input changed. `npx edgeplane` in a clone installs the
+// clone into npx's cache, which runs `prepare`: it must not rebuild (and first delete) the dist/ of a
+// server that may be running from it, silently, for a minute. Under npx (npm_command=exec) a built
+// dist/ is used as it is, like `npm start` does, even when stale. Said on stderr: under npx, what
+// `prepare` prints comes before the command's own output.
+const fingerprint = inputsFingerprint(root);
+if (process.argv.includes('--if-stale')) {
+  if (fs.existsSync(fingerprintFile) && fs.readFileSync(fingerprintFile, 'utf8') === fingerprint) {
+    console.error('dist/ is up to date with the sources (npm run build rebuilds it anyway)');
+    process.exit(0);
+  }
+  if (process.env.npm_command === 'exec' && fs.existsSync(path.join(dist, 'edgeplane.mjs'))) {
+    console.error('dist/ is older than the sources, and is left as it is under npx: run npm run build');
+    process.exit(0);
+  }
+}
 
 // A clean dist/: files of an earlier layout must not linger and be run by mistake.
 fs.rmSync(dist, { recursive: true, force: true });
 // --bundle-only: esbuild alone, in a second instead of twenty, for quick start-up measurements; no
 // type-check and no declarations (the library's types), so not for a release.
-if (!process.argv.includes('--bundle-only')) execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+const bundleOnly = process.argv.includes('--bundle-only');
+if (!bundleOnly) {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', ...(process.argv.includes('--no-check') ? ['--noCheck'] : [])], { cwd: root, stdio: 'inherit' });
+}
 
 // Left to Node's own resolution at run time:
 // - better-sqlite3: a native addon; the analytics reader threads also require it by its resolved path;
 // - pg: loaded only when a PostgreSQL URL is given (and it names the optional pg-native);
-// - @fastify/swagger-ui: serves the files of its own folder (__dirname); loaded by the first /docs request.
-const external = ['better-sqlite3', 'pg', '@fastify/swagger-ui'];
+// - @fastify/swagger-ui: serves the files of its own folder (__dirname); loaded by the first /docs request;
+// - pino-pretty: loaded only when the log goes to a terminal, so the start path does not parse it.
+const external = ['better-sqlite3', 'pg', '@fastify/swagger-ui', 'pino-pretty'];
+
+await buildConsole();
 
 const common: BuildOptions = {
   absWorkingDir: root,
@@ -72,7 +102,7 @@ report(
 report(
   await build({
     ...common,
-    entryPoints: ['src/waap/request-events/query-worker.ts'],
+    entryPoints: ['src/waap/request-events/log/query-worker.ts'],
     outfile: path.join(dist, 'waap-query-worker.cjs'),
     format: 'cjs',
     define: { 'import.meta.url': '__edgeplaneFileUrl' },
@@ -104,8 +134,11 @@ report(
   }),
 );
 
+await writeSchemaCode();
 await writeCodeCache();
 await checkQueryThreads();
+// Last: only a complete build that got this far counts as current.
+if (!bundleOnly) fs.writeFileSync(fingerprintFile, fingerprint);
 
 /** Starts the built server (`dist/edgeplane.mjs serve`) with these arguments and settings; resolves once it listens. */
 async function startBuilt(args: string[], settings: Record<string, string>): Promise<{ url: string; stop(): Promise<number | null> }> {
@@ -138,6 +171,30 @@ function get(url: string, headers: Record<string, string> = {}): Promise<number>
   return new Promise<number>((resolve, reject) => {
     http.get(url, { headers }, (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject);
   });
+}
+
+/**
+ * Every route's request validators and response serialisers, compiled now and written as code into
+ * dist/schema-code.pack (see src/platform/schema-code.ts): a route's first call then loads its code instead
+ * of compiling it (1-300 ms). The app is built from the sources the bundle was made from, in this
+ * process, with compilers that record each schema as its route is added.
+ */
+async function writeSchemaCode(): Promise<void> {
+  const started = performance.now();
+  const { build: buildApp } = await import('../src/app.js');
+  const { loadConfig } = await import('../src/config.js');
+  const { Clock } = await import('../src/platform/clock.js');
+  const { openAndMigrate } = await import('../src/server.js');
+  const { SchemaCodeWriter } = await import('../src/platform/schema-code-writer.js');
+  const { SCHEMA_CODE_FILE } = await import('../src/platform/schema-code.js');
+  const config = loadConfig({}, { memory: true, adminToken: 'build-schema-code-operator', logLevel: 'error' });
+  const db = await openAndMigrate(config);
+  const writer = new SchemaCodeWriter();
+  const edgeplane = await buildApp({ config, db, clock: new Clock(), schemaCode: writer });
+  await edgeplane.app.close();
+  await db.close();
+  const bytes = writer.write(path.join(dist, SCHEMA_CODE_FILE));
+  console.log(`${`dist/${SCHEMA_CODE_FILE}`.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB, ${writer.size} schemas, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**

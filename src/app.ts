@@ -4,7 +4,10 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { createCdn } from './cdn/index.js';
 import { createCdnAnalytics } from './cdn-analytics/index.js';
+import { type CatalogueEngine, createCatalogueEngine } from './catalogue-engine/index.js';
 import { createCloud } from './cloud/index.js';
+import { createDns } from './dns/index.js';
+import { createConsole } from './console/index.js';
 import { type ControlProduct, createControl } from './control/index.js';
 import { OperatorToken } from './control/operator.js';
 import { createIam, type IamProduct } from './iam/index.js';
@@ -15,7 +18,11 @@ import { registerAuth } from './platform/auth/plugin.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
+import { registerCors } from './platform/cors.js';
 import { registerJsonParser, registerRequestContext, requestIdFor, trackRoutes } from './platform/http.js';
+import { builtSchemaCode, type SchemaCode } from './platform/schema-code.js';
+import { registerLandingPage } from './platform/landing.js';
+import { loggerOptions } from './platform/logging.js';
 import { registerMetrics } from './platform/metrics.js';
 import { lazyRequestLoggers } from './platform/request-logger.js';
 import { serverLimits } from './platform/limits.js';
@@ -25,11 +32,21 @@ import type { Product } from './platform/product.js';
 import { registerTaskFaultSlot } from './platform/task-faults.js';
 import { createSchemaCompiler, createSerializerCompiler, registerQueryArrays } from './platform/validation.js';
 import { VERSION } from './version.js';
+import { implementationOf } from './control/info/coverage.js';
 
 export interface AppDeps {
   config: Config;
   db: Database;
   clock: Clock;
+  /** Folder of the built web console (default: dist/console of this package). */
+  consoleDir?: string;
+  /** Monotonic milliseconds for the rate limiter (default: performance.now); tests pass their own. */
+  monotonicNow?: () => number;
+  /**
+   * Route validators and serialisers compiled ahead of time (default: the build's dist/schema-code when
+   * running the built package, none from the sources; null: none).
+   */
+  schemaCode?: SchemaCode | null;
 }
 
 export interface Edgeplane {
@@ -38,6 +55,8 @@ export interface Edgeplane {
   control: ControlProduct;
   /** The request log's queries, ingestion and maintenance jobs, for in-process use and tests. */
   waap: WaapProduct;
+  /** The catalogue engine: which reference operations it serves. */
+  catalogue: CatalogueEngine;
   /** Set when this start generated the operator token (print it once). */
   generatedOperatorToken?: string;
 }
@@ -45,7 +64,7 @@ export interface Edgeplane {
 export async function build(deps: AppDeps): Promise<Edgeplane> {
   const { config, db } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: await loggerOptions(config),
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     ...(config.logRequests ? {} : { childLoggerFactory: lazyRequestLoggers }),
     bodyLimit: config.bodyLimit,
@@ -54,41 +73,59 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ...serverLimits(config),
   });
-  app.setValidatorCompiler(createSchemaCompiler());
-  app.setSerializerCompiler(createSerializerCompiler());
+  const ahead = deps.schemaCode === undefined ? builtSchemaCode() : (deps.schemaCode ?? undefined);
+  app.setValidatorCompiler(createSchemaCompiler(ahead));
+  app.setSerializerCompiler(createSerializerCompiler(ahead));
 
   const routes = trackRoutes(app);
+  const internal = registerRequestContext(app);
   const iam = createIam(deps);
   const control = createControl({ ...deps, routes, iam });
   const waap = createWaap(deps);
+  const cdn = createCdn(deps);
+  // A CDN resource whose waap option is on brings its host to the WAAP product as a domain.
+  cdn.onWaapChange(({ clientId, cname, enabled }) => waap.domains.protectCdnHost(clientId, cname, enabled));
+  const cloud = createCloud(deps);
+  const catalogue = createCatalogueEngine({ ...deps, routes, internal, tasks: cloud.engine });
   // The explicit list of products, in registration order.
   const products: Product[] = [
     iam,
     createCdnAnalytics(deps),
-    createCdn(deps),
+    cdn,
     createSecurity({ ...deps, accounts: iam.accounts }),
     createEdge({ ...deps, accounts: iam.accounts }),
     waap,
-    createCloud(deps),
+    cloud,
+    createDns(deps),
     control,
+    createConsole({ dir: deps.consoleDir }),
+    // Last: it serves every reference operation that the products above did not register.
+    catalogue,
   ];
 
   const { operator, generated } = await OperatorToken.load(db.kysely, config.adminToken);
-  registerRequestContext(app);
+  // Before authentication: a preflight carries no credentials.
+  registerCors(app, config.cors);
   registerJsonParser(app);
   registerQueryArrays(app);
   registerTaskFaultSlot(app);
   registerAuth(app, iam.tokens, operator);
-  registerRateLimit(app, { rate: config.rateLimit, burst: config.rateLimitBurst });
+  registerRateLimit(app, { rate: config.rateLimit, burst: config.rateLimitBurst, now: deps.monotonicNow });
   control.registerHooks(app);
   registerErrorHandling(
     app,
-    products.flatMap((p) => p.prefixes.map((prefix) => ({ prefix, envelope: p.envelope }))),
+    products.flatMap((p) => [...p.prefixes.map((prefix) => ({ prefix, envelope: p.envelope })), ...(p.surfaces ?? [])]),
     routes.allowedMethods,
   );
   registerMetrics(app);
-  await registerOpenApi(app, { version: VERSION, tags: products.flatMap((p) => p.tags ?? []) });
+  await registerOpenApi(app, {
+    version: VERSION,
+    tags: products.flatMap((p) => p.tags ?? []),
+    implementationOf,
+    aliases: () => catalogue.aliases(),
+  });
+  registerLandingPage(app, VERSION);
   for (const product of products) await product.register(app);
   await app.ready();
-  return { app, iam, control, waap, generatedOperatorToken: generated };
+  return { app, iam, control, waap, catalogue, generatedOperatorToken: generated };
 }

@@ -1,15 +1,18 @@
 // The only reader of process.env. One table of settings drives the environment variables, the CLI flags
 // and `edgeplane --help`, so a setting cannot exist in one place and not the others.
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { Type, type Static } from 'typebox';
 
 export const TASK_MODES = ['instant', 'realistic', 'manual'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 
 interface Setting {
   flag: string;
   env: string;
   description: string;
+  /** The values a setting takes, for errors and help, when its schema alone does not say it plainly. */
+  values?: string;
 }
 
 /** Every setting: its CLI flag, its environment variable and what it does. Defaults live in the schema. */
@@ -20,9 +23,19 @@ export const SETTINGS = {
   memory: { flag: '--memory', env: 'EDGEPLANE_MEMORY', description: 'keep everything in memory (nothing survives a restart)' },
   databaseUrl: { flag: '--database-url <url>', env: 'EDGEPLANE_DATABASE_URL', description: 'postgres://... to use PostgreSQL instead of SQLite' },
   databaseSchema: { flag: '--database-schema <name>', env: 'EDGEPLANE_DATABASE_SCHEMA', description: 'PostgreSQL schema to use (created if missing)' },
-  adminToken: { flag: '--admin-token <token>', env: 'EDGEPLANE_ADMIN_TOKEN', description: 'operator token for /_edgeplane (generated and printed at first start if unset)' },
-  apiKey: { flag: '--api-key <token>', env: 'EDGEPLANE_API_KEY', description: "API token of the demo client created on an empty database" },
+  adminToken: { flag: '--admin-token <token>', env: 'EDGEPLANE_ADMIN_TOKEN', description: 'operator token for /_edgeplane (when generated, printed at the first start)' },
+  apiKey: { flag: '--api-key <token>', env: 'EDGEPLANE_API_KEY', description: 'API token of the demo account made on an empty database (when generated, printed then)' },
+  applyApiKey: {
+    flag: '--apply-api-key',
+    env: 'EDGEPLANE_APPLY_API_KEY',
+    description: 'on a database made by an earlier start, add --api-key to the demo account when it is not a token there yet',
+  },
   logLevel: { flag: '--log-level <level>', env: 'EDGEPLANE_LOG_LEVEL', description: `log level (${LOG_LEVELS.join(', ')})` },
+  logFormat: {
+    flag: '--log-format <format>',
+    env: 'EDGEPLANE_LOG_FORMAT',
+    description: `log format (${LOG_FORMATS.join(', ')}): auto is pretty on a terminal, JSON lines otherwise`,
+  },
   logRequests: { flag: '--log-requests', env: 'EDGEPLANE_LOG_REQUESTS', description: 'log every request (halves throughput)' },
   bodyLimit: { flag: '--body-limit <bytes>', env: 'EDGEPLANE_BODY_LIMIT', description: 'largest accepted request body' },
   taskMode: { flag: '--task-mode <mode>', env: 'EDGEPLANE_TASK_MODE', description: `cloud task progression (${TASK_MODES.join(', ')})` },
@@ -37,10 +50,26 @@ export const SETTINGS = {
   maxHeaderSize: { flag: '--max-header-size <bytes>', env: 'EDGEPLANE_MAX_HEADER_SIZE', description: 'largest request line plus headers (longer URLs or headers get 431)' },
   rateLimit: { flag: '--rate-limit <per-second>', env: 'EDGEPLANE_RATE_LIMIT', description: 'requests per second allowed per API token (0 turns limiting off); excess gets 429 with Retry-After' },
   rateLimitBurst: { flag: '--rate-limit-burst <requests>', env: 'EDGEPLANE_RATE_LIMIT_BURST', description: 'requests a token may send at once before the rate applies (0: one second of the rate)' },
+  cors: {
+    flag: '--cors <origins>',
+    env: 'EDGEPLANE_CORS',
+    description: 'browser origins allowed to call the API (CORS)',
+    values: "local (http(s)://localhost, 127.0.0.1 or [::1], any port), '*' (any), off, or origins separated by commas (http://host:port)",
+  },
+  exitWithParent: {
+    flag: '--exit-with-parent',
+    env: 'EDGEPLANE_EXIT_WITH_PARENT',
+    description: 'stop when the process that started the server exits (set by `npm start`)',
+  },
   queryThreads: { flag: '--query-threads <number>', env: 'EDGEPLANE_QUERY_THREADS', description: 'reader threads for the WAAP request log (0: read on the main thread; in-memory SQLite always does)' },
+  dnsPort: { flag: '--dns-port <port>', env: 'EDGEPLANE_DNS_PORT', description: 'port of the authoritative DNS server for the hosted zones, UDP and TCP, on --host (0: off)' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;
+
+// One item: a keyword, or an origin (scheme, host, optional port; no path). Items are separated by commas.
+const CORS_ITEM = String.raw`(local|\*|off|https?://[^\s,/]+)`;
+const CORS_PATTERN = String.raw`^\s*${CORS_ITEM}(\s*,\s*${CORS_ITEM})*\s*$`;
 
 const ConfigSchema = Type.Object(
   {
@@ -52,7 +81,9 @@ const ConfigSchema = Type.Object(
     databaseSchema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
     adminToken: Type.Optional(Type.String({ minLength: 16 })),
     apiKey: Type.Optional(Type.String({ minLength: 8, maxLength: 512 })),
+    applyApiKey: Type.Boolean({ default: false }),
     logLevel: Type.Enum([...LOG_LEVELS], { default: 'info' }),
+    logFormat: Type.Enum([...LOG_FORMATS], { default: 'auto' }),
     logRequests: Type.Boolean({ default: false }),
     bodyLimit: Type.Integer({ default: 1_048_576, minimum: 1024, maximum: 1_073_741_824 }),
     taskMode: Type.Enum([...TASK_MODES], { default: 'instant' }),
@@ -67,7 +98,10 @@ const ConfigSchema = Type.Object(
     maxHeaderSize: Type.Integer({ default: 16_384, minimum: 1024, maximum: 1_048_576 }),
     rateLimit: Type.Number({ default: 0, minimum: 0, maximum: 1_000_000 }),
     rateLimitBurst: Type.Integer({ default: 0, minimum: 0, maximum: 10_000_000 }),
+    cors: Type.String({ default: 'local', pattern: CORS_PATTERN }),
+    exitWithParent: Type.Boolean({ default: false }),
     queryThreads: Type.Integer({ default: 2, minimum: 0, maximum: 64 }),
+    dnsPort: Type.Integer({ default: 0, minimum: 0, maximum: 65535 }),
   },
   { additionalProperties: false },
 );
@@ -75,6 +109,29 @@ const ConfigSchema = Type.Object(
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
 export class ConfigError extends Error {}
+
+/** A setting's default, as `edgeplane serve --help` shows it (undefined: none, or generated). */
+export function settingDefault(name: SettingName): unknown {
+  return (ConfigSchema.properties[name] as { default?: unknown }).default;
+}
+
+/** The flag (without its argument) of a setting, e.g. `--task-mode`. */
+export function flagOf(name: SettingName): string {
+  return SETTINGS[name].flag.split(' ')[0];
+}
+
+/** One line per problem, naming both spellings of the setting, the value given and what would do. */
+function describeProblem(error: ErrorObject, raw: Record<string, unknown>): string {
+  const name = error.instancePath.slice(1) as SettingName;
+  if (!(name in SETTINGS)) return `${name || 'configuration'}: ${error.message}`;
+  const setting: Setting = SETTINGS[name];
+  const given = raw[name] === undefined ? '' : ` (got ${JSON.stringify(String(raw[name]))})`;
+  const where = `${flagOf(name)} / ${setting.env}`;
+  if (error.keyword === 'enum') return `${where}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}${given}`;
+  if (error.keyword === 'type' && (error.params as { type: string }).type === 'boolean') return `${where}: must be true or false${given}`;
+  if (setting.values) return `${where}: must be ${setting.values}${given}`;
+  return `${where}: ${error.message}${given}`;
+}
 
 // Compiled at every start and run once: no meta-schema check of a schema written here, and no
 // optimisation of the generated code (together tens of milliseconds of the start-up).
@@ -91,12 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (value !== undefined) raw[name] = value;
   }
   if (!validateConfig(raw)) {
-    const problems = (validateConfig.errors ?? []).map((e) => {
-      const name = e.instancePath.slice(1) as SettingName;
-      const where = SETTINGS[name] ? `${SETTINGS[name].flag.split(' ')[0]} / ${SETTINGS[name].env}` : name || 'config';
-      return `${where}: ${e.message}`;
-    });
-    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    const problems = (validateConfig.errors ?? []).map((error) => describeProblem(error, raw));
+    throw new ConfigError(`invalid configuration:\n  ${[...new Set(problems)].join('\n  ')}`);
   }
   return Object.freeze(raw as Static<typeof ConfigSchema>);
 }
@@ -111,7 +164,12 @@ export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | 
   return env.EDGEPLANE_TEST_DATABASE_URL || undefined;
 }
 
-/** Read by the test suite only: where the provider's reference documents are, when not in ../shared/reference. */
-export function testReferenceDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.EDGEPLANE_REFERENCE_DIR || undefined;
+
+/**
+ * Read by the catalogue test only: the provider's OpenAPI document to re-derive reference/catalogue.json
+ * from, when a developer has it (the drift check). Unset in a user's clone: the test then checks the
+ * committed catalogue's integrity instead.
+ */
+export function referenceSourcePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.EDGEPLANE_REFERENCE_OPENAPI || undefined;
 }

@@ -2,9 +2,10 @@
 // Each command prints the JSON answer; the target comes from --url / --admin-token or EDGEPLANE_URL /
 // EDGEPLANE_ADMIN_TOKEN.
 import fs from 'node:fs';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { controlTarget } from '../config.js';
-import { ControlClient } from './client.js';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError } from '../platform/cli.js';
+import { ControlClient, ControlError, ControlUnreachableError } from './client.js';
 import type { FaultCreate } from './faults/schemas.js';
 
 interface Target {
@@ -16,11 +17,20 @@ function clientFor(command: Command): ControlClient {
   const flags = command.optsWithGlobals<Target>();
   const fallback = controlTarget();
   const token = flags.adminToken ?? fallback.adminToken;
-  if (!token) throw new Error('the operator token is needed: --admin-token or EDGEPLANE_ADMIN_TOKEN');
+  if (!token) throw new UsageError('the operator token is needed: --admin-token or EDGEPLANE_ADMIN_TOKEN (printed at the server\'s first start, or the value it was started with)');
   return new ControlClient(flags.url ?? fallback.url, token);
 }
 
-/** Runs one control call and prints its answer; failures go to stderr with exit code 1. */
+/** What to check after a failed call, in the command line's own terms. */
+function hintFor(error: unknown): string {
+  if (error instanceof ControlUnreachableError) return '\n  check --url or EDGEPLANE_URL (default http://127.0.0.1:8080), and that `edgeplane serve` is running there';
+  if (error instanceof ControlError && (error.status === 401 || error.status === 403)) {
+    return '\n  check --admin-token or EDGEPLANE_ADMIN_TOKEN: the control API takes the operator token, not a client API token';
+  }
+  return '';
+}
+
+/** Runs one control call and prints its answer; failures go to stderr with exit code 1 (2 for usage). */
 function run(work: (client: ControlClient, ...args: any[]) => Promise<unknown>) {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
@@ -28,24 +38,39 @@ function run(work: (client: ControlClient, ...args: any[]) => Promise<unknown>) 
       const result = await work(clientFor(command), ...args.slice(0, -1));
       if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
-      process.exitCode = 1;
+      process.stderr.write(`edgeplane ${command.parent?.name() === 'edgeplane' ? '' : `${command.parent?.name()} `}${command.name()}: ${(error as Error).message}${hintFor(error)}\n`);
+      process.exitCode = error instanceof UsageError || error instanceof InvalidArgumentError ? EXIT_USAGE : EXIT_FAILURE;
     }
   };
 }
 
 const number = (value: string) => {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new Error(`not a number: ${value}`);
+  if (value.trim() === '' || !Number.isFinite(parsed)) throw new InvalidArgumentError(`not a number: ${JSON.stringify(value)}`);
   return parsed;
 };
+
+/** A JSON file given on the command line (a seed, a state document). */
+function readJson(file: string): any {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not a JSON document: ${(error as Error).message}`);
+  }
+}
 
 function group(program: Command, name: string, description: string): Command {
   return program
     .command(name)
     .description(description)
-    .addOption(new Option('--url <url>', 'server URL [env EDGEPLANE_URL, default http://127.0.0.1:8080]'))
-    .addOption(new Option('--admin-token <token>', 'operator token [env EDGEPLANE_ADMIN_TOKEN]'));
+    .addOption(new Option('--url <url>', 'server URL (default: http://127.0.0.1:8080) [env EDGEPLANE_URL]'))
+    .addOption(new Option('--admin-token <token>', 'operator token of the server [env EDGEPLANE_ADMIN_TOKEN]'));
 }
 
 export function registerControlCommands(program: Command): void {
@@ -97,7 +122,7 @@ export function registerControlCommands(program: Command): void {
     .option('--scenario <name>')
     .option('--since <time>')
     .option('--until <time>')
-    .option('--order <asc|desc>')
+    .addOption(new Option('--order <order>', 'oldest first (asc, the default) or newest first').choices(['asc', 'desc']))
     .option('--limit <n>', 'page size', number)
     .option('--offset <n>', 'items to skip', number)
     .action(
@@ -123,10 +148,10 @@ export function registerControlCommands(program: Command): void {
         return { written: o.output, version: document.version, tables: Object.keys(document.tables).length };
       }),
     );
-  state.command('import <file>').description('replace the state with a document (all-or-nothing)').action(run((c, file: string) => c.state.import(JSON.parse(fs.readFileSync(file, 'utf8')))));
+  state.command('import <file>').description('replace the state with a document (all-or-nothing)').action(run((c, file: string) => c.state.import(readJson(file))));
   state.command('reset').option('--client <id>', 'one client only', number).action(run((c, o: { client?: number }) => c.state.reset(o.client)));
 
   group(program, 'seed', 'apply a seed file to a running server')
     .argument('<file>')
-    .action(run((c, file: string) => c.seed(JSON.parse(fs.readFileSync(file, 'utf8')))));
+    .action(run((c, file: string) => c.seed(readJson(file))));
 }

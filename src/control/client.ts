@@ -39,6 +39,18 @@ export class ControlError extends Error {
   }
 }
 
+/** No answer at all from the server: nothing listens at the URL, or the name does not resolve. */
+export class ControlUnreachableError extends Error {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    const reason = (cause as { cause?: { code?: string; message?: string } })?.cause;
+    super(`cannot reach Edgeplane at ${url} (${reason?.code ?? reason?.message ?? (cause as Error).message}): is a server running there?`, { cause });
+    this.name = 'ControlUnreachableError';
+  }
+}
+
 type Query = Record<string, string | number | (string | number)[] | undefined>;
 
 export class ControlClient {
@@ -95,7 +107,9 @@ export class ControlClient {
     }
     const headers: Record<string, string> = { ...this.headers, authorization: `APIKey ${this.adminToken}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error: unknown) => {
+      throw new ControlUnreachableError(this.baseUrl, error);
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -1,8 +1,7 @@
 // The /_edgeplane control surface: what tests get that the real service cannot give them.
 import type { FastifyInstance } from 'fastify';
 import { migrations } from '../../migrations/index.js';
-import { ensureDemoAccount } from '../iam/bootstrap.js';
-import type { IamProduct } from '../iam/index.js';
+import { ensureDemoAccount, type IamProduct } from '../iam/index.js';
 import { plainEnvelope } from '../platform/envelopes.js';
 import type { RouteCatalogue } from '../platform/http.js';
 import type { PlatformDeps, Product } from '../platform/product.js';

@@ -1,6 +1,6 @@
 // The IAM product: accounts, users and API tokens. Its services are also what authenticates every
 // request (TokenService is the credential verifier) and what the control API seeds accounts with.
-import { fieldMapEnvelope } from '../platform/envelopes.js';
+import { nestedFieldMapEnvelope } from '../platform/envelopes.js';
 import type { PlatformDeps, Product } from '../platform/product.js';
 import { accountRoutes } from './account/routes.js';
 import { AccountService } from './account/service.js';
@@ -11,6 +11,9 @@ import { TokenStore } from './tokens/store.js';
 import { userRoutes } from './users/routes.js';
 import { UserService } from './users/service.js';
 import { UserStore } from './users/store.js';
+
+// The demo account of a first start (and the API key it may be given), for the server and the control API.
+export { type ApiKeyOutcome, checkApiKey, type DemoAccount, ensureDemoAccount } from './bootstrap.js';
 
 export interface IamProduct extends Product {
   accounts: AccountService;
@@ -24,7 +27,7 @@ export function createIam({ db, clock }: PlatformDeps): IamProduct {
   return {
     name: 'iam',
     prefixes: ['/iam'],
-    envelope: fieldMapEnvelope,
+    envelope: nestedFieldMapEnvelope,
     tags: [{ name: 'IAM', description: 'Accounts, users and API tokens' }],
     accounts,
     tokens,

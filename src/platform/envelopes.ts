@@ -37,7 +37,7 @@ export const problemEnvelope: ErrorEnvelope = (error) => {
   if (error.code === 'unauthorized' || error.code === 'forbidden') return { detail: error.message };
   const type = PROBLEM_TYPES[error.code] ?? `http-${STATUS_TITLES[error.code].toLowerCase().replace(/\s+/g, '-')}`;
   const body: Record<string, unknown> = { type, title: STATUS_TITLES[error.code], status: error.status, detail: error.message };
-  if (error.code === 'validation_failed') {
+  if (error.fields.length > 0) {
     body.errors = error.fields.map((f) => ({ loc: [f.location, ...f.path.map(String)], detail: f.message }));
   }
   return body;
@@ -45,7 +45,7 @@ export const problemEnvelope: ErrorEnvelope = (error) => {
 
 /** FastAPI style: `{detail: [{loc, msg, type}]}` for validation failures, `{detail: string}` otherwise. */
 export const detailListEnvelope: ErrorEnvelope = (error) => {
-  if (error.code === 'validation_failed' && error.fields.length > 0) {
+  if (error.fields.length > 0) {
     return { detail: error.fields.map((f) => ({ loc: [f.location, ...f.path], msg: f.message, type: f.type })) };
   }
   return { detail: error.message };
@@ -53,7 +53,7 @@ export const detailListEnvelope: ErrorEnvelope = (error) => {
 
 /** Django REST style: `{errors: {"field.path": ["message"]}}` for validation failures, `{detail}` otherwise. */
 export const fieldMapEnvelope: ErrorEnvelope = (error) => {
-  if (error.code === 'validation_failed' && error.fields.length > 0) {
+  if (error.fields.length > 0) {
     const errors: Record<string, string[]> = {};
     for (const field of error.fields) {
       const key = field.location === 'body' ? fieldName(field) || 'body' : [field.location, ...field.path].join('.');
@@ -61,6 +61,37 @@ export const fieldMapEnvelope: ErrorEnvelope = (error) => {
     }
     return { errors };
   }
+  return { detail: error.message };
+};
+
+/**
+ * Django REST style with nested keys, as a nested serializer reports them: `{errors: {"client_user":
+ * {"role": ["message"]}}}` for refused fields (a field under a list item is keyed by its index), and
+ * `{message}` for a body that is not JSON; `{detail}` otherwise.
+ */
+export const nestedFieldMapEnvelope: ErrorEnvelope = (error) => {
+  if (error.fields.length > 0) {
+    const errors: Record<string, unknown> = {};
+    for (const field of error.fields) {
+      const path = field.location === 'body' ? field.path.map(String) : [field.location, ...field.path.map(String)];
+      if (path.length === 0) path.push('non_field_errors');
+      let node = errors;
+      for (const key of path.slice(0, -1)) {
+        // A key already holding messages (a parent refused as a whole) keeps them beside the nested ones.
+        const existing = node[key];
+        if (existing === undefined) node[key] = {};
+        else if (Array.isArray(existing)) node[key] = { non_field_errors: existing };
+        node = node[key] as Record<string, unknown>;
+      }
+      const last = path[path.length - 1];
+      const existing = node[last] as string[] | Record<string, string[]> | undefined;
+      if (existing === undefined) node[last] = [field.message];
+      else if (Array.isArray(existing)) existing.push(field.message);
+      else (existing.non_field_errors ??= []).push(field.message);
+    }
+    return { errors };
+  }
+  if (error.code === 'bad_request' && error.message.startsWith('JSON parse error')) return { message: error.message };
   return { detail: error.message };
 };
 

@@ -1,7 +1,7 @@
 // The one error handler. Every failure, thrown by a service, raised by validation or by Fastify itself,
 // becomes an AppError and is answered in the envelope of the product that owns the URL.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode } from './errors.js';
+import { AppError, type ErrorCode, fitToDeclared } from './errors.js';
 import { type ErrorEnvelope, plainEnvelope } from './envelopes.js';
 import { fromFastifyValidation } from './validation.js';
 
@@ -63,7 +63,8 @@ export function registerErrorHandling(app: FastifyInstance, surfaces: Surface[],
     return ordered.find((s) => path === s.prefix || path.startsWith(`${s.prefix}/`))?.envelope ?? plainEnvelope;
   };
 
-  const send = (request: FastifyRequest, reply: FastifyReply, error: AppError) => {
+  const send = (request: FastifyRequest, reply: FastifyReply, raised: AppError) => {
+    const error = fitToDeclared(raised, request.facts?.declaredErrors);
     if (error.status >= 500 && error.code !== 'service_unavailable') {
       request.log.error({ err: error.cause ?? error, url: request.url, method: request.method }, 'request failed');
     }

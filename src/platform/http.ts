@@ -4,6 +4,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fast
 import type { Access } from './auth/principal.js';
 import FindMyWay from 'find-my-way';
 import type { IncomingMessage } from 'node:http';
+import { readRouteIndex } from './catalogue/routes.js';
 import { AppError } from './errors.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
@@ -31,15 +32,26 @@ export interface RouteFacts {
   control: boolean;
   /** A path the request journal leaves out (its own routes: reading the journal must not fill it). */
   unjournaled: boolean;
+  /** A route serving the server's own files (the web console): not an API call, never journaled or faulted. */
+  serverFiles: boolean;
+  /** The 4xx and 5xx statuses the reference declares for this operation (undefined: not a reference operation). */
+  declaredErrors: readonly number[] | undefined;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Facts about the matched route (set by the first onRequest hook). */
     facts: RouteFacts;
+    /**
+     * A request the server made to itself (the catalogue engine asking whether a parent record exists):
+     * authenticated as its caller, but left out of the journal, faults, metrics and rate limits.
+     */
+    internal: boolean;
   }
   interface FastifyContextConfig {
     facts?: RouteFacts;
+    /** The route serves the server's own files (see RouteFacts.serverFiles). */
+    serverFiles?: boolean;
   }
 }
 
@@ -51,14 +63,16 @@ export function pathOf(url: string): string {
   return query < 0 ? url : url.slice(0, query);
 }
 
-function factsFor(url: string, operationId: string | undefined, config: FastifyContextConfig | undefined): RouteFacts {
+function factsFor(url: string, operationId: string | undefined, config: FastifyContextConfig | undefined, declaredErrors?: readonly number[]): RouteFacts {
   return {
     operationId,
     metricName: operationId ?? 'unnamed',
     access: config?.access,
     onBehalf: config?.onBehalf === true,
     control: CONTROL_PATH.test(url),
-    unjournaled: JOURNAL_PATH.test(url),
+    unjournaled: JOURNAL_PATH.test(url) || config?.serverFiles === true,
+    serverFiles: config?.serverFiles === true,
+    declaredErrors,
   };
 }
 
@@ -67,28 +81,76 @@ function unmatchedFacts(request: FastifyRequest): RouteFacts {
   return { ...factsFor(pathOf(request.url), undefined, undefined), metricName: 'unknown' };
 }
 
+/** Every reference operation's declared error statuses, by operationKey. */
+function declaredErrorStatuses(): Map<string, readonly number[]> {
+  return new Map(readRouteIndex().map((entry) => [operationKey(entry.method, entry.path), entry.errorStatuses]));
+}
+
+const INTERNAL_HEADER = 'x-edgeplane-internal';
+
+/** How the server marks a request it makes to itself (`app.inject`): a header with a per-process secret. */
+export interface InternalRequests {
+  headers(authorization: string | undefined): Record<string, string>;
+}
+
 /**
  * Sets `request.facts` and echoes the request id; install before the other request hooks and before
  * any route is registered.
  */
-export function registerRequestContext(app: FastifyInstance): void {
+export function registerRequestContext(app: FastifyInstance): InternalRequests {
+  const secret = randomUUID();
   app.decorateRequest('facts', null as unknown as RouteFacts);
+  app.decorateRequest('internal', false);
+  const declared = declaredErrorStatuses();
   app.addHook('onRoute', (route) => {
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
-    route.config = { ...route.config, facts: factsFor(route.url, operationId, route.config) };
+    // OPTIONS is answered only as a CORS preflight (which browsers send without credentials) or as a
+    // 404/405: it never needs a token.
+    const config = route.method === 'OPTIONS' ? { ...route.config, access: 'public' as const } : route.config;
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    route.config = { ...route.config, facts: factsFor(route.url, operationId, config, declared.get(operationKey(method, route.url))) };
   });
   // Callback style: hooks that run on every request should not allocate a promise each time.
   app.addHook('onRequest', (request, reply, done) => {
     request.facts = (request.is404 ? undefined : request.routeOptions.config.facts) ?? unmatchedFacts(request);
+    if (request.headers[INTERNAL_HEADER] !== undefined) request.internal = request.headers[INTERNAL_HEADER] === secret;
     reply.header('x-request-id', request.id);
     done();
   });
+  return {
+    headers: (authorization) => ({ [INTERNAL_HEADER]: secret, ...(authorization ? { authorization } : {}) }),
+  };
 }
 
 /**
  * JSON bodies: official clients send `Content-Type: application/json` on DELETE with no body, so an empty
  * body is "no body", not an error. Prototype-poisoning keys are refused (Fastify's own parser does that).
  */
+/**
+ * How deep a JSON body may nest. No operation's body nests past a dozen levels; a body nested thousands
+ * deep (a few kilobytes of brackets) would overflow the stack of every recursive walk after the parse
+ * (validation, copying, hashing), so it is refused before parsing.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether JSON text nests arrays and objects deeper than `limit` (strings skipped, escapes honoured). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return false;
+}
+
 export function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   // Only JSON is accepted by default; a route that takes another type adds its own parser.
@@ -96,6 +158,7 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new AppError('bad_request', `JSON parse error - arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep`), undefined);
     parseJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(new AppError('bad_request', `JSON parse error - ${error.message}`), undefined);
       done(null, value);
@@ -112,9 +175,17 @@ export interface OperationEntry {
   operationId: string;
 }
 
+/** `/cdn/resources/:id` and `/cdn/resources/{resource_id}` are the same operation: parameter names differ. */
+export function operationKey(method: string, path: string): string {
+  const normal = path.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z0-9_]+/g, '{}').replace(/\/+$/, '');
+  return `${method.toUpperCase()} ${normal}`;
+}
+
 export interface RouteCatalogue {
   /** Methods the request's path answers to (for 405 and `Allow`). */
   allowedMethods(request: FastifyRequest): string[];
+  /** Whether a route is registered for this method and path pattern (`{param}` or `:param`, any names). */
+  serves(method: string, path: string): boolean;
   /** Every named operation, sorted by path then method. */
   operations(): OperationEntry[];
 }
@@ -123,10 +194,12 @@ export interface RouteCatalogue {
 export function trackRoutes(app: FastifyInstance): RouteCatalogue {
   const router = FindMyWay<never>({ ignoreTrailingSlash: true });
   const operations: OperationEntry[] = [];
+  const keys = new Set<string>();
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m): m is Method => METHODS.includes(m as Method));
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
     for (const method of methods) {
+      keys.add(operationKey(method, route.url));
       if (!router.find(method, route.url)) router.on(method, route.url, () => {});
       if (operationId) operations.push({ method, path: route.url, operationId });
     }
@@ -136,6 +209,7 @@ export function trackRoutes(app: FastifyInstance): RouteCatalogue {
       const path = request.url.split('?')[0];
       return METHODS.filter((method) => router.find(method, path) !== null);
     },
+    serves: (method, path) => keys.has(operationKey(method, path)),
     operations: () => [...operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
   };
 }

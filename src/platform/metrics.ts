@@ -95,6 +95,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
   const requests = new RequestMetrics();
   requests.register(registry);
   app.addHook('onResponse', (request, reply, done) => {
+    if (request.internal) return done();
     requests.record(request.facts.metricName, request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });

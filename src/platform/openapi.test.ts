@@ -74,3 +74,25 @@ describe('/docs', () => {
     expect(paths.filter((p) => p.startsWith('/docs'))).toEqual([]);
   });
 });
+
+describe('the catalogue engine in /openapi.json', () => {
+  it('lists all 1017 reference operations, each marked modelled or catalogue', async () => {
+    const { createTestApp } = await import('../../tests/support/app.js');
+    const { catalogueOperations } = await import('./catalogue/index.js');
+    const app = await createTestApp();
+    try {
+      const doc = (await app.request('GET', '/openapi.json')).json();
+      const listed = new Map<string, string>();
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { 'x-edgeplane-implementation': string }>>)) {
+        for (const [method, op] of Object.entries(item)) listed.set(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`, op['x-edgeplane-implementation']);
+      }
+      const missing = catalogueOperations().filter((op) => !listed.has(`${op.method} ${op.path.replace(/\{[^}]+\}/g, '{}')}`));
+      expect(missing).toEqual([]);
+      expect(listed.get('GET /iam/clients/me')).toBe('modelled');
+      expect(listed.get('POST /dns/v2/zones')).toBe('modelled');
+      expect(listed.get('POST /fastedge/v1/kv')).toBe('catalogue');
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -16,6 +16,8 @@ export interface Product {
   /** URL prefixes the product owns; errors under them, including unknown routes, use its envelope. */
   prefixes: string[];
   envelope: ErrorEnvelope;
+  /** Further URL prefixes with an envelope of their own (products served only by the catalogue engine). */
+  surfaces?: { prefix: string; envelope: ErrorEnvelope }[];
   /** OpenAPI tag descriptions for the product's routes. */
   tags?: { name: string; description: string }[];
   register(app: FastifyInstance): Promise<void> | void;

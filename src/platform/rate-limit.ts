@@ -53,10 +53,10 @@ export class TokenBuckets {
 /** Installs the limiter after authentication (it needs the principal); does nothing when the rate is 0. */
 export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): void {
   if (!(options.rate > 0)) return;
-  const buckets = new TokenBuckets({ now: () => performance.now(), maxBuckets: 100_000, ...options });
+  const buckets = new TokenBuckets({ maxBuckets: 100_000, ...options, now: options.now ?? (() => performance.now()) });
   app.addHook('onRequest', async (request) => {
     const principal = request.principal;
-    if (!principal || principal.kind === 'operator') return;
+    if (!principal || principal.kind === 'operator' || request.internal) return;
     const waitMs = buckets.take(principal.tokenId);
     if (waitMs > 0) {
       throw new AppError('rate_limited', `Rate limit of ${options.rate} requests per second exceeded; retry in ${waitMs} ms.`, {

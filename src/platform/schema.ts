@@ -21,3 +21,18 @@ export const ErrorBody = Type.Object({}, { additionalProperties: true, descripti
 
 /** Date-time text as the APIs print it. */
 export const DateTimeString = Type.String({ format: 'date-time' });
+
+/**
+ * A field the API returns but does not accept (the seed's read-only fields): refused by name, while other
+ * unknown fields of an object are accepted and dropped. Give it as an optional property.
+ */
+export function ReadOnlyField(options: TSchemaOptions = {}) {
+  return Type.Unsafe<never>({ not: {}, 'x-read-only': true, ...options });
+}
+
+/**
+ * What an object with `additionalProperties: false` does with fields it does not know: request bodies drop
+ * them (newer clients send fields this server does not know; the reference leaves almost every object
+ * open). `CLOSED` refuses them instead, for the few objects the reference declares closed.
+ */
+export const CLOSED = { additionalProperties: Type.Unsafe<never>({ not: {}, 'x-closed': true }) } as const;

@@ -1,36 +1,114 @@
 // Request validation: one Ajv for bodies (no type coercion: a string is not a number) and one for
 // query strings, path parameters and headers (which are text on the wire and are coerced). Ajv errors
 // become FieldErrors so every product reports them in its own envelope.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { _, Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import { type FieldError, type FieldLocation, invalid, type AppError } from './errors.js';
+import type { SchemaCode, Serialize, ValidatorKind } from './schema-code.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
-function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+const KINDS: Record<ValidatorKind, { coerceTypes: boolean | 'array'; dropUnknown: boolean }> = {
+  // Bodies of the provider's API accept fields this server does not know (newer clients send them; the
+  // reference leaves almost every object open) and drop them.
+  'api-body': { coerceTypes: false, dropUnknown: true },
+  // The control API (/_edgeplane) is Edgeplane's own: a misspelt fault or seed field is refused, not
+  // silently ignored.
+  'control-body': { coerceTypes: false, dropUnknown: false },
+  // Query strings, path parameters and headers are text on the wire: coerced.
+  text: { coerceTypes: 'array', dropUnknown: false },
+};
+
+/**
+ * The Ajv of one kind of validator. `source` makes one whose validators can be written out as code
+ * (the build's schema-code, see platform/schema-code.ts): the same options, so the same validation.
+ */
+export function makeAjv(kind: ValidatorKind, source = false): Ajv {
+  const { coerceTypes, dropUnknown } = KINDS[kind];
   const ajv = new Ajv({
     allErrors: true,
     coerceTypes,
     useDefaults: true,
-    removeAdditional: false,
+    // Unknown fields of an object with `additionalProperties: false` dropped, not refused (see
+    // platform/schema.ts: CLOSED and ReadOnlyField refuse fields by name or by object).
+    removeAdditional: dropUnknown,
+    // Errors carry their schema, so a refused read-only field can say so.
+    verbose: true,
     strict: false,
     discriminator: false,
+    // Compiling is done on a route's first call, so it must be quick: the schemas are
+    // TypeBox's and checked by the tests, so checking them against the meta-schema (which compiles the
+    // meta-schema first: about 50 ms per instance) buys nothing; and Ajv's optimisation pass over the
+    // generated code cost a third of the compile time of the large bodies (CDN options: 150 ms), for
+    // validators no faster on requests this size.
+    validateSchema: false,
+    code: { optimize: false, ...(source ? { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : {}) },
   });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-deprecated' });
   return ajv;
 }
 
-export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
-  const bodyAjv = makeAjv(false);
-  const textAjv = makeAjv('array');
+/** A route schema as the validator of its kind compiles it (a copy; the route keeps its own). */
+export function prepareSchema(kind: ValidatorKind, schema: unknown): object {
+  const bounded = boundStrings(safeIntegers(withoutAnnotations(schema)));
+  return kind === 'api-body' ? closeUnionObjects(bounded) : bounded;
+}
+
+// Keywords that say something to a reader of the schema (the OpenAPI document keeps them) and nothing
+// to a validator or serialiser.
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', '$comment']);
+// Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
+const SUBSCHEMA = new Set(['items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+const SUBSCHEMA_LISTS = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems']);
+const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * A copy of a schema without its annotations (descriptions above all): they made the compiled code of
+ * the larger bodies twice the size (Ajv's verbose errors embed their schemas), and compiling slower.
+ * Values of data keywords (enum, const, default) and property names are left alone.
+ */
+export function withoutAnnotations(schema: unknown): unknown {
+  if (!isNode(schema)) return Array.isArray(schema) ? schema.map(withoutAnnotations) : schema;
+  const copy: SchemaNode = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key)) continue;
+    if (SUBSCHEMA.has(key)) copy[key] = withoutAnnotations(value);
+    else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) copy[key] = value.map(withoutAnnotations);
+    else if (SUBSCHEMA_MAPS.has(key) && isNode(value)) copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub)]));
+    else copy[key] = value;
+  }
+  return copy;
+}
+
+/**
+ * Fastify's validator compiler. Each validator is compiled on first use; when `ahead` has its code,
+ * compiled by the build (platform/schema-code.ts), that code is loaded instead.
+ */
+export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<unknown> {
+  const ajvs = { 'api-body': makeAjv('api-body'), 'control-body': makeAjv('control-body'), text: makeAjv('text') };
+  // One validator per schema object and kind: a HEAD route shares its GET route's schemas, and many
+  // routes share one parameter or body schema (a cloud project and region, a CDN resource id).
+  const made = { 'api-body': new WeakMap<object, ValidateFunction>(), 'control-body': new WeakMap<object, ValidateFunction>(), text: new WeakMap<object, ValidateFunction>() };
+  const validatorFor = (kind: ValidatorKind, schema: unknown): ValidateFunction => {
+    const compile = () => {
+      const prepared = prepareSchema(kind, schema);
+      return ahead?.validator(kind, prepared) ?? (ajvs[kind].compile(prepared) as ValidateFunction);
+    };
+    // The build's collector sees every schema now, not just those of the routes it happens to call.
+    if (ahead?.collects) compile();
+    return finiteOnly(compile, kind === 'text' ? numberSyntax(schema) : undefined);
+  };
   // Compiled on first use, not at start: compiling every route's schemas up front took most of a second.
-  return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    return finiteOnly(() => ajv.compile(safeIntegers(schema)) as ValidateFunction);
+  return ({ schema, httpPart, url }) => {
+    const kind: ValidatorKind = httpPart !== 'body' ? 'text' : url.startsWith('/_edgeplane') ? 'control-body' : 'api-body';
+    if (!schema || typeof schema !== 'object') return validatorFor(kind, schema);
+    let validate = made[kind].get(schema);
+    if (!validate) made[kind].set(schema, (validate = validatorFor(kind, schema)));
+    return validate;
   };
 }
 
@@ -39,7 +117,7 @@ export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
  * a number is no longer exact, and `99999999999999999999999` reaches SQL as "1e+23" (a 500 on PostgreSQL).
  * Works on a copy: the route keeps its schema for serialization and the OpenAPI document.
  */
-function safeIntegers(schema: unknown): object {
+export function safeIntegers(schema: unknown): object {
   if (Array.isArray(schema)) return schema.map(safeIntegers);
   if (!schema || typeof schema !== 'object') return schema as object;
   const copy: Record<string, unknown> = {};
@@ -53,40 +131,168 @@ function safeIntegers(schema: unknown): object {
 }
 
 /**
+ * The length a string may have where its schema sets none (docs/reliability.md). Without one, a client
+ * could store megabytes in a name and make every later list of its objects slow or too large to answer.
+ * Fields that carry documents (certificates, keys, cloud-init data) declare their own, larger bounds.
+ */
+export const DEFAULT_MAX_STRING_LENGTH = 16_384;
+
+/** A copy of a schema in which every string without a maxLength (or a format or enum that bounds it) gets the default. */
+export function boundStrings(schema: unknown): object {
+  if (Array.isArray(schema)) return schema.map(boundStrings);
+  if (!schema || typeof schema !== 'object') return schema as object;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = typeof value === 'object' ? boundStrings(value) : value;
+  const type = copy.type;
+  const isString = type === 'string' || (Array.isArray(type) && type.includes('string'));
+  if (isString && copy.maxLength === undefined && copy.enum === undefined && copy.const === undefined) copy.maxLength = DEFAULT_MAX_STRING_LENGTH;
+  return copy;
+}
+
+/**
+ * Unknown fields are dropped by Ajv (removeAdditional) as it checks an object; inside an anyOf or oneOf it
+ * would drop them while trying the first form, and the next forms would check what is left. So objects
+ * under a union refuse unknown fields instead (which form a stray field belongs to would be a guess).
+ */
+export function closeUnionObjects(schema: unknown, underUnion = false): object {
+  if (Array.isArray(schema)) return schema.map((item) => closeUnionObjects(item, underUnion));
+  if (!schema || typeof schema !== 'object') return schema as object;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    copy[key] = typeof value === 'object' ? closeUnionObjects(value, underUnion || key === 'anyOf' || key === 'oneOf') : value;
+  }
+  if (underUnion && copy.additionalProperties === false) copy.additionalProperties = { not: {}, 'x-closed': true };
+  return copy;
+}
+
+/**
  * Ajv counts Infinity as an integer, and "1e400" (a query string coerced, or a JSON number) parses to it:
  * such a value would pass validation and fail later in serialization or SQL as a 500. Likewise a NUL
  * character (%00, \u0000), which PostgreSQL text cannot hold. Refuse both here, on both engines.
  */
-function finiteOnly(compile: () => ValidateFunction): ValidateFunction {
+export function finiteOnly(compile: () => ValidateFunction, before?: (data: unknown) => ErrorObject[] | null): ValidateFunction {
   let validate: ValidateFunction | undefined;
   const wrapped = ((data: unknown) => {
     validate ??= compile();
+    const malformed = before?.(data) ?? null;
+    if (malformed !== null) {
+      wrapped.errors = [...malformed, ...otherErrors(validate, data, malformed)];
+      return false;
+    }
     if (!validate(data)) {
       wrapped.errors = validate.errors;
       return false;
     }
-    const where = unstorable(data, '', 0);
-    if (where === null) return true;
-    wrapped.errors = [
-      where.nul
-        ? { keyword: 'pattern', instancePath: where.path, schemaPath: '#', params: { pattern: '^[^\\u0000]*$' }, message: 'must not contain a NUL character' }
-        : { keyword: 'type', instancePath: where.path, schemaPath: '#', params: { type: 'finite number' }, message: 'must be a finite number' },
-    ];
+    const problems = unstorableErrors(data);
+    if (problems === null) return true;
+    wrapped.errors = problems;
     return false;
   }) as ValidateFunction;
   return wrapped;
 }
 
-function unstorable(value: unknown, path: string, depth: number): { path: string; nul: boolean } | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { path, nul: false };
-  if (typeof value === 'string') return value.includes('\u0000') ? { path, nul: true } : null;
+/**
+ * The errors of the fields a syntax check did not already refuse, so one answer names every failing
+ * field: the rest of the data is validated without the refused parameters (whose absence is no error).
+ */
+function otherErrors(validate: ValidateFunction, data: unknown, refused: ErrorObject[]): ErrorObject[] {
+  const names = new Set(refused.map((e) => e.instancePath.split('/')[1]));
+  const rest = Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([name]) => !names.has(name)));
+  if (validate(rest)) return [];
+  return (validate.errors ?? []).filter((e) => !(e.keyword === 'required' && names.has((e.params as { missingProperty?: string }).missingProperty ?? '')));
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** The numeric kind of a parameter schema (its own type, its items', or a union branch's), if any. */
+function numericKind(schema: unknown): 'integer' | 'number' | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const node = schema as Record<string, unknown>;
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (types.includes('integer')) return 'integer';
+  if (types.includes('number')) return 'number';
+  if (node.items) return numericKind(node.items);
+  for (const branch of [...((node.anyOf as unknown[]) ?? []), ...((node.oneOf as unknown[]) ?? [])]) {
+    const kind = numericKind(branch);
+    if (kind) return kind;
+  }
+  return undefined;
+}
+
+/**
+ * Path and query values are text, and Ajv turns any text JavaScript reads as a number into one: "0x10"
+ * became the id 16, " 7 " and "1e3" became 7 and 1000. Numeric parameters must be written in decimal.
+ */
+export function numberSyntax(schema: unknown): ((data: unknown) => ErrorObject[] | null) | undefined {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (!properties) return undefined;
+  const numeric = Object.entries(properties).flatMap(([name, property]) => {
+    const kind = numericKind(property);
+    return kind ? [[name, kind === 'integer' ? INTEGER_TEXT : NUMBER_TEXT] as const] : [];
+  });
+  if (numeric.length === 0) return undefined;
+  return (data) => {
+    const errors: ErrorObject[] = [];
+    for (const [name, syntax] of numeric) {
+      const value = (data as Record<string, unknown>)[name];
+      const items = Array.isArray(value) ? value : [value];
+      items.forEach((item, i) => {
+        if (typeof item !== 'string' || syntax.test(item)) return;
+        const instancePath = Array.isArray(value) ? `/${name}/${i}` : `/${name}`;
+        errors.push({ keyword: 'type', instancePath, schemaPath: '#', params: { type: syntax === INTEGER_TEXT ? 'integer' : 'number' }, message: `must be a ${syntax === INTEGER_TEXT ? 'whole' : 'decimal'} number written in decimal digits` });
+      });
+    }
+    return errors.length > 0 ? errors : null;
+  };
+}
+
+/** Infinity or a NUL character anywhere in validated data, as an Ajv error (null when there is none). */
+export function unstorableErrors(data: unknown): ErrorObject[] | null {
+  const trail: string[] = [];
+  const nul = unstorable(data, 0, trail);
+  if (nul === null) return null;
+  const path = trail.reverse().map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return [
+    nul
+      ? { keyword: 'pattern', instancePath: path, schemaPath: '#', params: { pattern: '^[^\\u0000]*$' }, message: 'must not contain a NUL character' }
+      : { keyword: 'type', instancePath: path, schemaPath: '#', params: { type: 'finite number' }, message: 'must be a finite number' },
+  ];
+}
+
+/**
+ * Null when the value holds neither; otherwise whether the first one found is a NUL character (true)
+ * or a non-finite number (false), with the keys leading to it pushed on `trail`, innermost first.
+ * Runs on every validated body and every ingested WAAP line: no path is built unless something is found
+ * (building one per key visited was a quarter of the WAAP NDJSON ingestion's CPU time).
+ */
+function unstorable(value: unknown, depth: number, trail: string[]): boolean | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : false;
+  if (typeof value === 'string') return value.includes('\u0000') ? true : null;
   // Validated data has the schema's depth; the bound only guards against pathological free-form JSON.
   if (value === null || typeof value !== 'object' || depth > 64) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const child = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (key.includes('\u0000')) return { path: child, nul: true };
-    const found = unstorable(item, child, depth + 1);
-    if (found !== null) return found;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (!(i in value)) continue;
+      const found = unstorable(value[i], depth + 1, trail);
+      if (found !== null) {
+        trail.push(String(i));
+        return found;
+      }
+    }
+    return null;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key.includes('\u0000')) {
+      trail.push(key);
+      return true;
+    }
+    const found = unstorable(record[key], depth + 1, trail);
+    if (found !== null) {
+      trail.push(key);
+      return found;
+    }
   }
   return null;
 }
@@ -114,6 +320,12 @@ function describe(error: ErrorObject): { extra: string[]; message: string; type:
       return { extra: [String(params.missingProperty)], message: 'Field required', type: 'missing' };
     case 'additionalProperties':
       return { extra: [String(params.additionalProperty)], message: 'Extra fields not permitted', type: 'extra_forbidden' };
+    case 'not': {
+      const schema = error.parentSchema as Record<string, unknown> | undefined;
+      if (schema?.['x-read-only']) return { extra: [], message: 'This field is read-only and cannot be set', type: 'read_only' };
+      if (schema?.['x-closed']) return { extra: [], message: 'Extra fields not permitted', type: 'extra_forbidden' };
+      return { extra: [], message: `Input ${error.message ?? 'is invalid'}`, type: 'value_error' };
+    }
     case 'type':
       return { extra: [], message: `Input should be of type ${String(params.type).replace(',', ' or ')}`, type: 'type_error' };
     case 'enum':
@@ -123,8 +335,10 @@ function describe(error: ErrorObject): { extra: string[]; message: string; type:
     case 'uniqueItems':
       return { extra: [], message: 'Items must be unique', type: 'value_error' };
     case 'anyOf':
-    case 'oneOf':
-      return { extra: [], message: 'Input does not match any allowed form', type: 'value_error' };
+    case 'oneOf': {
+      const closest = (error as UnionError).closest;
+      return { extra: [], message: `Input does not match any allowed form${closest ? ` (closest: ${closest})` : ''}`, type: 'value_error' };
+    }
     default:
       return { extra: [], message: `Input ${error.message ?? 'is invalid'}`, type: 'value_error' };
   }
@@ -138,11 +352,42 @@ function describe(error: ErrorObject): { extra: string[]; message: string; type:
 function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
   const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   if (unions.length === 0) return errors;
+  for (const union of unions) (union as UnionError).closest = closestForm(union, errors);
   return errors.filter((error) => {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') return true;
     const owner = unions.find((u) => error.schemaPath.startsWith(`${u.schemaPath}/`) && error.instancePath.startsWith(u.instancePath));
     return !owner;
   });
+}
+
+/** A union's error, with what its closest form lacked (see closestForm). */
+type UnionError = ErrorObject & { closest?: string };
+
+/**
+ * Which form of a union the input came closest to, and what failed in it: the form with the fewest errors
+ * among those whose shape the input had (a form refused only for its type at the union's own place is not
+ * close). "form 2, where name: Field required; port: Input must be <= 65535".
+ */
+function closestForm(union: ErrorObject, errors: ErrorObject[]): string | undefined {
+  const prefix = `${union.schemaPath}/`;
+  const byForm = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    if (error === union || !error.schemaPath.startsWith(prefix) || !error.instancePath.startsWith(union.instancePath)) continue;
+    const form = error.schemaPath.slice(prefix.length).split('/')[0];
+    byForm.set(form, [...(byForm.get(form) ?? []), error]);
+  }
+  const shaped = [...byForm].filter(([, failed]) => !failed.every((e) => e.keyword === 'type' && e.instancePath === union.instancePath));
+  if (shaped.length === 0) return undefined;
+  const [form, failed] = shaped.reduce((best, next) => (next[1].length < best[1].length ? next : best));
+  const problems = failed
+    .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf')
+    .slice(0, 5)
+    .map((e) => {
+      const { extra, message } = describe(e);
+      const path = [...pointerToPath(e.instancePath.slice(union.instancePath.length)), ...extra].join('.');
+      return path ? `${path}: ${message}` : message;
+    });
+  return `form ${Number(form) + 1}, where ${problems.join('; ')}`;
 }
 
 export function ajvErrorsToFields(errors: ErrorObject[], location: FieldLocation): FieldError[] {
@@ -165,21 +410,41 @@ export function fromFastifyValidation(errors: ErrorObject[], context: string | u
 }
 
 /**
- * Response serializers (fast-json-stringify), built on a route's first response rather than at start.
+ * Response serializers (fast-json-stringify), built on a route's first response rather than at start
+ * (or loaded from the code the build compiled, see platform/schema-code.ts).
  * A frozen value (a cached record shared between requests, see platform/immutable.ts) cannot change, so
  * its JSON text is kept with it and written again as is while the value lives.
  */
-export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
+export function createSerializerCompiler(ahead?: SchemaCode): FastifySerializerCompiler<unknown> {
+  // One serialiser per schema object: a HEAD route shares its GET route's, and routes share schemas.
+  const made = new WeakMap<object, Serialize>();
   return ({ schema }) => {
-    let serialize: ((data: unknown) => string) | undefined;
-    const texts = new WeakMap<object, string>();
-    return (data: unknown) => {
-      serialize ??= fastJson(nullableForSerializer(schema) as object);
-      if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return serialize(data);
-      let text = texts.get(data);
-      if (text === undefined) texts.set(data, (text = serialize(data)));
-      return text;
-    };
+    if (!schema || typeof schema !== 'object') return serializerFor(schema, ahead);
+    let serializer = made.get(schema);
+    if (!serializer) made.set(schema, (serializer = serializerFor(schema, ahead)));
+    return serializer;
+  };
+}
+
+/** The schema fast-json-stringify compiles for a route's response schema (see nullableForSerializer). */
+export function prepareResponseSchema(schema: unknown): object {
+  return nullableForSerializer(withoutAnnotations(schema)) as object;
+}
+
+function serializerFor(schema: unknown, ahead: SchemaCode | undefined): Serialize {
+  let serialize: Serialize | undefined;
+  const texts = new WeakMap<object, string>();
+  const compile = () => {
+    const prepared = prepareResponseSchema(schema);
+    return ahead?.serializer(prepared) ?? fastJson(prepared);
+  };
+  if (ahead?.collects) compile();
+  return (data: unknown) => {
+    serialize ??= compile();
+    if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return serialize(data);
+    let text = texts.get(data);
+    if (text === undefined) texts.set(data, (text = serialize(data)));
+    return text;
   };
 }
 
@@ -192,6 +457,8 @@ const COMBINATORS = ['anyOf', 'oneOf', 'allOf', '$ref', 'if'];
  * written, and how OpenAPI 3.1 says "T or null") becomes `T` with `nullable: true`. fast-json-stringify
  * serialises the first form by running a schema validator on the value for each branch on every
  * response; the second it serialises with a plain `=== null` check. Same JSON either way.
+ * Likewise a union of an array and an object (a list, or a page of it) becomes one schema with both
+ * types, told apart by `Array.isArray` instead of validating the whole list against the array branch.
  */
 export function nullableForSerializer(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(nullableForSerializer);
@@ -199,12 +466,36 @@ export function nullableForSerializer(schema: unknown): unknown {
   const copy: SchemaNode = {};
   for (const [key, value] of Object.entries(schema)) copy[key] = nullableForSerializer(value);
   const branches = copy.anyOf;
-  if (!Array.isArray(branches) || branches.length !== 2) return copy;
-  const nullIndex = branches.findIndex((branch) => isNode(branch) && branch.type === 'null');
-  const other = branches[1 - nullIndex];
-  if (nullIndex < 0 || !isNode(other) || typeof other.type !== 'string' || COMBINATORS.some((k) => k in other)) return copy;
+  if (!Array.isArray(branches)) return copy;
   const { anyOf: _anyOf, ...siblings } = copy;
-  return { ...siblings, ...other, nullable: true };
+  const nullIndex = branches.length === 2 ? branches.findIndex((branch) => isNode(branch) && branch.type === 'null') : -1;
+  const other = branches[1 - nullIndex];
+  if (nullIndex >= 0 && isNode(other) && typeof other.type === 'string' && !COMBINATORS.some((k) => k in other)) return { ...siblings, ...other, nullable: true };
+  const typed = typedUnion(branches);
+  return typed ? { ...siblings, ...typed } : copy;
+}
+
+const JSON_TYPE_SEPARABLE = new Set(['array', 'object', 'null']);
+
+/**
+ * Branches of distinct types among array, object and null, none with a combinator and no keyword in
+ * two of them, as one schema with a list of types (undefined when the branches are not so).
+ */
+function typedUnion(branches: unknown[]): SchemaNode | undefined {
+  if (branches.length < 2 || !branches.every(isNode)) return undefined;
+  const nodes = branches as SchemaNode[];
+  const types = nodes.map((b) => b.type);
+  if (!types.every((t) => typeof t === 'string' && JSON_TYPE_SEPARABLE.has(t)) || new Set(types).size !== types.length) return undefined;
+  if (nodes.some((b) => COMBINATORS.some((k) => k in b) || 'nullable' in b)) return undefined;
+  const merged: SchemaNode = {};
+  for (const node of nodes) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'type') continue;
+      if (key in merged) return undefined;
+      merged[key] = value;
+    }
+  }
+  return { ...merged, type: types };
 }
 
 /** Names of the query parameters a querystring schema declares as arrays. */
@@ -226,6 +517,26 @@ export function splitCommaLists(query: Record<string, unknown>, keys: string[]):
     if (value === undefined) continue;
     const items = Array.isArray(value) ? value : [value];
     query[key] = items.flatMap((item) => (typeof item === 'string' ? item.split(',').map((s) => s.trim()).filter((s) => s !== '') : [item]));
+  }
+}
+
+/**
+ * Object-valued query parameters arrive as one key per field: `created_at.gte=...` (the official clients'
+ * dotted form) or `created_at[gte]=...` (the bracket form the reference's examples use). Each is folded
+ * into `query[name]` as an object, repeated keys as lists, so the parameter validates as declared.
+ */
+export function foldNestedQuery(query: Record<string, unknown>, names: string[]): void {
+  if (names.length === 0) return;
+  const wanted = new Set(names);
+  for (const key of Object.keys(query)) {
+    const match = /^([^.[\]]+)(?:\.([^.[\]]+)|\[([^\]]*)\])$/.exec(key);
+    if (!match || !wanted.has(match[1])) continue;
+    const [, name, dotted, bracketed] = match;
+    const current = query[name];
+    const target = (current && typeof current === 'object' && !Array.isArray(current) ? current : {}) as Record<string, unknown>;
+    target[dotted ?? bracketed] = query[key];
+    query[name] = target;
+    delete query[key];
   }
 }
 

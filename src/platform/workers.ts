@@ -14,8 +14,10 @@ export interface WorkerSpec {
 }
 
 interface Pending {
+  message: Record<string, unknown>;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  timer?: NodeJS.Timeout;
 }
 
 interface Reply {
@@ -24,66 +26,121 @@ interface Reply {
   error?: { message: string; code?: string };
 }
 
+/** A thread with the calls sent to it and not answered yet (it answers them one at a time, in order). */
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/** A call a thread did not answer in its time: the thread was stopped and replaced. */
+export class WorkerTimeout extends Error {
+  readonly code = 'worker_timeout';
+}
+
+export interface CallOptions {
+  /** Past this, the call fails with WorkerTimeout and its thread is replaced (the calls queued behind it go to the new one). */
+  timeoutMs?: number;
+}
+
 /**
  * The protocol: the pool posts `{id, ...message}`; the thread answers `{id, result}` or
  * `{id, error: {message, code?}}` (see serveWorkerCalls).
  */
 export class WorkerPool {
-  private readonly workers: { worker: Worker; pending: Map<number, Pending> }[] = [];
+  private readonly slots: Slot[] = [];
   private next = 0;
   private ids = 0;
   private closed = false;
+  private spec: WorkerSpec | undefined;
 
   constructor(
-    private readonly spec: () => WorkerSpec,
+    private readonly makeSpec: () => WorkerSpec,
     private readonly threads: number,
   ) {}
 
   // Threads start with the first call, not with the server: starting them costs CPU time that start-up
   // would otherwise share with them, for products many runs never query.
   private start(): void {
-    const spec = this.spec();
+    this.spec = this.makeSpec();
     for (let i = 0; i < this.threads; i += 1) {
-      const worker = new Worker(spec.source, { eval: spec.eval, workerData: spec.workerData });
-      const pending = new Map<number, Pending>();
-      worker.on('message', ({ id, result, error }: Reply) => {
-        const waiting = pending.get(id);
-        pending.delete(id);
-        if (pending.size === 0) worker.unref();
-        if (!waiting) return;
-        if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
-        else waiting.resolve(result);
-      });
-      // A dead thread fails what it was doing; the next calls go to the others or surface the error.
-      worker.on('error', (error) => {
-        for (const waiting of pending.values()) waiting.reject(error);
-        pending.clear();
-        worker.unref();
-      });
-      // An idle thread must not keep the process alive; a busy one must, or a script awaiting its
-      // answer would see the process exit under it.
-      worker.unref();
-      this.workers.push({ worker, pending });
+      const slot: Slot = { worker: undefined as unknown as Worker, pending: new Map() };
+      this.spawn(slot);
+      this.slots.push(slot);
     }
   }
 
-  call<R>(message: Record<string, unknown>): Promise<R> {
+  private spawn(slot: Slot): void {
+    const spec = this.spec!;
+    const worker = new Worker(spec.source, { eval: spec.eval, workerData: spec.workerData });
+    slot.worker = worker;
+    worker.on('message', ({ id, result, error }: Reply) => {
+      if (slot.worker !== worker) return; // a replaced thread's late answer
+      const waiting = slot.pending.get(id);
+      slot.pending.delete(id);
+      if (slot.pending.size === 0) worker.unref();
+      if (!waiting) return;
+      clearTimeout(waiting.timer);
+      if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
+      else waiting.resolve(result);
+    });
+    // A dead thread fails what it was doing; the next calls go to the others or surface the error.
+    worker.on('error', (error) => {
+      if (slot.worker !== worker) return;
+      for (const waiting of slot.pending.values()) {
+        clearTimeout(waiting.timer);
+        waiting.reject(error);
+      }
+      slot.pending.clear();
+      worker.unref();
+    });
+    // An idle thread must not keep the process alive; a busy one must, or a script awaiting its
+    // answer would see the process exit under it.
+    worker.unref();
+  }
+
+  /** A call past its time: fail it, stop its thread (it is still inside the call) and start another for the calls queued behind. */
+  private expire(slot: Slot, id: number, timeoutMs: number): void {
+    const late = slot.pending.get(id);
+    if (!late) return;
+    slot.pending.delete(id);
+    late.reject(new WorkerTimeout(`no answer within ${timeoutMs} ms; the thread was replaced`));
+    const queued = [...slot.pending.entries()];
+    slot.pending.clear();
+    void slot.worker.terminate();
+    if (this.closed) return;
+    this.spawn(slot);
+    for (const [queuedId, call] of queued) this.post(slot, queuedId, call);
+  }
+
+  private post(slot: Slot, id: number, call: Pending): void {
+    slot.pending.set(id, call);
+    slot.worker.ref();
+    slot.worker.postMessage({ ...call.message, id });
+  }
+
+  call<R>(message: Record<string, unknown>, options: CallOptions = {}): Promise<R> {
     if (this.closed) return Promise.reject(new Error('the worker pool is closed'));
-    if (this.workers.length === 0) this.start();
+    if (this.slots.length === 0) this.start();
     // The least busy thread; ties go round-robin.
-    let chosen = this.workers[this.next++ % this.workers.length];
-    for (const candidate of this.workers) if (candidate.pending.size < chosen.pending.size) chosen = candidate;
+    let chosen = this.slots[this.next++ % this.slots.length];
+    for (const candidate of this.slots) if (candidate.pending.size < chosen.pending.size) chosen = candidate;
+    const slot = chosen;
     const id = ++this.ids;
     return new Promise<R>((resolve, reject) => {
-      chosen.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      chosen.worker.ref();
-      chosen.worker.postMessage({ ...message, id });
+      const call: Pending = { message, resolve: resolve as (value: unknown) => void, reject };
+      if (options.timeoutMs !== undefined) {
+        // Counted from when the call is sent; a call queued behind a slow one shares its wait.
+        call.timer = setTimeout(() => this.expire(slot, id, options.timeoutMs!), options.timeoutMs);
+        call.timer.unref();
+      }
+      this.post(slot, id, call);
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.workers.map(({ worker }) => worker.terminate()));
+    for (const slot of this.slots) for (const call of slot.pending.values()) clearTimeout(call.timer);
+    await Promise.all(this.slots.map(({ worker }) => worker.terminate()));
   }
 }
 

@@ -1,5 +1,6 @@
 // The fault hook runs after authentication, so a declared fault never hides a missing or wrong token, and
-// never on /_edgeplane itself (a fault must not lock the test out of the control API that removes it).
+// never on /_edgeplane itself (a fault must not lock the test out of the control API that removes it) nor
+// on the web console's files (the console is how a person removes it).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pathOf } from '../../platform/http.js';
@@ -28,7 +29,7 @@ export function registerFaultHook(app: FastifyInstance, faults: FaultService): v
   };
   // Callback style so that with no fault declared (the usual case) a request pays no promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (faults.size === 0 || request.is404 || request.facts.control) return done();
+    if (faults.size === 0 || request.is404 || request.facts.control || request.facts.serverFiles || request.internal) return done();
     applyFault(request).then(() => done(), done);
   });
 }

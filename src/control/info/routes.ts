@@ -5,7 +5,8 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/index.js';
 import type { RouteCatalogue } from '../../platform/http.js';
 import { VERSION } from '../../version.js';
-import { coverageOf, operationKey, referenceKeys } from './coverage.js';
+import { StringEnum } from '../../platform/schema.js';
+import { coverageOf, implementationOf, operationKey, referenceKeys } from './coverage.js';
 
 const InfoSchema = Type.Object({
   version: Type.String(),
@@ -24,10 +25,12 @@ const InfoSchema = Type.Object({
   coverage: Type.Object({
     reference: Type.Integer({ description: 'Operations of the reference API' }),
     implemented: Type.Integer({ description: 'Of those, how many this server answers' }),
+    modelled: Type.Integer({ description: 'Answered by a modelled product' }),
+    catalogue: Type.Integer({ description: 'Answered by the catalogue engine' }),
     percent: Type.Number(),
-    areas: Type.Array(Type.Object({ area: Type.String(), reference: Type.Integer(), implemented: Type.Integer() })),
+    areas: Type.Array(Type.Object({ area: Type.String(), reference: Type.Integer(), implemented: Type.Integer(), modelled: Type.Integer(), catalogue: Type.Integer() })),
   }),
-  operations: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), operationId: Type.String(), inReference: Type.Boolean() }), {
+  operations: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), operationId: Type.String(), inReference: Type.Boolean(), implementation: StringEnum(['modelled', 'catalogue']) }), {
     description: 'Every operation this server implements',
   }),
 });
@@ -46,7 +49,8 @@ export interface InfoDeps {
 export function infoRoutes(app: FastifyInstance, deps: InfoDeps): void {
   // Uptime is real elapsed time, not server-clock time, which tests move.
   const startedAt = performance.now();
-  const reference = referenceKeys();
+  // The catalogue is read by the first info request, not at start.
+  let reference: Set<string> | undefined;
   app.get(
     '/_edgeplane/info',
     {
@@ -55,6 +59,8 @@ export function infoRoutes(app: FastifyInstance, deps: InfoDeps): void {
     },
     async () => {
       const operations = deps.routes.operations();
+      reference ??= referenceKeys();
+      const inReference = reference;
       return {
         version: VERSION,
         engine: deps.db.engine,
@@ -66,7 +72,7 @@ export function infoRoutes(app: FastifyInstance, deps: InfoDeps): void {
         clock: deps.clock.state(),
         counts: { tables: await deps.tableCounts(), faults: deps.faultCount(), journal: deps.journalCount() },
         coverage: coverageOf(operations),
-        operations: operations.map((op) => ({ ...op, inReference: reference.has(operationKey(op.method, op.path)) })),
+        operations: operations.map((op) => ({ ...op, inReference: inReference.has(operationKey(op.method, op.path)), implementation: implementationOf(op.operationId) })),
       };
     },
   );

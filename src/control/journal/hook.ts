@@ -13,6 +13,9 @@ declare module 'fastify' {
   }
 }
 
+/** Sent by the web console on its periodic refreshes: a person watching a page is not traffic to journal. */
+export const CONSOLE_REFRESH_HEADER = 'x-edgeplane-console';
+
 export function registerJournalHook(app: FastifyInstance, journal: Journal, clock: Clock): void {
   if (!journal.enabled) return;
   // Callback-style hooks and request slots declared up front: this runs on every request, so no promise
@@ -31,7 +34,7 @@ export function registerJournalHook(app: FastifyInstance, journal: Journal, cloc
     });
   }
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.facts.unjournaled) return done();
+    if (request.facts.unjournaled || request.internal || request.headers[CONSOLE_REFRESH_HEADER] === 'poll') return done();
     const principal = request.principal;
     journal.record({
       timeMs: request.journalArrival,

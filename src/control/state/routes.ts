@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../../platform/schema.js';
@@ -33,7 +34,8 @@ export function stateRoutes(app: FastifyInstance, state: StateService, hooks: Re
   app.get<{ Querystring: Static<typeof ExportQuerySchema> }>(
     '/_edgeplane/state',
     { config, schema: { operationId: 'control.state.export', tags, summary: 'Export the whole state, or one client\'s, as one versioned JSON document', querystring: ExportQuerySchema, response: { 200: StateDocumentSchema } } },
-    async (request) => state.export(request.query.clientId),
+    // Streamed as it is read (the schema documents the shape; the text is written by the service).
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(Readable.from(await state.exportChunks(request.query.clientId))),
   );
 
   app.put<{ Body: StateDocument }>(

@@ -1,7 +1,7 @@
 // State snapshots: the whole database (or one client's rows) as one versioned JSON document, imported
 // all-or-nothing, and reset. The version is the name of the last migration the exporting server had,
 // so an older document is brought forward by the same migrations that upgrade a database.
-import { type Kysely, Migrator } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Engine } from '../../platform/db/index.js';
 import { openDatabase } from '../../platform/db/index.js';
@@ -37,15 +37,32 @@ export class StateService {
     return Object.keys(this.migrations(this.db.engine)).sort().at(-1) ?? '000';
   }
 
-  async export(clientId?: number): Promise<StateDocument> {
+  /**
+   * The state document as JSON text, in pieces: tables are read a page of rows at a time (by primary key),
+   * so an export of any size never holds the whole document, or a whole table, in memory.
+   */
+  async exportChunks(clientId?: number): Promise<AsyncIterable<string>> {
     const tables = await listTables(this.db.kysely, this.db.engine);
     if (clientId !== undefined && !(await this.clientExists(clientId))) throw notFound('Client');
-    const out: Record<string, Row[]> = {};
-    for (const table of tables) {
-      const rows = await readRows(this.db.kysely, table, clientId);
-      if (rows) out[table.name] = rows;
-    }
-    return { format: STATE_FORMAT, version: this.latestVersion(), exportedAt: this.clock.date().toISOString(), clientId: clientId ?? null, tables: out };
+    const header = { format: STATE_FORMAT, version: this.latestVersion(), exportedAt: this.clock.date().toISOString(), clientId: clientId ?? null };
+    const db = this.db.kysely;
+    return (async function* () {
+      yield `${JSON.stringify(header).slice(0, -1)},"tables":{`;
+      let firstTable = true;
+      for (const table of tables) {
+        const scope = scoped(table, clientId);
+        if (scope === null) continue;
+        yield `${firstTable ? '' : ','}${JSON.stringify(table.name)}:[`;
+        firstTable = false;
+        let firstRow = true;
+        for await (const rows of pagesOf(db, table, scope)) {
+          yield (firstRow ? '' : ',') + rows.map((row) => JSON.stringify(encodeRow(row))).join(',');
+          firstRow = false;
+        }
+        yield ']';
+      }
+      yield '}}';
+    })();
   }
 
   /** Replaces everything (or, for a one-client document, that client's rows) in one transaction. */
@@ -186,9 +203,27 @@ function within<Q extends { where: (...args: any[]) => Q }>(db: Kysely<any>, que
 async function readRows(db: Kysely<any>, table: TableInfo, clientId: number | undefined): Promise<Row[] | null> {
   const scope = scoped(table, clientId);
   if (scope === null) return null;
-  let query = within(db, db.selectFrom(table.name).selectAll(), scope);
-  for (const column of table.columns) query = query.orderBy(column);
-  return (await query.execute()).map(encodeRow);
+  const rows: Row[] = [];
+  for await (const page of pagesOf(db, table, scope)) rows.push(...page.map(encodeRow));
+  return rows;
+}
+
+const EXPORT_PAGE = 500;
+
+/** A table's rows in scope, a page at a time, in primary-key order (keyset paging: each page is one indexed read). */
+async function* pagesOf(db: Kysely<any>, table: TableInfo, scope: Scope): AsyncIterable<Row[]> {
+  const key = table.primaryKey.length > 0 ? table.primaryKey : table.columns;
+  let after: unknown[] | undefined;
+  for (;;) {
+    let query = within(db, db.selectFrom(table.name).selectAll(), scope);
+    if (after) query = query.where(sql<boolean>`(${sql.join(key.map((c) => sql.ref(c)))}) > (${sql.join(after)})`);
+    for (const column of key) query = query.orderBy(column);
+    const rows = (await query.limit(EXPORT_PAGE).execute()) as Row[];
+    if (rows.length > 0) yield rows;
+    if (rows.length < EXPORT_PAGE) return;
+    const last = rows[rows.length - 1];
+    after = key.map((column) => last[column]);
+  }
 }
 
 async function deleteRows(db: Kysely<any>, table: TableInfo, clientId: number | undefined): Promise<void> {

@@ -5,7 +5,8 @@ import { Clock } from '../../platform/clock.js';
 import { openDatabase } from '../../platform/db/index.js';
 import { migrateToLatest, type MigrationSet } from '../../platform/db/migrate.js';
 import { withSerialId } from '../../platform/db/columns.js';
-import { StateService } from './service.js';
+import { createDomain, event, ingest } from '../../waap/test-helpers.js';
+import { type StateDocument, StateService } from './service.js';
 
 let t: TestApp;
 let a: TestAccount;
@@ -115,6 +116,50 @@ describe('one client', () => {
     expect((await t.request('GET', `${EVENTS}/00000000-0000-4000-8000-000000000002`, { headers: b.headers })).statusCode).toBe(200);
   });
 
+  it("carries a client's WAAP request log whole (blocks, their parts, their ids), and reset removes all of it", async () => {
+    const app = await createTestApp();
+    try {
+      app.clock.freeze();
+      app.clock.set(Date.parse('2026-06-15T12:00:00Z'));
+      const now = app.clock.now();
+      const [x, y] = [await app.account(), await app.account()];
+      const log = async (account: TestAccount, domain: string, base: number) => {
+        const id = (await createDomain(app, account.clientId, domain)).id;
+        // One batch a call: several blocks, and more rows than one export page in the id table.
+        for (let batch = 0; batch < 4; batch += 1) {
+          await ingest(app, Array.from({ length: 150 }, (_, i) => event(id, base + batch * 1000 + i, now - 3_600_000 - i * 1000)));
+        }
+        return id;
+      };
+      await log(x, 'x.example.com', 10_000);
+      await log(y, 'y.example.com', 20_000);
+      const list = (account: TestAccount) => app.request('GET', `/waap/v1/analytics/requests?start=${new Date(now - 86_400_000).toISOString()}&limit=5`, { headers: account.headers });
+      const xBefore = (await list(x)).json();
+      expect(xBefore.count).toBe(600);
+      const xDocument = await exportState(app, `?clientId=${x.clientId}`);
+      expect(xDocument.tables.waap_event_ids).toHaveLength(600);
+      expect(xDocument.tables.waap_event_parts.length).toBeGreaterThan(0);
+      const blockIds = new Set(xDocument.tables.waap_event_blocks.map((row: { block_id: number }) => row.block_id));
+      expect(xDocument.tables.waap_event_parts.every((row: { block_id: number }) => blockIds.has(row.block_id))).toBe(true);
+      const yDocument = await exportState(app, `?clientId=${y.clientId}`);
+      // Reset x: every row of its log goes, parts included; y's log is untouched.
+      await app.request('POST', '/_edgeplane/state/reset', { headers: app.operator, body: { clientId: x.clientId } });
+      const left = await exportState(app);
+      expect(left.tables.waap_event_parts.every((row: { block_id: number }) => !blockIds.has(row.block_id))).toBe(true);
+      expect((await list(y)).json().count).toBe(600);
+      // Importing y's own snapshot back, after x's reset, shows y its own events only.
+      expect((await importState(app, yDocument)).statusCode).toBe(200);
+      const yAfter = (await list(y)).json();
+      expect(yAfter.count).toBe(600);
+      expect(yAfter.results.every((r: { domain: string }) => r.domain === 'y.example.com')).toBe(true);
+      // x's snapshot imports back whole and answers as before.
+      expect((await importState(app, xDocument)).statusCode).toBe(200);
+      expect((await list(x)).json()).toEqual(xBefore);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('404 for an unknown client', async () => {
     expect((await t.request('GET', '/_edgeplane/state?clientId=999999', { headers: t.operator })).statusCode).toBe(404);
     expect((await t.request('POST', '/_edgeplane/state/reset', { headers: t.operator, body: { clientId: 999999 } })).statusCode).toBe(404);
@@ -193,6 +238,13 @@ describe('documents from an older schema', () => {
   const older: MigrationSet = () => ({ '001_a': v1 });
   const newer: MigrationSet = () => ({ '001_a': v1, '002_b': v2 });
 
+  /** The streamed document, read whole (the tests' documents are small). */
+  const exported = async (service: StateService): Promise<StateDocument> => {
+    let text = '';
+    for await (const chunk of await service.exportChunks()) text += chunk;
+    return JSON.parse(text) as StateDocument;
+  };
+
   it('are migrated on import; newer ones are refused', async () => {
     const oldDb = await openDatabase({ memory: true, dataDir: '.' });
     const newDb = await openDatabase({ memory: true, dataDir: '.' });
@@ -201,12 +253,12 @@ describe('documents from an older schema', () => {
       await migrateToLatest(newDb, newer);
       await oldDb.kysely.insertInto('clients').values({ id: 1, name: 'acme' }).execute();
       await oldDb.kysely.insertInto('widgets').values({ id: 7, client_id: 1 }).execute();
-      const document = await new StateService(oldDb, older, new Clock()).export();
+      const document = await exported(new StateService(oldDb, older, new Clock()));
       expect(document.version).toBe('001_a');
       const target = new StateService(newDb, newer, new Clock());
       await target.import(document);
       expect(await newDb.kysely.selectFrom('widgets').selectAll().execute()).toEqual([{ id: 7, client_id: 1, colour: 'blue' }]);
-      const current = await target.export();
+      const current = await exported(target);
       await expect(new StateService(oldDb, older, new Clock()).import(current)).rejects.toThrow(/newer Edgeplane/);
     } finally {
       await oldDb.close();

@@ -11,6 +11,8 @@ export interface TableInfo {
   references: string[];
   /** Columns filled by a PostgreSQL sequence (reset after an import). */
   serialColumns: string[];
+  /** The primary key's columns, in key order (empty when the table has none). */
+  primaryKey: string[];
 }
 
 const INTERNAL = /^(kysely_migration|sqlite_)/;
@@ -22,6 +24,16 @@ const INTERNAL = /^(kysely_migration|sqlite_)/;
  */
 export const OWNED_THROUGH: Readonly<Record<string, { parent: string; key: string }>> = {
   ddos_event_log_details: { parent: 'ddos_event_logs', key: 'id' },
+  waap_event_parts: { parent: 'waap_event_blocks', key: 'block_id' },
+};
+
+/**
+ * Tables whose rows belong to no client: server settings and shared reference data. A table that is
+ * neither here, nor has a client_id, nor is OWNED_THROUGH would be left out of one-client export, import
+ * and reset: a test fails for it (src/control/state/ownership.test.ts).
+ */
+export const SHARED_TABLES: Readonly<Record<string, string>> = {
+  settings: 'server settings (the operator token hash is never exported)',
 };
 
 export async function listTables(db: Kysely<any>, engine: Engine): Promise<TableInfo[]> {
@@ -38,9 +50,10 @@ async function sqliteTables(db: Kysely<any>): Promise<TableInfo[]> {
   const out: TableInfo[] = [];
   for (const { name } of names.rows) {
     if (INTERNAL.test(name)) continue;
-    const columns = await sql<{ name: string }>`select name from pragma_table_info(${name}) order by cid`.execute(db);
+    const columns = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${name}) order by cid`.execute(db);
     const keys = await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(db);
-    out.push({ name, columns: columns.rows.map((c) => c.name), references: [...new Set(keys.rows.map((k) => k.table))], serialColumns: [] });
+    const primaryKey = columns.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    out.push({ name, columns: columns.rows.map((c) => c.name), references: [...new Set(keys.rows.map((k) => k.table))], serialColumns: [], primaryKey });
   }
   return out;
 }
@@ -58,10 +71,17 @@ async function postgresTables(db: Kysely<any>): Promise<TableInfo[]> {
     join information_schema.constraint_column_usage ccu
       on ccu.constraint_name = tc.constraint_name and ccu.constraint_schema = tc.constraint_schema
     where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`.execute(db);
+  const primaryKeys = await sql<{ table_name: string; column_name: string }>`
+    select kcu.table_name, kcu.column_name
+    from information_schema.table_constraints tc
+    join information_schema.key_column_usage kcu
+      on kcu.constraint_name = tc.constraint_name and kcu.constraint_schema = tc.constraint_schema
+    where tc.constraint_type = 'PRIMARY KEY' and tc.table_schema = current_schema()
+    order by kcu.table_name, kcu.ordinal_position`.execute(db);
   const tables = new Map<string, TableInfo>();
   for (const row of columns.rows) {
     let table = tables.get(row.table_name);
-    if (!table) tables.set(row.table_name, (table = { name: row.table_name, columns: [], references: [], serialColumns: [] }));
+    if (!table) tables.set(row.table_name, (table = { name: row.table_name, columns: [], references: [], serialColumns: [], primaryKey: [] }));
     table.columns.push(row.column_name);
     if (row.column_default?.startsWith('nextval(')) table.serialColumns.push(row.column_name);
   }
@@ -69,6 +89,7 @@ async function postgresTables(db: Kysely<any>): Promise<TableInfo[]> {
     const table = tables.get(key.child);
     if (table && key.parent !== key.child) table.references.push(key.parent);
   }
+  for (const key of primaryKeys.rows) tables.get(key.table_name)?.primaryKey.push(key.column_name);
   return [...tables.values()];
 }
 

@@ -97,6 +97,14 @@ export class AccountService {
     return (await this.store.findClient(clientId)) !== undefined;
   }
 
+  /** The oldest live account with this email and its first administrator, if both exist. */
+  async findAdministered(email: string): Promise<{ clientId: number; adminUserId: number } | undefined> {
+    const clientId = await this.store.findClientIdByEmail(email);
+    if (clientId === undefined) return undefined;
+    const admin = (await this.store.listUsers(clientId)).find((u) => u.group_id === 1);
+    return admin && { clientId, adminUserId: admin.id };
+  }
+
   async user(clientId: number, userId: number): Promise<UserRow | undefined> {
     return this.store.findUser(clientId, userId);
   }

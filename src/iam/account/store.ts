@@ -66,6 +66,12 @@ export class AccountStore {
     return this.db.selectFrom('clients').selectAll().where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
   }
 
+  /** The oldest live account with this email (the demo account is found this way). */
+  async findClientIdByEmail(email: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('clients').select('id').where('email', '=', email).where('deleted', '=', 0).orderBy('id').limit(1).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.id);
+  }
+
   async countClients(): Promise<number> {
     const row = await this.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);

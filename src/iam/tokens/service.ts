@@ -1,7 +1,7 @@
 // API tokens: issuing, listing, revoking, and verifying the token of every request.
 import type { Clock } from '../../platform/clock.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
-import { bodyField, invalid, notFound, queryField } from '../../platform/errors.js';
+import { AppError, bodyField, invalid, notFound, queryField } from '../../platform/errors.js';
 import { hashSecret, lookupKey, randomSecret, sameHash } from '../../platform/auth/credentials.js';
 import type { CredentialVerifier, Verification } from '../../platform/auth/plugin.js';
 import { groupById, groupByName, type GroupName, type Principal, ROLE_RANK } from '../../platform/auth/principal.js';
@@ -24,6 +24,13 @@ export interface IssueToken {
   /** Use this exact secret (EDGEPLANE_API_KEY, seeding) instead of a random one. */
   fixedToken?: string;
 }
+
+/** Token quotas per account (docs/iam.md). */
+export const LIVE_TOKENS = 1_000;
+export const TOKEN_ROWS = 20_000;
+
+/** The problem of a token no account has ever had (as opposed to a revoked or expired one). */
+export const UNKNOWN_TOKEN = 'Invalid API token.';
 
 // Recording every use would be a write per request; once a minute per token is plenty for `last_usage`.
 const LAST_USAGE_RESOLUTION_MS = 60_000;
@@ -86,7 +93,7 @@ export class TokenService implements CredentialVerifier {
     const hash = hashSecret(token);
     const candidates = await this.store.findByLookupKey(hash.slice(0, 16));
     const row = candidates.find((c) => sameHash(c.secret_hash, hash));
-    if (!row) return { problem: 'Invalid API token.' };
+    if (!row) return { problem: UNKNOWN_TOKEN };
     if (row.deleted || row.user_deleted || row.client_deleted) return { problem: 'The API token has been revoked.' };
     const now = this.clock.now();
     if (row.expires_at !== null && row.expires_at <= now) return { problem: 'The API token has expired.' };
@@ -108,6 +115,7 @@ export class TokenService implements CredentialVerifier {
     if (expiresAt !== null && expiresAt <= this.clock.now()) {
       throw invalid([bodyField(['exp_date'], 'The expiry date must be in the future')]);
     }
+    await this.checkQuota(target);
     // A reseller acts as the sub-client's first administrator.
     const userId = principal.kind === 'client' ? principal.userId : await this.firstAdmin(target);
     const { id, token } = await this.issue({ clientId: target, userId, role, name: body.name, description: body.description, expiresAt, format });
@@ -135,7 +143,11 @@ export class TokenService implements CredentialVerifier {
   }
 
   async revoke(principal: Principal, clientId: number, tokenId: number): Promise<void> {
-    await this.get(principal, clientId, tokenId);
+    const token = await this.get(principal, clientId, tokenId);
+    // As with issuing: a token cannot undo what a token of a higher role may do.
+    if (principal.kind === 'client' && ROLE_RANK[token.client_user.role.name as GroupName] > ROLE_RANK[principal.role]) {
+      throw new AppError('forbidden', "You can't revoke an API token with a role higher than yours.");
+    }
     if (!(await this.store.markDeleted(clientId, tokenId))) throw notFound('API token');
     this.forget((p) => p.tokenId === tokenId);
   }
@@ -143,6 +155,16 @@ export class TokenService implements CredentialVerifier {
   /** Drops cached verifications, e.g. after a revocation or a change of users or accounts. */
   forget(predicate: (principal: Principal) => boolean = () => true): void {
     this.verified.deleteWhere((entry) => predicate(entry.principal));
+  }
+
+  /**
+   * An account may hold LIVE_TOKENS working tokens and TOKEN_ROWS tokens ever (revoked ones are kept, as
+   * the reference lists them with deleted=true), so no client can grow the table without end.
+   */
+  private async checkQuota(clientId: number): Promise<void> {
+    const { live, all } = await this.store.counts(clientId, this.clock.now());
+    if (live >= LIVE_TOKENS) throw invalid([bodyField([], `The account has ${LIVE_TOKENS} working API tokens, the most Edgeplane keeps; revoke some first.`, 'quota')]);
+    if (all >= TOKEN_ROWS) throw invalid([bodyField([], `The account has had ${TOKEN_ROWS} API tokens, the most Edgeplane keeps.`, 'quota')]);
   }
 
   /** Administrators and resellers see every token of the account; other users only their own. */

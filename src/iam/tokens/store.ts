@@ -88,6 +88,19 @@ export class TokenStore {
     return query.orderBy('t.id').execute() as Promise<TokenWithOwner[]>;
   }
 
+  /** An account's tokens: those that still work (not revoked, not expired at `now`) and all it ever had. */
+  async counts(clientId: number, now: number): Promise<{ live: number; all: number }> {
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        eb.fn.sum<number>(eb.case().when(eb.and([eb('deleted', '=', 0), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])])).then(1).else(0).end()).as('live'),
+      ])
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    return { live: Number(row.live ?? 0), all: Number(row.all) };
+  }
+
   async markDeleted(clientId: number, id: number): Promise<boolean> {
     const result = await this.db
       .updateTable('api_tokens')

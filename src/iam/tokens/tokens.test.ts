@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
+import { LIVE_TOKENS } from './service.js';
 
 let t: TestApp;
 let admin: TestAccount;
@@ -66,11 +67,26 @@ for (const version of ['v2', 'v1'] as const) {
 }
 
 describe('token rules', () => {
-  it('refuses a role above the issuer\'s own', async () => {
+  it("refuses a role above the issuer's own with the reference's 400 CreateTokenError body", async () => {
     const engineer = await t.account({ role: 'Engineers' });
     const res = await t.request('POST', `/iam/v2/clients/${engineer.clientId}/tokens`, { headers: engineer.headers, body: body({ name: 'Administrators' }) });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors['client_user.role'][0]).toMatch(/Can't create token with role Administrators/);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errors: { client_user: { role: ["Can't create token with role Administrators"] } } });
+    expectConforms('POST', '/iam/v2/clients/{clientId}/tokens', res);
+  });
+
+  it('does not let a token revoke a token of a higher role, even of its own user', async () => {
+    const a = await t.account();
+    const url = `/iam/v2/clients/${a.clientId}/tokens`;
+    const strong = (await t.request('POST', url, { headers: a.headers, body: body({ name: 'Administrators' }) })).json();
+    const weak = (await t.request('POST', url, { headers: a.headers, body: body({ name: 'Engineers' }) })).json();
+    const weakHeaders = { authorization: `APIKey ${weak.token}` };
+    const res = await t.request('DELETE', `${url}/${strong.id}`, { headers: weakHeaders });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: "You can't revoke an API token with a role higher than yours." });
+    expect((await t.request('GET', '/iam/clients/me', { headers: { authorization: `APIKey ${strong.token}` } })).statusCode).toBe(200);
+    // Its own role and below it may.
+    expect((await t.request('DELETE', `${url}/${weak.id}`, { headers: weakHeaders })).statusCode).toBe(204);
   });
 
   it('403 for a read-only (Users) token writing, and for a purge-only token outside purge', async () => {
@@ -89,21 +105,33 @@ describe('token rules', () => {
     expect(list.every((tok: { client_user: { user_id: number } }) => tok.client_user.user_id === engineer.userId)).toBe(true);
   });
 
-  it('validates the role and the expiry date', async () => {
+  it('validates the role and the expiry date (400, as the operation declares)', async () => {
     const url = `/iam/v2/clients/${admin.clientId}/tokens`;
     const unknownId = await t.request('POST', url, { headers: admin.headers, body: body({ id: 77 }) });
-    expect(unknownId.statusCode).toBe(422);
-    expect(unknownId.json().errors['client_user.role.id']).toBeTruthy();
+    expect(unknownId.statusCode).toBe(400);
+    expect(unknownId.json().errors.client_user.role.id).toBeTruthy();
     const mismatch = await t.request('POST', url, { headers: admin.headers, body: body({ id: 1, name: 'Users' }) });
-    expect(mismatch.json().errors['client_user.role'][0]).toMatch(/is Administrators/);
+    expect(mismatch.json().errors.client_user.role[0]).toMatch(/is Administrators/);
     const none = await t.request('POST', url, { headers: admin.headers, body: body({}) });
-    expect(none.statusCode).toBe(422);
+    expect(none.statusCode).toBe(400);
     const badName = await t.request('POST', url, { headers: admin.headers, body: body({ name: 'Gods' }) });
-    expect(badName.json().errors['client_user.role.name'][0]).toMatch(/one of/);
+    expect(badName.json().errors.client_user.role.name[0]).toMatch(/one of/);
     const past = await t.request('POST', url, { headers: admin.headers, body: body({ id: 2 }, { exp_date: '2001-01-01T00:00:00Z' }) });
     expect(past.json().errors.exp_date[0]).toMatch(/future/);
     const notADate = await t.request('POST', url, { headers: admin.headers, body: body({ id: 2 }, { exp_date: 'tomorrow' }) });
-    expect(notADate.statusCode).toBe(422);
+    expect(notADate.statusCode).toBe(400);
+  });
+
+  it('keeps at most 1,000 working tokens per account (400, as declared); a revocation makes room', async () => {
+    const a = await t.account();
+    for (let i = 1; i < LIVE_TOKENS; i += 1) await t.iam.tokens.issue({ clientId: a.clientId, userId: a.userId, role: 'Users', name: `bulk ${i}` });
+    const url = `/iam/v2/clients/${a.clientId}/tokens`;
+    const refused = await t.request('POST', url, { headers: a.headers, body: body({ name: 'Users' }) });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ errors: { non_field_errors: [expect.stringMatching(/1000 working API tokens/)] } });
+    const some = (await t.request('GET', `${url}?role=Users`, { headers: a.headers })).json()[0];
+    expect((await t.request('DELETE', `${url}/${some.id}`, { headers: a.headers })).statusCode).toBe(204);
+    expect((await t.request('POST', url, { headers: a.headers, body: body({ name: 'Users' }) })).statusCode).toBe(200);
   });
 
   it('filters the list by role, issuer and deletion', async () => {

@@ -23,15 +23,16 @@ export function userRoutes(app: FastifyInstance, users: UserService): void {
   app.patch<{ Params: Params; Body: UserPatch }>(
     '/iam/users/:userId',
     {
-      // Any user may edit their own details; the service decides what else the caller may change.
-      config: { access: 'account' },
+      // A token that may write may change its own user's details; the service keeps other users and
+      // groups to administrators. Read-only and purge-only tokens change nothing (the role table).
+      config: { access: 'write' },
       schema: {
         operationId: 'iam.users.update',
         tags,
         summary: "Change a user's details (administrators: any user, and groups)",
         params: UserParamsSchema,
         body: UserPatchSchema,
-        response: { 200: FullUserSchema, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+        response: { 200: FullUserSchema, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => users.update(principalOf(request), request.params.userId, request.body),

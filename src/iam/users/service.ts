@@ -49,7 +49,7 @@ export class UserService {
     const changes: UserChanges = {};
     const problems: FieldError[] = [];
     if (patch.email !== undefined && patch.email !== user.email) {
-      if (await this.store.emailTaken(patch.email, userId)) problems.push(bodyField(['email'], 'User with this email already exists.'));
+      if (await this.store.emailTaken(client.id, patch.email, userId)) problems.push(bodyField(['email'], 'User with this email already exists.'));
       changes.email = patch.email;
     }
     if (patch.name !== undefined) changes.name = patch.name;

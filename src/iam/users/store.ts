@@ -38,8 +38,16 @@ export class UserStore {
     return this.db.selectFrom('users').selectAll().where('client_id', '=', clientId).where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
   }
 
-  async emailTaken(email: string, exceptUserId: number): Promise<boolean> {
-    const row = await this.db.selectFrom('users').select('id').where('email', '=', email).where('deleted', '=', 0).where('id', '!=', exceptUserId).executeTakeFirst();
+  /** Whether another live user of the same account has this email (other accounts' users are not asked: that would tell whose email exists). */
+  async emailTaken(clientId: number, email: string, exceptUserId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('email', '=', email)
+      .where('deleted', '=', 0)
+      .where('id', '!=', exceptUserId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 

@@ -1,4 +1,4 @@
-import { Migrator, sql, type Migration } from 'kysely';
+import { type DatabaseIntrospector, type Kysely, Migrator, sql, type Migration, type TableMetadata } from 'kysely';
 import type { Database, Engine } from './index.js';
 
 /** Migrations are written once and told which engine they run on (for the few DDL differences). */
@@ -10,7 +10,7 @@ export async function migrateToLatest(db: Database, migrations: MigrationSet): P
   const schema = db.engine === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
   if (await upToDate(db, Object.keys(migrations(db.engine)), schema)) return;
   const migrator = new Migrator({
-    db: db.kysely,
+    db: schema === undefined ? db.kysely : withOneSchemaIntrospection(db.kysely, schema),
     provider: { getMigrations: async () => migrations(db.engine) },
     migrationTableSchema: schema,
   });
@@ -35,4 +35,33 @@ async function upToDate(db: Database, names: string[], schema: string | undefine
   } catch {
     return false; // no migration table yet
   }
+}
+
+/**
+ * The database as Kysely's migrator sees it, introspecting only our schema. The migrator asks for the
+ * tables of every schema to find its own two; PostgreSQL's answer checks each schema by name, and a schema
+ * dropped meanwhile (another node's, a test's) failed the whole start with "schema ... does not exist".
+ */
+function withOneSchemaIntrospection(kysely: Kysely<any>, schema: string): Kysely<any> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => kysely.introspection.getSchemas(),
+    async getTables() {
+      const { rows } = await sql<{ name: string; kind: string }>`
+        select c.relname as name, c.relkind as kind from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(kysely);
+      return rows.map((row): TableMetadata => ({ name: row.name, schema, isView: row.kind === 'v', columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  // Kysely keeps its state in private fields: its methods run on the instance itself, not on the proxy.
+  return new Proxy(kysely, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

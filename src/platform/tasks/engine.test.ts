@@ -89,6 +89,27 @@ describe('task engine', () => {
     expect(await row(crashing)).toMatchObject({ state: 'ERROR', error: 'internal error: disk on fire' });
   });
 
+  it('in instant mode runs a task to its end once its creation commits, failures included', async () => {
+    const e = engine('instant');
+    const [ok] = await enqueue(e, 1);
+    await e.afterCommit([ok], 'record');
+    expect(await row(ok)).toMatchObject({ state: 'FINISHED', runner: e.owner, lease_owner: null, attempts: 1, created_resources: JSON.stringify({ things: [ok] }) });
+    expect(runs.filter((r) => r === ok)).toHaveLength(1);
+    // Refused: nothing of its work stays, its fail hook ran, and it is not run again.
+    const [refused] = await enqueue(e, 1, { fail: 'no room' });
+    await e.afterCommit([refused], 'record');
+    expect(await row(refused)).toMatchObject({ state: 'ERROR', error: 'refused: no room', created_resources: null });
+    const failed = await sql<{ value: string }>`select value from settings where key = ${`failed:${refused}`}`.execute(t.db.kysely);
+    expect(failed.rows.map((r) => r.value)).toEqual(['refused: no room']);
+    // An unexpected error: the attempt is counted and the task left leased for a retry, not failed at once.
+    const [crashing] = await enqueue(e, 1, { crash: true });
+    await e.afterCommit([crashing], 'record');
+    expect(await row(crashing)).toMatchObject({ state: 'NEW', attempts: 1, lease_owner: e.owner });
+    // Already finished: nothing to run.
+    await e.afterCommit([ok], 'record');
+    expect(runs.filter((r) => r === ok)).toHaveLength(1);
+  });
+
   it('follows the mode: manual holds, steps and ends; realistic waits for the server clock', async () => {
     const manual = engine('manual');
     const [held] = await enqueue(manual, 1);

@@ -12,6 +12,12 @@ export class TaskRegistry {
     }
   }
 
+  /** Adds a task type after construction (before the engine starts: its loop claims only known types). */
+  add(type: TaskType): void {
+    if (this.types.has(type.type)) throw new Error(`task type ${type.type} registered twice`);
+    this.types.set(type.type, type);
+  }
+
   get(name: string): TaskType {
     const type = this.types.get(name);
     if (!type) throw new AppError('internal', `no task type ${name} is registered`);

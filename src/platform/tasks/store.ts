@@ -22,6 +22,10 @@ export class TaskQueueStore {
     await (trx as Kysely<Tables>).insertInto('tasks').values(row as TaskRow).execute();
   }
 
+  async setData(trx: Kysely<any>, taskId: string, data: string): Promise<void> {
+    await (trx as Kysely<Tables>).updateTable('tasks').set({ data }).where('task_id', '=', taskId).where('state', '=', 'NEW').execute();
+  }
+
   /**
    * Leases up to `limit` due tasks to `owner`, oldest due first. On PostgreSQL, SKIP LOCKED lets several
    * processes claim from the same queue at once without waiting on each other or taking the same row.
@@ -49,9 +53,9 @@ export class TaskQueueStore {
     return rows.sort((a, b) => Number(a.due_at) - Number(b.due_at) || a.id - b.id);
   }
 
-  /** Leases one pending task (whatever its due time) unless another live owner holds it. */
-  async claimOne(taskId: string, owner: string, wallNow: number, leaseMs: number): Promise<TaskRow | undefined> {
-    return this.db
+  /** Leases one pending task (whatever its due time) unless another live owner holds it; in `trx` when given. */
+  async claimOne(taskId: string, owner: string, wallNow: number, leaseMs: number, trx?: Kysely<any>): Promise<TaskRow | undefined> {
+    return ((trx as Kysely<Tables> | undefined) ?? this.db)
       .updateTable('tasks')
       .set({ lease_owner: owner, lease_until: wallNow + leaseMs, attempts: sql`attempts + 1` })
       .where('task_id', '=', taskId)

@@ -1,0 +1,119 @@
+// Code compiled ahead of time (the build's dist/schema-code) must validate, coerce, fill defaults, drop
+// unknown fields, report errors and serialise exactly as the same schemas compiled on first use.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Type } from 'typebox';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Nullable, ReadOnlyField, StringEnum } from './schema.js';
+import { SchemaCodePack, schemaCodeKey } from './schema-code.js';
+import { SchemaCodeWriter } from './schema-code-writer.js';
+import { createSchemaCompiler, createSerializerCompiler } from './validation.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-schema-code-'));
+const pack = path.join(dir, 'schema-code.pack');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const Options = Type.Object({
+  enabled: Type.Boolean({ default: true }),
+  value: Nullable(Type.Array(Type.String({ format: 'hostname' }), { maxItems: 3 })),
+});
+const Body = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    kind: Type.Optional(StringEnum(['a', 'b'])),
+    size: Type.Optional(Type.Integer()),
+    options: Type.Optional(Type.Object({ gzip: Type.Optional(Nullable(Options)), cors: Type.Optional(Nullable(Options)) }, { additionalProperties: false })),
+    origin: Type.Optional(Type.Union([Type.Object({ host: Type.String() }, { additionalProperties: false }), Type.Object({ group: Type.Integer() }, { additionalProperties: false })])),
+    id: Type.Optional(ReadOnlyField()),
+    created: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, default: 10 })), tag: Type.Optional(Type.Array(Type.String())) });
+const Answer = Type.Object({ id: Type.Integer(), name: Type.String(), note: Nullable(Type.String()), items: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }) })) });
+const Listing = Type.Union([Type.Array(Answer), Type.Object({ count: Type.Integer(), results: Type.Array(Answer) })]);
+
+const routes = [
+  { schema: Body, url: '/things', httpPart: 'body' },
+  { schema: Body, url: '/_edgeplane/things', httpPart: 'body' },
+  { schema: Query, url: '/things', httpPart: 'querystring' },
+] as const;
+
+/** The compilers over the same route schemas: compiling on first use, or loading what `writer` wrote. */
+function compilers(ahead?: SchemaCodePack | SchemaCodeWriter) {
+  const validators = createSchemaCompiler(ahead);
+  const serializers = createSerializerCompiler(ahead);
+  return {
+    validators: routes.map((r) => validators({ schema: r.schema, method: 'POST', url: r.url, httpPart: r.httpPart }) as ValidateFunction),
+    serializers: [Answer, Listing].map((schema) => serializers({ schema, method: 'GET', url: '/things', httpStatus: '200' }) as (data: unknown) => string),
+  };
+}
+
+const writer = new SchemaCodeWriter();
+compilers(writer);
+writer.write(pack);
+const ahead = new SchemaCodePack(pack);
+const loaded = compilers(ahead);
+const compiled = compilers();
+
+const errorsOf = (validate: ValidateFunction) =>
+  (validate.errors ?? []).map((e: ErrorObject) => ({ keyword: e.keyword, instancePath: e.instancePath, params: e.params, readOnly: (e.parentSchema as Record<string, unknown> | undefined)?.['x-read-only'] }));
+
+describe('schema code compiled by the build', () => {
+  it('writes one module per distinct schema, found by its hash', () => {
+    expect(writer.size).toBe(5);
+    const index = JSON.parse(fs.readFileSync(pack, 'utf8').split('\n')[0]) as Record<string, [number, number]>;
+    expect(Object.keys(index)).toHaveLength(5);
+    expect(Object.keys(index).every((key) => /^[0-9a-f]{32}$/.test(key))).toBe(true);
+    expect(schemaCodeKey('text', { type: 'string' })).not.toBe(schemaCodeKey('api-body', { type: 'string' }));
+  });
+
+  it('validates, coerces, fills defaults and drops unknown fields as the compiled validators do', () => {
+    const inputs: unknown[] = [
+      { name: 'x' },
+      { name: 'x', kind: 'c', size: 1.5, extra: true },
+      { name: '', options: { gzip: { value: ['ok.example', 'not a host!'] }, brotli: {} } },
+      { name: 'x', options: { gzip: null, cors: { enabled: false, value: null } } },
+      { name: 'x', origin: { host: 'a', stray: 1 } },
+      { name: 'x', origin: { group: 2 } },
+      { name: 'x', id: 7 },
+      { name: 'x', created: 'yesterday' },
+      { name: 'x', size: 1e400 },
+      {},
+      null,
+      'text',
+    ];
+    for (const [i, input] of inputs.entries()) {
+      for (const v of [0, 1]) {
+        const a = structuredClone(input);
+        const b = structuredClone(input);
+        expect(loaded.validators[v](a), `input ${i}, route ${v}`).toBe(compiled.validators[v](b));
+        expect(a).toEqual(b);
+        expect(errorsOf(loaded.validators[v])).toEqual(errorsOf(compiled.validators[v]));
+      }
+    }
+    const queries = [{}, { limit: '5' }, { limit: '0' }, { limit: '0x10' }, { tag: 'one' }, { tag: ['a', 'b'], limit: '2' }];
+    for (const query of queries) {
+      const a = structuredClone(query);
+      const b = structuredClone(query);
+      expect(loaded.validators[2](a)).toBe(compiled.validators[2](b));
+      expect(a).toEqual(b);
+      expect(errorsOf(loaded.validators[2])).toEqual(errorsOf(compiled.validators[2]));
+    }
+  });
+
+  it('serialises as the compiled serialisers do', () => {
+    const answer = { id: 1, name: 'a', note: null, items: [{ at: '2026-01-01T00:00:00Z' }], secret: 'dropped' };
+    expect(loaded.serializers[0](answer)).toBe(compiled.serializers[0](answer));
+    expect(loaded.serializers[1]([answer])).toBe(compiled.serializers[1]([answer]));
+    expect(loaded.serializers[1]({ count: 1, results: [answer] })).toBe(compiled.serializers[1]({ count: 1, results: [answer] }));
+  });
+
+  it('compiles as usual a schema the build did not see', () => {
+    const other = createSchemaCompiler(ahead)({ schema: Type.Object({ n: Type.Integer() }), method: 'GET', url: '/other', httpPart: 'querystring' }) as ValidateFunction;
+    expect(other({ n: '3' })).toBe(true);
+    expect(other({ n: 'three' })).toBe(false);
+  });
+});
