@@ -1,6 +1,7 @@
 // Helpers shared by the benchmarks: start the built Edgeplane server and a bare node:http baseline as
 // child processes (so the load generator does not share their event loop), and run autocannon.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -8,6 +9,15 @@ import autocannon from 'autocannon';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built server: the bundle `npm run build` writes (the same file `npm start` runs). */
 export const EDGEPLANE_ENTRY = 'dist/edgeplane.mjs';
+
+/**
+ * The entry the benchmarks start: `--entry <file>` on their command line (a copy of a build, so a
+ * rebuild of dist/ by someone else during a long run cannot change or remove it), else EDGEPLANE_ENTRY.
+ */
+export function benchEntry(): string {
+  const i = process.argv.indexOf('--entry');
+  return path.resolve(root, i >= 0 ? process.argv[i + 1] : EDGEPLANE_ENTRY);
+}
 
 export interface Child {
   url: string;
@@ -38,9 +48,12 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** Starts the built server, `node <EDGEPLANE_ENTRY> serve` (run `npm run build` first). */
-export async function startEdgeplane(port: number, env: Record<string, string> = {}): Promise<Child> {
-  const child = spawn(process.execPath, [path.join(root, EDGEPLANE_ENTRY), 'serve', '--port', String(port), '--log-level', 'error'], {
+/**
+ * Starts the built server, `node <benchEntry()> serve` (run `npm run build` first), or another build's
+ * entry (`entry`, e.g. a copy of an older dist/ for a before/after comparison in the same run).
+ */
+export async function startEdgeplane(port: number, env: Record<string, string> = {}, entry = benchEntry(), nodeArgs: string[] = []): Promise<Child> {
+  const child = spawn(process.execPath, [...nodeArgs, entry, 'serve', '--port', String(port), '--log-level', 'error'], {
     env: { ...process.env, EDGEPLANE_MEMORY: 'true', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -74,8 +87,13 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function load(url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections ?? 50, duration: options.seconds ?? 10, headers: options.headers });
+/**
+ * autocannon against one URL. `rate` caps the requests per second (all connections together): at a rate
+ * every server can sustain, the load generator is idle alike between answers whatever the server, so
+ * the server's CPU time per request compares the servers' own work (see bench/README.md).
+ */
+export async function load(url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string>; rate?: number } = {}): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: options.connections ?? 50, duration: options.seconds ?? 10, headers: options.headers, ...(options.rate ? { overallRate: options.rate } : {}) });
   return {
     requestsPerSecond: result.requests.average,
     requests: result.requests.total,
@@ -84,6 +102,18 @@ export async function load(url: string, options: { connections?: number; seconds
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** CPU time (user + system) a child process has used, in microseconds, from /proc (Linux). */
+export function cpuMicros(child: Child): number {
+  const fields = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000; // clock ticks of 10 ms
+}
+
+/** Resident set size of a child process in MiB, from /proc (Linux). */
+export function rssMiB(child: Child): number {
+  const line = readFileSync(`/proc/${child.process.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }
 
 export function median(values: number[]): number {

@@ -86,7 +86,8 @@ if (!initdb) console.warn('database-failure: PostgreSQL part skipped: no initdb 
 describe.skipIf(!initdb)('PostgreSQL stopped under load (private cluster)', () => {
   it('answers 503 fast, reports not ready, and resumes when PostgreSQL is back', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-pg-'));
-    const port = 55_000 + Math.floor(Math.random() * 5000);
+    // Below the ephemeral range (32768 and up), which outgoing connections take from.
+    const port = 31_000 + Math.floor(Math.random() * 1700);
     const asPostgres = (cmd: string) => execSync(os.userInfo().uid === 0 ? `su postgres -s /bin/sh -c '${cmd}'` : cmd, { stdio: 'pipe' });
     if (os.userInfo().uid === 0) execFileSync('chown', ['postgres', dir]);
     asPostgres(`${initdb}/initdb -D ${dir}/data -A trust -U postgres >/dev/null`);

@@ -32,13 +32,13 @@ export interface TestApp extends Edgeplane {
 
 export const engineName = testDatabaseUrl() ? 'postgres' : 'sqlite';
 
-export async function createTestApp(overrides: Partial<Record<SettingName, unknown>> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Record<SettingName, unknown>> = {}, options: { consoleDir?: string; monotonicNow?: () => number } = {}): Promise<TestApp> {
   const databaseUrl = testDatabaseUrl();
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const config = loadConfig({}, { memory: true, databaseUrl, databaseSchema: schema, adminToken: OPERATOR_TOKEN, logLevel: 'error', ...overrides });
   const clock = new Clock();
   const db = await openAndMigrate(config);
-  const edgeplane = await build({ config, db, clock });
+  const edgeplane = await build({ config, db, clock, consoleDir: options.consoleDir, monotonicNow: options.monotonicNow });
   let counter = 0;
 
   const account: TestApp['account'] = async (options = {}) => {

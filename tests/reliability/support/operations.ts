@@ -1,6 +1,7 @@
 // Every implemented operation, read from the app's own OpenAPI document, and fast-check arbitraries of
 // requests to it: valid ones from the schemas, invalid ones by one mutation of a valid one.
 import fc from 'fast-check';
+import type { Catalogue } from '../../../src/platform/catalogue/index.js';
 import { anyJson, fieldPaths, invalidValue, type Schema, validValue } from './schema-arb.js';
 
 export interface Operation {
@@ -26,6 +27,9 @@ export function operationsOf(doc: any): Operation[] {
   const out: Operation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
+      // The catalogue engine's operations are checked by tests/catalogue (whole-API conformance, round
+      // trips, flows, bad input and isolation there); this fuzzer and matrix cover the modelled routes.
+      if (op['x-edgeplane-implementation'] === 'catalogue') continue;
       const params: any[] = op.parameters ?? [];
       out.push({
         method: method.toUpperCase(),
@@ -40,6 +44,49 @@ export function operationsOf(doc: any): Operation[] {
     }
   }
   return out;
+}
+
+/**
+ * The operations the catalogue engine serves, from the committed catalogue (the app's OpenAPI document
+ * describes them without schemas): parameters and JSON bodies with their `$ref`s written out, to a depth.
+ */
+export function engineOperationsOf(catalogue: Catalogue, served: readonly { method: string; path: string; operationId: string }[]): Operation[] {
+  const schemas = catalogue.components.schemas as Record<string, Schema>;
+  // Each component is written out once and shared (a copy per use grows exponentially with nesting); a
+  // component that contains itself is cut to "anything" where it recurs.
+  const done = new Map<string, Schema>();
+  const open = new Set<string>();
+  const inline = (node: unknown): Schema => {
+    if (Array.isArray(node)) return node.map((n) => inline(n)) as unknown as Schema;
+    if (!node || typeof node !== 'object') return node as Schema;
+    const ref = (node as { $ref?: string }).$ref;
+    if (ref) {
+      const name = ref.split('/').pop()!;
+      if (done.has(name)) return done.get(name)!;
+      if (open.has(name)) return {};
+      open.add(name);
+      const written = inline(schemas[name]);
+      open.delete(name);
+      done.set(name, written);
+      return written;
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v)])) as Schema;
+  };
+  const byKey = new Map(catalogue.operations.map((op) => [`${op.method} ${op.path}`, op]));
+  return served.flatMap(({ method, path, operationId }) => {
+    const op = byKey.get(`${method} ${path}`);
+    if (!op) return [];
+    const params = op.parameters.map((p) => ({ ...p, schema: inline(p.schema) }));
+    return [{
+      method,
+      path,
+      operationId: `catalogue.${operationId}`,
+      pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema })),
+      query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: hinted(p.name, p.schema), required: p.required === true })),
+      body: op.requestBody?.content['application/json'] ? inline(op.requestBody.content['application/json']) : undefined,
+      bodyRequired: op.requestBody?.required === true,
+    }];
+  });
 }
 
 // A few query parameters are typed "string" in the schema while the service parses a time or an IP
@@ -71,6 +118,8 @@ const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'object' 
 
 function queryPairs(name: string, value: unknown): Array<[string, string]> {
   if (Array.isArray(value)) return value.map((v) => [name, text(v)]);
+  // An object parameter in the official clients' form: one dotted key per field.
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, v]) => queryPairs(`${name}.${key}`, v));
   return [[name, text(value)]];
 }
 
@@ -132,6 +181,25 @@ function setIn(target: unknown, path: string[], value: unknown, remove = false):
   return copy;
 }
 
+/**
+ * What attackers send to the slow paths (issue: one client must not hang the server): star-heavy globs,
+ * regular expressions with nested quantifiers, strings at and past the default bound, long paths.
+ * Each may be accepted or refused; none may hold the server (the fuzzer's health probe).
+ */
+export const PATHOLOGICAL_STRINGS = [
+  `${'*'.repeat(2000)}Z`,
+  `${'*a'.repeat(500)}*b`,
+  '^/(a+)+$',
+  '^/(a|aa)+$',
+  '^/(.*a){20}$',
+  `/${'a'.repeat(2040)}`,
+  'a'.repeat(16_384),
+  'a'.repeat(16_385),
+  `${'a'.repeat(30)}!`,
+];
+/** JSON numbers that are finite but far outside any field's range. */
+const HUGE_NUMBERS = ['1e308', '-1e308', '9007199254740993', '1e20', '-9223372036854775809'];
+
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 
@@ -147,11 +215,18 @@ export function invalidRequest(op: Operation, known: Record<string, unknown[]>, 
       fc.constantFrom(...fields).chain((f) => fc.string({ minLength: 1, maxLength: 12 }).map((k) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, [...f.path.slice(0, -1), `x_${k}`], 1) }, auth, 'extra field'))),
     );
   }
+  const strings = fields.filter((f) => f.schema.type === 'string' || f.schema.anyOf?.some((b: Schema) => b.type === 'string'));
+  if (strings.length > 0) {
+    mutations.push(
+      fc.tuple(fc.constantFrom(...strings), fc.constantFrom(...PATHOLOGICAL_STRINGS)).map(([f, value]) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, value) }, auth, `body.${f.path.join('.')} pathological`)),
+    );
+  }
   const numeric = fields.filter((f) => ['integer', 'number'].includes(f.schema.type) || f.schema.anyOf?.some((b: Schema) => ['integer', 'number'].includes(b.type)));
   if (numeric.length > 0) {
-    // JSON numbers that JSON.stringify cannot write: they parse to Infinity or lose precision.
+    // JSON numbers that JSON.stringify cannot write (they parse to Infinity or lose precision), and
+    // finite ones far out of any range.
     mutations.push(
-      fc.tuple(fc.constantFrom(...numeric), fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1.0000000000000000000001', '-0.0')).map(([f, literal]) => (p: Parts) => {
+      fc.tuple(fc.constantFrom(...numeric), fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1.0000000000000000000001', '-0.0', ...HUGE_NUMBERS)).map(([f, literal]) => (p: Parts) => {
         const request = build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, '__NUMBER__') }, auth, `body.${f.path.join('.')}=${literal}`);
         request.payload = String(request.payload).replace('"__NUMBER__"', literal);
         return request;
@@ -189,6 +264,9 @@ export function invalidRequest(op: Operation, known: Record<string, unknown[]>, 
   if (op.query.length > 0) {
     mutations.push(
       fc.constantFrom(...op.query).chain((q) => invalidValue(q.schema).map((v) => (p: Parts) => build(op, { ...p, query: [...p.query.filter(([k]) => k !== q.name), ...queryPairs(q.name, v)] }, auth, `query ${q.name} wrong`))),
+      fc.tuple(fc.constantFrom(...op.query), fc.constantFrom(...PATHOLOGICAL_STRINGS, ...HUGE_NUMBERS)).map(
+        ([q, value]) => (p: Parts) => build(op, { ...p, query: [...p.query.filter(([k]) => k !== q.name), [q.name, value]] }, auth, `query ${q.name} pathological`),
+      ),
       fc.constantFrom(...op.query).chain((q) =>
         fc.constantFrom(`${q.name}[]=1`, `${q.name}[0]=a&${q.name}[1]=b`, `${q.name}=1&${q.name}=2&${q.name}=`, `${q.name}=%ZZ`, `${q.name}=%C3%28`, `${q.name}=${'9'.repeat(400)}`, `${q.name}`, `${q.name}=,,,`).map(
           (qs) => (p: Parts) => build(op, p, auth, `query array abuse ${q.name}`, undefined, qs),

@@ -21,11 +21,30 @@ const FORMAT_ARBS: Record<string, () => fc.Arbitrary<string>> = {
   date: () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
   email: () => fc.emailAddress(),
   uuid: () => fc.uuid(),
+  uuid4: () => fc.uuid({ version: 4 }),
   ipv4: () => fc.ipV4(),
   ipv6: () => fc.ipV6(),
   uri: () => fc.webUrl(),
   hostname: () => fc.domain(),
+  // The provider's own formats (src/catalogue-engine/schema.ts: PROVIDER_FORMATS).
+  ipvanyaddress: () => fc.ipV4(),
+  ipvanynetwork: () => network(),
+  ipv4network: () => network(),
+  ipvanyinterface: () => network(),
+  ipv4interface: () => network(),
+  'ipv4net or ipv6net': () => network(),
+  'nginx time': () => fc.tuple(fc.integer({ min: 0, max: 999 }), fc.constantFrom('', 's', 'm', 'h', 'd')).map(([n, unit]) => `${n}${unit}`),
+  'country-code': () => fc.constantFrom('US', 'DE', 'NL', 'JP', 'BR'),
 };
+
+/** An IPv4 network in CIDR form with no host bits set (10.0.0.0/8, 192.168.4.0/24, ...). */
+function network(): fc.Arbitrary<string> {
+  return fc.tuple(fc.ipV4(), fc.integer({ min: 8, max: 32 })).map(([ip, prefix]) => {
+    const value = ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+    const masked = prefix === 32 ? value : value - (value % 2 ** (32 - prefix));
+    return `${[24, 16, 8, 0].map((shift) => Math.floor(masked / 2 ** shift) % 256).join('.')}/${prefix}`;
+  });
+}
 
 function stringArb(schema: Schema): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;

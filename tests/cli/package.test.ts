@@ -1,0 +1,76 @@
+// What `npm pack` (and so `npm publish`, or a git dependency) ships: the built command and library, their
+// types, the reference catalogue and the docs; not the sources, tests, benchmarks or source maps.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import semver from 'semver';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, ROOT } from '../support/built.js';
+
+interface Packed {
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
+
+let packed: Packed;
+beforeAll(async () => {
+  assertBuilt();
+  // --ignore-scripts: `prepare` would build again; dist/ is checked to be current above.
+  const json = await new Promise<string>((resolve, reject) =>
+    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  [packed] = JSON.parse(json) as Packed[];
+}, 120_000);
+
+const listed = () => packed.files.map((f) => f.path);
+
+describe('npm pack', () => {
+  it('ships what runs: the command, the server bundle and its code cache, the library, the query threads', () => {
+    for (const file of ['package.json', 'README.md', 'dist/edgeplane.mjs', 'dist/server.cjs', 'dist/server.cjs.v8-cache', 'dist/index.mjs', 'dist/waap-query-worker.cjs', 'dist/src/index.d.ts']) {
+      expect(listed()).toContain(file);
+    }
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(listed()).toContain(manifest.bin.edgeplane);
+    expect(listed()).toContain(manifest.main);
+    expect(listed()).toContain(manifest.exports['.'].types.replace(/^\.\//, ''));
+  });
+
+  it('ships the committed reference catalogue and every page of the docs, but not their screenshots', () => {
+    const wanted = (dir: string) =>
+      fs.existsSync(path.join(ROOT, dir)) ? fs.readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(ROOT, path.join(e.parentPath, e.name))) : [];
+    const docs = wanted('docs');
+    const pages = docs.filter((file) => file.endsWith('.md'));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const file of [...pages, ...wanted('reference')]) expect(listed()).toContain(file);
+    // The console's screenshots (about 0.9 MB) are for readers of the repository, not for the package.
+    const screenshots = docs.filter((file) => file.endsWith('.png'));
+    for (const file of screenshots) expect(listed()).not.toContain(file);
+  });
+
+  it('leaves out sources, tests, benchmarks, scripts, CI, source maps and the build stamp', () => {
+    const unwanted = listed().filter((file) => /^(src|tests|bench|scripts|migrations|\.ci|node_modules)\//.test(file) || /\.map$/.test(file) || file.startsWith('dist/tests/') || file === 'dist/.build-inputs');
+    expect(unwanted).toEqual([]);
+  });
+
+  it('stays small', () => {
+    // Before the files list: 6.0 MB packed, 28 MB unpacked, 539 files. With the files list and the CDN,
+    // DNS and cloud products of round 2: 4.2 MB packed (the server bundle twice, as the command and as
+    // the library, is 3.4 MB of it).
+    expect(packed.size).toBeLessThan(5_000_000);
+    // The library's type declarations (dist/src/**/*.d.ts, 359 files) follow the source tree; everything else
+    // is the bundles, the console, the catalogue and the docs.
+    expect(packed.files.filter((file) => !file.path.endsWith('.d.ts')).length).toBeLessThan(100);
+  });
+});
+
+describe('engines', () => {
+  it('every package installed for the server runs on the Node version the README states (20.19), so npm ci warns of none', () => {
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { engines?: { node?: string } }> };
+    const stated = /\*\*Node\.js (\d+\.\d+) or newer\*\*/.exec(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'))![1];
+    const refusing = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.engines?.node && !semver.satisfies(`${stated}.0`, entry.engines.node))
+      .map(([name, entry]) => `${name} wants node ${entry.engines!.node}`);
+    expect(refusing).toEqual([]);
+  });
+});
