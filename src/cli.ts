@@ -54,7 +54,7 @@ const openCommandDatabase: OpenCommandDatabase = async (flags) => {
 
 registerDdosGenerateCommand(program, openCommandDatabase);
 registerCdnGenerateCommand(program, openCommandDatabase);
-registerWaapGenerateCommand(program);
+registerWaapGenerateCommand(program, openCommandDatabase);
 
 registerControlCommands(program);
 

@@ -2,11 +2,9 @@
 // (same --data-dir / --database-url). Existing clients are named with --client-id; --clients N creates N
 // new accounts (with an API token printed for each) and gives the first one --first-share of the events.
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
 import { createIam } from '../iam/index.js';
 import { Clock } from '../platform/clock.js';
-import { countOf, type GeneratorFlags, generatorCommand, integerFlag, numberFlag, progressBar, requireClients, runCommand } from '../platform/cli.js';
-import { openAndMigrate } from '../server.js';
+import { countOf, type GeneratorFlags, generatorCommand, integerFlag, numberFlag, type OpenCommandDatabase, progressBar, requireClients, runCommand, withCommandDatabase } from '../platform/cli.js';
 import { createWaap } from './index.js';
 
 interface WaapFlags extends GeneratorFlags {
@@ -19,17 +17,15 @@ interface WaapFlags extends GeneratorFlags {
 const DEFAULT_COUNT = 10_000;
 const MAX_COUNT = 100_000_000;
 
-async function run(flags: WaapFlags, log: (line: string) => void): Promise<void> {
+async function run(flags: WaapFlags, open: OpenCommandDatabase, log: (line: string) => void): Promise<void> {
   const events = countOf(flags.count ?? flags.events, DEFAULT_COUNT, MAX_COUNT);
   const days = numberFlag('--days', flags.days, 0.001, 30);
   const seed = integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
   const newClients = flags.clients === undefined ? 0 : integerFlag('--clients', flags.clients, 1, 10_000);
   const existing = flags.clientId ? flags.clientId.split(',').map((id) => integerFlag('--client-id', id.trim(), 1)) : [];
   const firstShare = flags.firstShare === undefined ? undefined : numberFlag('--first-share', flags.firstShare, 0.0001, 1);
-  const config = loadConfig(process.env, { dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, databaseSchema: flags.databaseSchema });
-  const db = await openAndMigrate(config);
   const clock = new Clock();
-  try {
+  await withCommandDatabase(open, flags, async ({ config, db }) => {
     const iam = createIam({ config, db, clock });
     await requireClients(existing, (id) => iam.accounts.exists(id), db.location);
     const clientIds = [...existing];
@@ -45,12 +41,10 @@ async function run(flags: WaapFlags, log: (line: string) => void): Promise<void>
     const result = await waap.generate({ clientIds, events, days, seed, firstShare, onProgress: progress.update }).finally(() => progress.stop());
     const seconds = (performance.now() - started) / 1000;
     log(`generated ${result.generated} WAAP events (${result.accepted} new) for ${clientIds.length} clients in ${seconds.toFixed(1)} s (${Math.round(result.generated / seconds)} events/s) into ${db.location}`);
-  } finally {
-    await db.close();
-  }
+  });
 }
 
-export function registerWaapGenerateCommand(program: Command): void {
+export function registerWaapGenerateCommand(program: Command, open: OpenCommandDatabase): void {
   generatorCommand(program, {
     name: 'waap',
     description: 'WAAP request events over the last D days, for existing clients (--client-id) or new ones (--clients)',
@@ -63,5 +57,5 @@ export function registerWaapGenerateCommand(program: Command): void {
     .option('--client-id <ids>', 'existing client ids, comma-separated (default: one new client)')
     .option('--clients <n>', 'create N new accounts and generate for them (an API token is printed for each)')
     .option('--first-share <f>', 'share of the events going to the first client (default: even split)')
-    .action((flags: WaapFlags) => runCommand('generate waap', () => run(flags, (line) => process.stdout.write(`${line}\n`))));
+    .action((flags: WaapFlags) => runCommand('generate waap', () => run(flags, open, (line) => process.stdout.write(`${line}\n`))));
 }

@@ -5,7 +5,7 @@ import { Clock } from '../../platform/clock.js';
 import { openDatabase } from '../../platform/db/index.js';
 import { migrateToLatest, type MigrationSet } from '../../platform/db/migrate.js';
 import { withSerialId } from '../../platform/db/columns.js';
-import { createDomain, event, ingest } from '../../waap/test-helpers.js';
+import { createDomain, event, ingest } from '../../../tests/support/waap.js';
 import { type StateDocument, StateService } from './service.js';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { createDomain } from '../test-helpers.js';
+import { createDomain } from '../../../tests/support/waap.js';
 
 let t: TestApp;
 beforeAll(async () => {

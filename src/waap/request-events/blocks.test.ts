@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { testDatabaseUrl } from '../../config.js';
 import { dropPostgresSchema } from '../../platform/db/index.js';
-import { createDomain, event, ingest, rid } from '../test-helpers.js';
+import { createDomain, event, ingest, rid } from '../../../tests/support/waap.js';
 import { EventLog, type EventFilter, type QueryName } from './log/index.js';
 import { CompactionJob } from './maintenance.js';
-import { samples } from './oracle.js';
+import { samples } from '../../../tests/support/waap-oracle.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
 const DAY = 86_400_000;

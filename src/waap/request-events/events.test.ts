@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { createDomain, event, ingest, rid } from '../test-helpers.js';
+import { createDomain, event, ingest, rid } from '../../../tests/support/waap.js';
 import { recordValidator } from './ingest.js';
 import { TrafficGenerator } from './generator.js';
 import { csvField } from './routes.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { createDomain, ingest } from '../test-helpers.js';
-import { oracle, samples, type Sample } from './oracle.js';
+import { createDomain, ingest } from '../../../tests/support/waap.js';
+import { oracle, samples, type Sample } from '../../../tests/support/waap-oracle.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
 const DAY = 86_400_000;

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { createDomain, event, ingest } from '../test-helpers.js';
-import { samples, type Sample } from '../request-events/oracle.js';
+import { createDomain, event, ingest } from '../../../tests/support/waap.js';
+import { samples, type Sample } from '../../../tests/support/waap-oracle.js';
 import { TrafficSeries } from './schemas.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');

@@ -4,8 +4,8 @@
 // their ranks are sorted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../../tests/support/app.js';
-import { createDomain, event, ingest, rid } from '../../test-helpers.js';
-import { samples, type Sample } from '../oracle.js';
+import { createDomain, event, ingest, rid } from '../../../../tests/support/waap.js';
+import { samples, type Sample } from '../../../../tests/support/waap-oracle.js';
 import { compactionPass, MIN_BLOCKS } from './compaction.js';
 import type { EventFilter } from './filter.js';
 import { MAX_BLOCK_EVENTS } from './format.js';

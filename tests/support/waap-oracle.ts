@@ -1,6 +1,6 @@
 // Test-only: a small, varied event set and a plain-JavaScript model of the list's filters, so every
 // filter can be checked against an independent answer.
-import { event, hex32, rid } from '../test-helpers.js';
+import { event, hex32, rid } from './waap.js';
 
 export interface Sample {
   domain_id: number;

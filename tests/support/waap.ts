@@ -1,5 +1,5 @@
 // Shared set-up for the WAAP tests: domains through the control API and events through bulk ingestion.
-import type { TestApp } from '../../tests/support/app.js';
+import type { TestApp } from './app.js';
 
 export async function createDomain(t: TestApp, clientId: number, name: string, status?: string): Promise<{ id: number; name: string }> {
   const res = await t.request('POST', '/_edgeplane/waap/domains', { headers: t.operator, body: { client_id: clientId, name, ...(status ? { status } : {}) } });
