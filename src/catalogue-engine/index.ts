@@ -3,6 +3,7 @@
 // envelope, journal, faults, metrics, the clock, state export/import/reset, both databases). It is
 // registered last: an operation a modelled product registered is left to it, with no list to keep.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { callerOf } from '../platform/auth/caller.js';
 import { principalOf } from '../platform/auth/plugin.js';
 import { readCatalogue } from '../platform/catalogue/index.js';
 import { plainEnvelope } from '../platform/envelopes.js';
@@ -67,7 +68,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     const principal = request.principal ?? (entry.public ? ANONYMOUS : principalOf(request));
     return service.handle({
       plan,
-      caller: { clientId: principal.clientId, userId: principal.userId, requestId: String(request.id), injectedFailure: request.injectedTaskFailure ?? null },
+      caller: callerOf(request, principal),
       params,
       query,
       body: request.body,

@@ -2,6 +2,7 @@
 // no HTTP here; routes hand in the request's parts and get back a status and a body.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Caller } from '../platform/auth/caller.js';
 import type { Clock } from '../platform/clock.js';
 import type { Database } from '../platform/db/index.js';
 import { AppError, type ErrorCode, notFound } from '../platform/errors.js';
@@ -17,13 +18,6 @@ import { isParam, isVersion, normalWord, paramName, segmentsOf, singular } from 
 /** Quotas of the engine's records, per client (docs/catalogue.md). */
 export const RECORDS_PER_COLLECTION = 5_000;
 export const RECORDS_PER_CLIENT = 50_000;
-
-export interface Caller {
-  clientId: number;
-  userId: number;
-  requestId: string;
-  injectedFailure: string | null;
-}
 
 export interface Call {
   plan: Plan;

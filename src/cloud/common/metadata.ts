@@ -6,7 +6,8 @@ import { Type, type TSchema } from 'typebox';
 import { notFound } from '../../platform/errors.js';
 import { badInput, queryField } from './errors.js';
 import { patchTags, tagList, type Tag } from './format.js';
-import { callerOf, type Caller, type Operations } from './operations.js';
+import { type Operations } from './operations.js';
+import { callerOf, type Caller } from '../../platform/auth/caller.js';
 import { attrsOf, type ResourceKind, type ResourceRow } from './resource-store.js';
 import { CLOUD_TAG, LIMITS, TagSchema, Uuid } from './schemas.js';
 

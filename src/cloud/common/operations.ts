@@ -1,9 +1,8 @@
 // The one way a cloud call starts asynchronous work: check where it runs (project, region,
 // capability), then write the resource rows and the task row in one transaction, then let the
 // engine run the task (at once in instant mode, so it is FINISHED before the first poll).
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { principalOf } from '../../platform/auth/plugin.js';
+import type { Caller } from '../../platform/auth/caller.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/index.js';
 import type { TaskEngine } from '../../platform/tasks/engine.js';
@@ -11,19 +10,6 @@ import type { ProjectService } from '../projects/service.js';
 import type { Capability, RegionDefinition } from '../regions/catalogue.js';
 import type { RegionService } from '../regions/service.js';
 import { ResourceStore, type Scope } from './resource-store.js';
-
-/** Who is calling, and the task failure a fault rule planned for this request, if any. */
-export interface Caller {
-  clientId: number;
-  userId: number;
-  requestId: string;
-  injectedFailure: string | null;
-}
-
-export function callerOf(request: FastifyRequest): Caller {
-  const principal = principalOf(request);
-  return { clientId: principal.clientId, userId: principal.userId, requestId: String(request.id), injectedFailure: request.injectedTaskFailure ?? null };
-}
 
 export interface Place {
   projectId: number | null;

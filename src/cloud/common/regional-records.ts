@@ -3,7 +3,8 @@
 // existing record. The rules particular to one resource (what may be deleted, which fields an
 // update may change, how a record is presented) stay in that resource's service.
 import { AppError, notFound } from '../../platform/errors.js';
-import type { Caller, Operations } from './operations.js';
+import type { Operations } from './operations.js';
+import type { Caller } from '../../platform/auth/caller.js';
 import { attrsOf, ResourceStore, type ListFilter, type ResourceKind, type ResourceRow, type Scope } from './resource-store.js';
 
 /** What a call that started a task answers: the task to poll and the resource it is about. */

@@ -5,7 +5,7 @@
 // to `regionalRoutes` in that resource's own routes.ts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
-import { callerOf, type Caller } from './operations.js';
+import { callerOf, type Caller } from '../../platform/auth/caller.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList } from './schemas.js';
 
 /** Where an operation appears in the OpenAPI document: its stable ID and one-line summary. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, TaskIdList, UuidParam } from '../common/schemas.js';
 import { FloatingIpListItem } from './list-schemas.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList } from '../common/schemas.js';
 import { ImageFromVolumeBody, ImageGetQuery, ImageListQuery, ImageSchema, ImageUpdateBody, ImageUploadBody } from './schemas.js';
 import type { ImageService } from './service.js';

@@ -3,7 +3,8 @@
 import { Static } from 'typebox';
 import { AppError, notFound } from '../../platform/errors.js';
 import { badInput, bodyField } from '../common/errors.js';
-import type { Caller, Operations } from '../common/operations.js';
+import type { Operations } from '../common/operations.js';
+import type { Caller } from '../../platform/auth/caller.js';
 import { attrsOf, ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import { groupsOf, joinGroup, leaveGroup, type SecurityGroupService } from '../security-groups/service.js';
 import type { PortAttrs } from './builder.js';

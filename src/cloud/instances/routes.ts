@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, pageQuery, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
 import type { InstanceGroups } from './groups.js';

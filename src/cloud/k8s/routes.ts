@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { callerOf, type Caller } from '../common/operations.js';
+import { callerOf, type Caller } from '../../platform/auth/caller.js';
 import { CLOUD_TAG, pageQuery, ProjectRegionParams, TaskIdList } from '../common/schemas.js';
 import { InstanceSchema } from '../instances/schemas.js';
 import type { PoolService } from './pools.js';

@@ -4,7 +4,8 @@
 import type { Kysely } from 'kysely';
 import { AppError, notFound } from '../../platform/errors.js';
 import { badInput, bodyField } from '../common/errors.js';
-import type { Caller, Operations } from '../common/operations.js';
+import type { Operations } from '../common/operations.js';
+import type { Caller } from '../../platform/auth/caller.js';
 import { RegionalRecords, type TaskIds } from '../common/regional-records.js';
 import { attrsOf, ResourceStore, type ResourceKind, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { Reach } from './placement.js';

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam, Uuid } from '../common/schemas.js';
 import type { L7Service } from './l7.js';

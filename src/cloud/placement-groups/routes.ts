@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
 import { GroupParams, PlacementGroupCreateBody, PlacementGroupList, PlacementGroupListQuery, PlacementGroupSchema, PutIntoBody } from './schemas.js';
 import type { PlacementGroupService } from './service.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { CLOUD_TAG, ProjectRegionParams, UuidParam } from '../common/schemas.js';
 import { PortListQuery, PortSchema } from './schemas.js';
 import type { PortService } from './service.js';

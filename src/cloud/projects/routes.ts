@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { CLOUD_TAG, TaskIdList } from '../common/schemas.js';
 import { ProjectCreateBody, ProjectListQuery, ProjectParams, ProjectSchema, ProjectUpdateBody } from './schemas.js';
 import type { ProjectService } from './service.js';

@@ -4,7 +4,8 @@ import { Static } from 'typebox';
 import { AppError, notFound } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { zonedTime } from '../common/format.js';
-import type { Operations, Caller } from '../common/operations.js';
+import type { Operations } from '../common/operations.js';
+import type { Caller } from '../../platform/auth/caller.js';
 import type { ProjectSchema, ProjectCreateBody, ProjectUpdateBody, ProjectListQuery } from './schemas.js';
 import type { ProjectRow, ProjectStore } from './store.js';
 

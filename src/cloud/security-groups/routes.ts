@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf, type Caller } from '../common/operations.js';
+import { callerOf, type Caller } from '../../platform/auth/caller.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList, Uuid } from '../common/schemas.js';
 import { InstanceSchema } from '../instances/schemas.js';
 import type { RuleService } from './rule-service.js';

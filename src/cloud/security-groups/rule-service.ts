@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { Static } from 'typebox';
 import { notFound } from '../../platform/errors.js';
-import type { Caller, Operations } from '../common/operations.js';
+import type { Operations } from '../common/operations.js';
+import type { Caller } from '../../platform/auth/caller.js';
 import type { TaskIds } from '../common/regional-records.js';
 import { ResourceStore, type ResourceRow, type Scope } from '../common/resource-store.js';
 import { presentRule, ruleOf, type RuleView } from './records.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { CLOUD_TAG } from '../common/schemas.js';
 import { CreatedSshKeySchema, ProjectParams, SshKeyCreateBody, SshKeyListQuery, SshKeyParams, SshKeySchema, SshKeyUpdateBody } from './schemas.js';
 import type { SshKeyService } from './service.js';

@@ -3,7 +3,8 @@
 // One task at a time per volume; the root volume of an instance stays attached.
 import { AppError } from '../../platform/errors.js';
 import { badInput, badRequest, bodyField } from '../common/errors.js';
-import type { Caller, Operations } from '../common/operations.js';
+import type { Operations } from '../common/operations.js';
+import type { Caller } from '../../platform/auth/caller.js';
 import type { TaskIds } from '../common/regional-records.js';
 import { attrsOf, type ResourceRow, type Scope } from '../common/resource-store.js';
 import type { VolumeAttrs } from './attrs.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../common/operations.js';
+import { callerOf } from '../../platform/auth/caller.js';
 import { regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, TaskIdList, UuidParam } from '../common/schemas.js';
 import type { VolumeActions } from './actions.js';
