@@ -4,7 +4,7 @@
 import { execute, GraphQLError, type GraphQLFormattedError, parse, type DocumentNode, specifiedRules, validate } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import { analyticsSchema, type AnalyticsContext } from './graphql-schema.js';
-import { MAX_TOKENS, QueryBoundsRule } from './limits.js';
+import { MAX_NESTING, MAX_TOKENS, nestingDepth, QueryBoundsRule } from './limits.js';
 import { AnalyticsError } from './service.js';
 
 export interface GraphQLRequest {
@@ -35,11 +35,20 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger): Grap
 }
 
 export async function runGraphQL(request: GraphQLRequest, context: AnalyticsContext, log: FastifyBaseLogger): Promise<GraphQLResponse> {
+  // graphql-js parses each level of brackets recursively: 2,500 levels (well under MAX_TOKENS' reach)
+  // overflowed the stack, a 500. Refused before parsing.
+  if (nestingDepth(request.query, MAX_NESTING) > MAX_NESTING) {
+    return { errors: [{ message: `Syntax Error: Document nests brackets more than ${MAX_NESTING} levels deep. Parsing aborted.`, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+  }
   let document: DocumentNode;
   try {
     document = parse(request.query, { maxTokens: MAX_TOKENS });
   } catch (error) {
-    return { errors: [withCode(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')] };
+    if (!(error instanceof GraphQLError)) {
+      log.warn({ err: error }, 'analytics query could not be parsed');
+      return { errors: [{ message: 'Syntax Error: Document could not be parsed.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+    }
+    return { errors: [withCode(error, 'GRAPHQL_PARSE_FAILED')] };
   }
   const problems = validate(analyticsSchema, document, RULES);
   if (problems.length > 0) return { errors: problems.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) };

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { Nullable } from '../../platform/schema.js';
-import { graphQLRequestOf } from './request.js';
+import { graphQLRequestOf, MAX_OPERATION_NAME_LENGTH, MAX_QUERY_LENGTH } from './request.js';
 import type { AnalyticsService } from './service.js';
 import { typed } from '../../platform/typed.js';
 
@@ -16,9 +16,9 @@ const TAG = 'Advanced analytics';
 
 const GraphQLBody = Type.Object(
   {
-    query: Type.String({ description: 'The GraphQL document (see docs/cdn-analytics.md for the schema, or introspect it).' }),
+    query: Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'The GraphQL document (see docs/cdn-analytics.md for the schema, or introspect it).' }),
     variables: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }), { description: 'Values of the variables the document declares.' })),
-    operationName: Type.Optional(Nullable(Type.String({ description: 'Which operation to run when the document holds several.' }))),
+    operationName: Type.Optional(Nullable(Type.String({ maxLength: MAX_OPERATION_NAME_LENGTH, description: 'Which operation to run when the document holds several.' }))),
   },
   { additionalProperties: true, description: 'A GraphQL-over-HTTP request' },
 );

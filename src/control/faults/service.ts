@@ -5,6 +5,7 @@ import { AppError, type ErrorCode, invalid, bodyField, notFound } from '../../pl
 import type { Clock } from '../../platform/clock.js';
 import type { Fault, FaultCreate } from './schemas.js';
 import { seededRandom } from '../../platform/random.js';
+import { RE2JS } from 're2js';
 
 export interface FaultRequest {
   method: string;
@@ -27,7 +28,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 
 interface ActiveFault {
   fault: Fault;
-  pathPattern: RegExp | null;
+  pathPattern: PathMatcher | null;
   random: () => number;
 }
 
@@ -133,8 +134,17 @@ function errorOf(fault: Fault): AppError {
   return new AppError(STATUS_CODES[status], fault.message ?? `Injected fault ${fault.id}: answering ${status}.`, { headers });
 }
 
-/** `*` matches within one path segment, `**` across segments; everything else is literal. */
-export function globToRegExp(glob: string): RegExp {
+/** A compiled path glob. */
+export interface PathMatcher {
+  test(path: string): boolean;
+}
+
+/**
+ * `*` matches within one path segment, `**` across segments; everything else is literal. Run on RE2
+ * (re2js), in time linear in the path: the paths are the clients', and on a backtracking engine a glob
+ * such as `/**a**a**a**b` took 9 s against a path of 400 characters (a URL may have 16 KiB).
+ */
+export function globToRegExp(glob: string): PathMatcher {
   let source = '';
   for (let i = 0; i < glob.length; i += 1) {
     if (glob[i] === '*' && glob[i + 1] === '*') {
@@ -143,6 +153,6 @@ export function globToRegExp(glob: string): RegExp {
     } else if (glob[i] === '*') source += '[^/]*';
     else source += glob[i].replace(/[.+?^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(`^${source}/?$`);
+  const regex = RE2JS.compile(`^${source}/?$`);
+  return { test: (path) => regex.test(path) };
 }
-

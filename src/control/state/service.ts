@@ -54,12 +54,21 @@ export class StateService {
         if (scope === null) continue;
         yield `${firstTable ? '' : ','}${JSON.stringify(table.name)}:[`;
         firstTable = false;
+        // Rows go out in pieces of about EXPORT_CHUNK characters: a page joined whole grew with its rows
+        // (500 rows of a megabyte each would pass V8's longest string).
+        let piece = '';
         let firstRow = true;
         for await (const rows of pagesOf(db, table, scope)) {
-          yield (firstRow ? '' : ',') + rows.map((row) => JSON.stringify(encodeRow(row))).join(',');
-          firstRow = false;
+          for (const row of rows) {
+            piece += (firstRow ? '' : ',') + JSON.stringify(encodeRow(row));
+            firstRow = false;
+            if (piece.length >= EXPORT_CHUNK) {
+              yield piece;
+              piece = '';
+            }
+          }
         }
-        yield ']';
+        yield `${piece}]`;
       }
       yield '}}';
     })();
@@ -208,21 +217,44 @@ async function readRows(db: Kysely<any>, table: TableInfo, clientId: number | un
   return rows;
 }
 
+/** Rows a page holds at most; pages start smaller and are sized by the bytes of the page before. */
 const EXPORT_PAGE = 500;
+const FIRST_PAGE = 16;
+/** Bytes of rows a page aims at: WAAP event parts and old rows can be large, and a page is held whole. */
+const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
+/** Characters of the document handed to the response at a time. */
+const EXPORT_CHUNK = 256 * 1024;
 
-/** A table's rows in scope, a page at a time, in primary-key order (keyset paging: each page is one indexed read). */
+/** Roughly what a row weighs in memory and in the document. */
+function rowBytes(row: Row): number {
+  let bytes = 0;
+  for (const value of Object.values(row)) {
+    if (typeof value === 'string') bytes += value.length;
+    else if (Buffer.isBuffer(value)) bytes += value.length * 1.4;
+    else bytes += 8;
+  }
+  return bytes;
+}
+
+/**
+ * A table's rows in scope, a page at a time, in primary-key order (keyset paging: each page is one indexed
+ * read). The page size follows the rows' size, so a page holds about EXPORT_PAGE_BYTES however big they are.
+ */
 async function* pagesOf(db: Kysely<any>, table: TableInfo, scope: Scope): AsyncIterable<Row[]> {
   const key = table.primaryKey.length > 0 ? table.primaryKey : table.columns;
   let after: unknown[] | undefined;
+  let limit = FIRST_PAGE;
   for (;;) {
     let query = within(db, db.selectFrom(table.name).selectAll(), scope);
     if (after) query = query.where(sql<boolean>`(${sql.join(key.map((c) => sql.ref(c)))}) > (${sql.join(after)})`);
     for (const column of key) query = query.orderBy(column);
-    const rows = (await query.limit(EXPORT_PAGE).execute()) as Row[];
+    const rows = (await query.limit(limit).execute()) as Row[];
     if (rows.length > 0) yield rows;
-    if (rows.length < EXPORT_PAGE) return;
+    if (rows.length < limit) return;
     const last = rows[rows.length - 1];
     after = key.map((column) => last[column]);
+    const perRow = rows.reduce((n, row) => n + rowBytes(row), 0) / rows.length;
+    limit = Math.max(1, Math.min(EXPORT_PAGE, limit * 4, Math.floor(EXPORT_PAGE_BYTES / Math.max(1, perRow))));
   }
 }
 

@@ -2,7 +2,7 @@
 // time bucket, both aggregated by the block queries over exactly the events the filter selects.
 import { type EventLog, type FieldName, type KeyTotals, TRAFFIC_TYPE_BITS } from '../request-events/log/index.js';
 import type { RequestEventService } from '../request-events/service.js';
-import { TRAFFIC_FIELDS, type StatDimension } from './schemas.js';
+import { StatsQuery, TRAFFIC_FIELDS, TrafficQuery, type StatDimension } from './schemas.js';
 
 const TOP = 20;
 /** Combinations of the traffic counts taken between two turns of the event loop. */
@@ -23,6 +23,15 @@ const STAT_FIELDS: Record<StatDimension, FieldName> = {
 
 type Pair = [string, number];
 
+/**
+ * The parameters an endpoint declares. The others are ignored, as unknown parameters are everywhere: the
+ * request log's filters (`path`, `decision`...) reached the shared filter as plain strings, where it
+ * expects lists, and answered 500.
+ */
+function declared(query: Record<string, unknown>, schema: { properties: Record<string, unknown> }): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(schema.properties).filter((key) => key in query).map((key) => [key, query[key]]));
+}
+
 export class StatsService {
   constructor(
     private readonly log: EventLog,
@@ -30,7 +39,7 @@ export class StatsService {
   ) {}
 
   async simple(clientId: number, dimension: StatDimension, query: Record<string, unknown>) {
-    const filter = this.events.filter(clientId, query);
+    const filter = this.events.filter(clientId, declared(query, StatsQuery));
     const { keys, described } = await this.log.run('topKeys', filter, STAT_FIELDS[dimension], TOP, query.order_by === 'threats.desc' ? 'threats' : 'total');
     const series = (field: 'total' | 'blocked' | 'monitored' | 'allowed'): Pair[] =>
       keys.map((k) => [k.key, k[field]] as Pair).filter(([, n]) => field === 'total' || n > 0).sort((a, b) => b[1] - a[1]);
@@ -45,7 +54,7 @@ export class StatsService {
 
   /** The traffic series, one object per bucket with events, oldest first. */
   async traffic(clientId: number, query: Record<string, unknown> & { resolution: keyof typeof RESOLUTION_SECONDS; bucket_size?: number }) {
-    const filter = this.events.filter(clientId, query);
+    const filter = this.events.filter(clientId, declared(query, TrafficQuery));
     const bucketMs = (query.bucket_size ?? RESOLUTION_SECONDS[query.resolution]) * 1000;
     const counts = await this.log.run('traffic', filter, bucketMs);
     const series: Record<string, number>[] = [];
