@@ -65,7 +65,9 @@ export function registerErrorHandling(app: FastifyInstance, surfaces: Surface[],
 
   const send = (request: FastifyRequest, reply: FastifyReply, raised: AppError) => {
     const error = fitToDeclared(raised, request.facts?.declaredErrors);
-    if (error.status >= 500 && error.code !== 'service_unavailable') {
+    // A fault rule's answer is what the test asked for: one info line, not an error with a stack.
+    if (error.injected) request.log.info({ url: request.url, method: request.method, status: error.status }, error.message);
+    else if (error.status >= 500 && error.code !== 'service_unavailable') {
       request.log.error({ err: error.cause ?? error, url: request.url, method: request.method }, 'request failed');
     }
     const body = envelopeFor(request.url)(error, { requestId: String(request.id) });

@@ -34,18 +34,21 @@ export interface AppErrorOptions {
   fields?: FieldError[];
   headers?: Record<string, string>;
   cause?: unknown;
+  /** Answered on purpose by a fault rule: an expected answer, not a defect (logged without a stack). */
+  injected?: boolean;
 }
 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields: FieldError[];
   readonly headers: Record<string, string>;
+  readonly injected: boolean;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     // A client's mistake (4xx) is an answer, not a fault: no stack trace is captured for it. Capturing one
     // through Fastify's frames was the costliest part of a refused request.
     const stackTraceLimit = Error.stackTraceLimit;
-    if (ERROR_STATUS[code] < 500) Error.stackTraceLimit = 0;
+    if (ERROR_STATUS[code] < 500 || options.injected) Error.stackTraceLimit = 0;
     try {
       super(message, { cause: options.cause });
     } finally {
@@ -55,6 +58,7 @@ export class AppError extends Error {
     this.code = code;
     this.fields = options.fields ?? [];
     this.headers = options.headers ?? {};
+    this.injected = options.injected ?? false;
   }
 
   get status(): number {
@@ -63,7 +67,7 @@ export class AppError extends Error {
 
   /** The same failure under another code (and so another status). */
   as(code: ErrorCode): AppError {
-    return code === this.code ? this : new AppError(code, this.message, { fields: this.fields, headers: this.headers, cause: this.cause });
+    return code === this.code ? this : new AppError(code, this.message, { fields: this.fields, headers: this.headers, cause: this.cause, injected: this.injected });
   }
 }
 

@@ -131,7 +131,7 @@ function matches({ fault, pathPattern }: ActiveFault, request: FaultRequest): bo
 function errorOf(fault: Fault): AppError {
   const status = fault.status!;
   const headers: Record<string, string> = fault.retryAfter !== null ? { 'retry-after': String(fault.retryAfter) } : {};
-  return new AppError(STATUS_CODES[status], fault.message ?? `Injected fault ${fault.id}: answering ${status}.`, { headers });
+  return new AppError(STATUS_CODES[status], fault.message ?? `Injected fault ${fault.id}: answering ${status}.`, { headers, injected: true });
 }
 
 /** A compiled path glob. */
