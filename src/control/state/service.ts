@@ -1,11 +1,11 @@
 // State snapshots: the whole database (or one client's rows) as one versioned JSON document, imported
 // all-or-nothing, and reset. The version is the name of the last migration the exporting server had,
 // so an older document is brought forward by the same migrations that upgrade a database.
-import { type Kysely, Migrator, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Engine } from '../../platform/db/index.js';
 import { openDatabase } from '../../platform/db/index.js';
-import type { MigrationSet } from '../../platform/db/migrate.js';
+import { createMigrator, type MigrationSet } from '../../platform/db/migrate.js';
 import { AppError, bodyField, invalid, notFound } from '../../platform/errors.js';
 import { listTables, OWNED_THROUGH, resetSequences, type TableInfo } from './tables.js';
 
@@ -139,7 +139,7 @@ export class StateService {
     if (!names.includes(document.version)) throw invalid([bodyField(['version'], `unknown schema version ${document.version}`, 'version')]);
     const scratch = await openDatabase({ memory: true, dataDir: '.' });
     try {
-      const migrator = new Migrator({ db: scratch.kysely, provider: { getMigrations: async () => this.migrations('sqlite') } });
+      const migrator = await createMigrator(scratch, this.migrations);
       await must(migrator.migrateTo(document.version));
       const old = await listTables(scratch.kysely, 'sqlite');
       checkShape(document.tables, old);

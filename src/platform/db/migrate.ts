@@ -5,20 +5,35 @@ import type { Database, Engine } from './index.js';
 export type MigrationSet = (engine: Engine) => Record<string, Migration>;
 
 export async function migrateToLatest(db: Database, migrations: MigrationSet): Promise<void> {
-  // Kysely looks for its migration tables in every schema unless told which one: another schema of the
-  // same PostgreSQL database (another node's, a test's) would make it skip creating its own.
-  const schema = db.engine === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
+  const schema = await currentSchema(db);
   if (await upToDate(db, Object.keys(migrations(db.engine)), schema)) return;
-  const migrator = new Migrator({
-    db: schema === undefined ? db.kysely : withOneSchemaIntrospection(db.kysely, schema),
-    provider: { getMigrations: async () => migrations(db.engine) },
-    migrationTableSchema: schema,
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorOf(db, migrations, schema).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
   }
+}
+
+/**
+ * Kysely's migrator on this database: on PostgreSQL told its schema and introspecting that schema only.
+ * Kysely looks for its migration tables in every schema unless told which one: another schema of the same
+ * PostgreSQL database (another node's, a test's) would make it skip creating its own.
+ */
+export async function createMigrator(db: Database, migrations: MigrationSet): Promise<Migrator> {
+  return migratorOf(db, migrations, await currentSchema(db));
+}
+
+function migratorOf(db: Database, migrations: MigrationSet, schema: string | undefined): Migrator {
+  return new Migrator({
+    db: schema === undefined ? db.kysely : withOneSchemaIntrospection(db.kysely, schema),
+    provider: { getMigrations: async () => migrations(db.engine) },
+    migrationTableSchema: schema,
+  });
+}
+
+async function currentSchema(db: Database): Promise<string | undefined> {
+  if (db.engine !== 'postgres') return undefined;
+  return (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name;
 }
 
 /**

@@ -1,11 +1,12 @@
 // Migration 008 rewrites the events of the row-per-event table (and its packed `extra` column) as blocks;
 // an event stored before it must read back exactly as before, on both engines.
 import { randomBytes } from 'node:crypto';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../migrations/index.js';
 import { testDatabaseUrl } from '../../config.js';
 import { type Database, dropPostgresSchema, openDatabase } from '../../platform/db/index.js';
+import { createMigrator } from '../../platform/db/migrate.js';
 import { EventLog } from './log/index.js';
 import { toDetails, toSummary } from './service.js';
 
@@ -29,7 +30,8 @@ function oldRow(seq: number, over: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   db = await openDatabase({ memory: true, dataDir: '.', databaseUrl: url, databaseSchema: schema });
-  const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations(db.engine) }, migrationTableSchema: schema });
+  // The schema-aware migrator: other test files create and drop their schemas meanwhile.
+  const migrator = await createMigrator(db, migrations);
   expect((await migrator.migrateTo('007_waap_counters')).error).toBeUndefined();
   const rows = [
     oldRow(1),
