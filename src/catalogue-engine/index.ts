@@ -14,7 +14,7 @@ import type { TaskEngine } from '../platform/tasks/engine.js';
 import { ENGINE_SURFACES } from './envelopes.js';
 import { Inference } from './infer.js';
 import { readRouteIndex, type RouteEntry } from '../platform/catalogue/routes.js';
-import { ENGINE_TAG, engineOperationId, engineRoutes } from './routes.js';
+import { ENGINE_TAG, engineOperationId, engineRoutes, type EngineRequest } from './routes.js';
 import { CatalogueService } from './service.js';
 import { engineTaskType } from './tasks.js';
 import { RequestValidator } from './validate.js';
@@ -58,11 +58,12 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     return runtime;
   };
 
-  const handle = async (entry: RouteEntry, request: FastifyRequest) => {
+  const handle = async (entry: RouteEntry, request: EngineRequest) => {
     const { inference, validator, service } = load();
     const plan = inference.plan(inference.operation(entry.method, entry.path));
-    const params = { ...(request.params as Record<string, unknown>) };
-    const query = { ...(request.query as Record<string, unknown>) };
+    // Copies, typed as validation leaves them: it coerces their text in place (numbers, booleans, lists).
+    const params: Record<string, unknown> = { ...request.params };
+    const query: Record<string, unknown> = { ...request.query };
     validator.check(plan.op, { params, query, body: request.body, contentType: request.headers['content-type'] });
     // Public operations answer without a token: an anonymous caller owns nothing.
     const principal = request.principal ?? (entry.public ? ANONYMOUS : principalOf(request));

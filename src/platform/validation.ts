@@ -546,7 +546,8 @@ export function registerQueryArrays(app: import('fastify').FastifyInstance): voi
     const keys = arrayQueryKeys(route.schema?.querystring);
     if (keys.length === 0) return;
     const split = async (request: import('fastify').FastifyRequest) => {
-      splitCommaLists(request.query as Record<string, unknown>, keys);
+      // Fastify's parsed query is always an object: the check types it for any route, whatever its schema.
+      if (isNode(request.query)) splitCommaLists(request.query, keys);
     };
     const existing = route.preValidation;
     route.preValidation = existing ? [split, ...(Array.isArray(existing) ? existing : [existing])] : [split];

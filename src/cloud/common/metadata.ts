@@ -1,15 +1,17 @@
 // The deprecated "metadata" calls: the tags of a resource under another name (list, merge, replace,
 // read and delete one). They change the same tags the resources' own updates do, so a tag set one way
 // is seen the other way.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type TSchema } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type, type TInteger, type TObject, type TSchema } from 'typebox';
 import { notFound } from '../../platform/errors.js';
 import { badInput, queryField } from './errors.js';
 import { patchTags, tagList, type Tag } from './format.js';
 import { type Operations } from './operations.js';
-import { callerOf, type Caller } from '../../platform/auth/caller.js';
+import type { Caller } from '../../platform/auth/caller.js';
+import { typed, type TypedApp } from '../../platform/typed.js';
+import { at, itemId } from './regional-routes.js';
 import { attrsOf, type ResourceKind, type ResourceRow } from './resource-store.js';
-import { CLOUD_TAG, LIMITS, TagSchema, Uuid } from './schemas.js';
+import { CLOUD_TAG, LIMITS, NoBody, TagSchema, Uuid } from './schemas.js';
 
 const TAG_KEY = Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\s=]+$' });
 const TagsBody = Type.Unsafe<Record<string, string | null>>({
@@ -80,52 +82,75 @@ export interface MetadataSpec {
   replaceAnswers?: { schema: TSchema; present: (row: ResourceRow) => unknown };
 }
 
-export function metadataRoutes(app: FastifyInstance, metadata: MetadataService, spec: MetadataSpec): void {
-  const params = Type.Object({ project_id: Type.Integer({ minimum: 1 }), region_id: Type.Integer({ minimum: 1 }), [spec.idParam]: Uuid() });
-  const keyParams = Type.Object({ ...params.properties, key: TAG_KEY });
-  const at = (request: FastifyRequest) => {
-    const p = request.params as Params & Record<string, string>;
-    return { caller: callerOf(request), p, id: p[spec.idParam], key: p.key ?? (request.query as { key?: string }).key };
-  };
-  const schema = (name: string, summary: string, extra: Record<string, unknown>) => ({ tags: [CLOUD_TAG], operationId: `${spec.operationPrefix}.metadata.${name}`, summary, deprecated: true, ...extra });
-  const noContent = (reply: FastifyReply) => reply.code(204).send();
-  const args = [spec.kind, spec.label] as const;
+type Args = readonly [ResourceKind, string];
+/** Params of the metadata calls, typed by project and region only: the resource's ID is under the name the spec gives (see itemId). */
+type ResourceParams = TObject<{ project_id: TInteger; region_id: TInteger }>;
+const docOf = (spec: MetadataSpec) => (name: string, summary: string) => ({ tags: [CLOUD_TAG], operationId: `${spec.operationPrefix}.metadata.${name}`, summary, deprecated: true });
+
+export function metadataRoutes(fastify: FastifyInstance, metadata: MetadataService, spec: MetadataSpec): void {
+  const app = typed(fastify);
+  const params: ResourceParams = Type.Object({ project_id: Type.Integer({ minimum: 1 }), region_id: Type.Integer({ minimum: 1 }), [spec.idParam]: Uuid() });
+  const schema = docOf(spec);
+  const args: Args = [spec.kind, spec.label];
   if (spec.calls.includes('list')) {
-    app.get(`${spec.item}/metadata`, { schema: schema('list', 'The tags of the resource (deprecated: read the resource)', { params, response: { 200: TagList } }) }, async (request) => {
-      const { caller, p, id } = at(request);
-      return metadata.list(caller, ...args, p, id);
+    app.get(`${spec.item}/metadata`, { schema: { ...schema('list', 'The tags of the resource (deprecated: read the resource)'), params, response: { 200: TagList } } }, async (request) => {
+      const { caller, p } = at(request);
+      return metadata.list(caller, ...args, p, itemId(p, spec.idParam));
     });
   }
   if (spec.calls.includes('merge')) {
-    app.post(`${spec.item}/metadata`, { schema: schema('merge', 'Set tags (null removes one) (deprecated: PATCH the resource)', { params, body: TagsBody, response: { 204: Type.Null() } }) }, async (request, reply) => {
-      const { caller, p, id } = at(request);
-      await metadata.write(caller, ...args, p, id, request.body as Record<string, string | null>, true);
-      return noContent(reply);
+    app.post(`${spec.item}/metadata`, { schema: { ...schema('merge', 'Set tags (null removes one) (deprecated: PATCH the resource)'), params, body: TagsBody, response: { 204: NoBody() } } }, async (request, reply) => {
+      const { caller, p } = at(request);
+      await metadata.write(caller, ...args, p, itemId(p, spec.idParam), request.body, true);
+      return reply.code(204).send();
     });
   }
   if (spec.calls.includes('replace')) {
     const answer = spec.replaceAnswers;
-    app.put(`${spec.item}/metadata`, { schema: schema('replace', 'Replace every tag (deprecated: PATCH the resource)', { params, body: TagsBody, response: answer ? { 200: answer.schema } : { 204: Type.Null() } }) }, async (request, reply) => {
-      const { caller, p, id } = at(request);
-      const row = await metadata.write(caller, ...args, p, id, request.body as Record<string, string | null>, false);
-      return answer ? answer.present(row) : noContent(reply);
+    app.put(`${spec.item}/metadata`, { schema: { ...schema('replace', 'Replace every tag (deprecated: PATCH the resource)'), params, body: TagsBody, response: answer ? { 200: answer.schema } : { 204: NoBody() } } }, async (request, reply) => {
+      const { caller, p } = at(request);
+      const row = await metadata.write(caller, ...args, p, itemId(p, spec.idParam), request.body, false);
+      return answer ? answer.present(row) : reply.code(204).send();
     });
   }
-  if (spec.calls.includes('item')) {
-    const url = spec.keyInPath ? `${spec.item}/metadata/:key` : `${spec.item}/metadata_item`;
-    // The key is required; the query schema leaves it out so that another client's resource is a 404 before a missing key is a 400.
-    const where = spec.keyInPath ? { params: keyParams } : { params, querystring: Type.Object({ key: Type.Optional(TAG_KEY) }) };
-    const suffix = spec.keyInPath ? 'tag' : 'item';
-    app.get(url, { schema: schema(`${suffix}.get`, 'One tag of the resource', { ...where, response: { 200: TagSchema } }) }, async (request) => {
-      const { caller, p, id, key } = at(request);
-      return metadata.item(caller, ...args, p, id, key);
-    });
-    app.delete(url, { schema: schema(`${suffix}.delete`, 'Remove one tag of the resource', { ...where, response: { 204: Type.Null() } }) }, async (request, reply) => {
-      const { caller, p, id, key } = at(request);
-      await metadata.remove(caller, ...args, p, id, key);
-      return noContent(reply);
-    });
-  }
+  if (!spec.calls.includes('item')) return;
+  if (spec.keyInPath) tagRoutes(app, metadata, spec, params);
+  else itemRoutes(app, metadata, spec, params);
+}
+
+/** One tag, its key in the path: `metadata/:key`. */
+function tagRoutes(app: TypedApp, metadata: MetadataService, spec: MetadataSpec, resource: ResourceParams): void {
+  const url = `${spec.item}/metadata/:key`;
+  const params = Type.Object({ ...resource.properties, key: TAG_KEY });
+  const schema = docOf(spec);
+  const args: Args = [spec.kind, spec.label];
+  app.get(url, { schema: { ...schema('tag.get', 'One tag of the resource'), params, response: { 200: TagSchema } } }, async (request) => {
+    const { caller, p } = at(request);
+    return metadata.item(caller, ...args, p, itemId(p, spec.idParam), p.key);
+  });
+  app.delete(url, { schema: { ...schema('tag.delete', 'Remove one tag of the resource'), params, response: { 204: NoBody() } } }, async (request, reply) => {
+    const { caller, p } = at(request);
+    await metadata.remove(caller, ...args, p, itemId(p, spec.idParam), p.key);
+    return reply.code(204).send();
+  });
+}
+
+/** One tag, its key in the query: `metadata_item?key=`. */
+function itemRoutes(app: TypedApp, metadata: MetadataService, spec: MetadataSpec, params: ResourceParams): void {
+  const url = `${spec.item}/metadata_item`;
+  // The key is required; the query schema leaves it out so that another client's resource is a 404 before a missing key is a 400.
+  const querystring = Type.Object({ key: Type.Optional(TAG_KEY) });
+  const schema = docOf(spec);
+  const args: Args = [spec.kind, spec.label];
+  app.get(url, { schema: { ...schema('item.get', 'One tag of the resource'), params, querystring, response: { 200: TagSchema } } }, async (request) => {
+    const { caller, p } = at(request);
+    return metadata.item(caller, ...args, p, itemId(p, spec.idParam), request.query.key);
+  });
+  app.delete(url, { schema: { ...schema('item.delete', 'Remove one tag of the resource'), params, querystring, response: { 204: NoBody() } } }, async (request, reply) => {
+    const { caller, p } = at(request);
+    await metadata.remove(caller, ...args, p, itemId(p, spec.idParam), request.query.key);
+    return reply.code(204).send();
+  });
 }
 
 /** The metadata calls of every tagged cloud resource, as the reference has them. */

@@ -1,6 +1,6 @@
 // Schemas shared by every cloud resource, and the limits the reference does not state (docs/cloud.md,
 // "Limits"): every string a client sends has a maximum length, every collection a maximum size.
-import { Type, type TSchemaOptions } from 'typebox';
+import { Type, type TSchema, type TSchemaOptions } from 'typebox';
 import { Nullable } from '../../platform/schema.js';
 
 /** Bounds of our own where the reference declares none. */
@@ -40,12 +40,20 @@ export const ProjectRegionParams = Type.Object({
   region_id: Type.Integer({ minimum: 1, description: 'Region ID' }),
 });
 
-export const UuidParam = (name: string, description: string) =>
+export const UuidParam = <Name extends string>(name: Name, description: string) =>
   Type.Object({
     project_id: Type.Integer({ minimum: 1, description: 'Project ID' }),
     region_id: Type.Integer({ minimum: 1, description: 'Region ID' }),
-    [name]: Uuid({ description }),
+    ...keyed(name, Uuid({ description })),
   });
+
+/**
+ * `{ [name]: schema }`, typed with its key so that routes see `request.params[name]`: TypeScript types
+ * an object with a computed key as having every string key.
+ */
+function keyed<Name extends string, S extends TSchema>(name: Name, schema: S): Record<Name, S> {
+  return { [name]: schema } as Record<Name, S>;
+}
 
 /** What every asynchronous call answers: the task to poll, and the ID of the resource it is about. */
 export const TaskIdList = Type.Object(
@@ -55,6 +63,12 @@ export const TaskIdList = Type.Object(
   },
   { description: 'Task IDs of an asynchronous operation' },
 );
+
+/**
+ * The response of a call that answers no body: `{"type": "null"}` in the document, as `Type.Null()`
+ * has it, but typed `undefined` so that the typed reply is sent empty (`reply.send()`), not `null`.
+ */
+export const NoBody = () => Type.Unsafe<undefined>({ type: 'null' });
 
 export const TagSchema = Type.Object({ key: Type.String(), value: Type.String(), read_only: Type.Boolean() });
 

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../platform/errors.js';
 import { Nullable, StringEnum } from '../../platform/schema.js';
 import type { TaskEngine } from '../../platform/tasks/engine.js';
+import { typed } from '../../platform/typed.js';
 
 const Mode = Type.Object({ mode: StringEnum(['instant', 'realistic', 'manual']), speed: Type.Number() });
 const ModeBody = Type.Object(
@@ -25,19 +26,20 @@ const AdvanceBody = Type.Object(
 );
 const Modes = Type.Object({ default: Mode, task_types: Type.Record(Type.String(), Mode), registered: Type.Array(Type.String()) });
 
-export function taskControlRoutes(app: FastifyInstance, engine: TaskEngine): void {
+export function taskControlRoutes(fastify: FastifyInstance, engine: TaskEngine): void {
+  const app = typed(fastify);
   const base = { config: { access: 'operator' as const } };
   const tags = ['Edgeplane control'];
   const modes = () => ({ ...engine.modes(), registered: engine.registry.names() });
   app.get('/_edgeplane/tasks/mode', { ...base, schema: { tags, operationId: 'control.tasks.mode.get', summary: 'Progression modes of cloud tasks', response: { 200: Modes } } }, async () => modes());
   app.put('/_edgeplane/tasks/mode', { ...base, schema: { tags, operationId: 'control.tasks.mode.set', summary: 'Set the progression mode globally or for one task type', body: ModeBody, response: { 200: Modes } } }, async (request) => {
-    const body = request.body as { mode: 'instant' | 'realistic' | 'manual'; speed?: number; task_type?: string };
+    const body = request.body;
     if (body.task_type && !engine.registry.has(body.task_type)) throw new AppError('not_found', `No task type ${body.task_type}; registered: ${engine.registry.names().join(', ')}`);
     await engine.setMode({ mode: body.mode, speed: body.speed ?? 1 }, body.task_type);
     return modes();
   });
   app.post('/_edgeplane/tasks/advance', { ...base, schema: { tags, operationId: 'control.tasks.advance', summary: 'Advance one or all pending tasks a step or to the end', body: AdvanceBody, response: { 200: Type.Object({ advanced: Type.Array(Type.String()), count: Type.Integer() }) } } }, async (request) => {
-    const body = request.body as { task_id?: string; task_type?: string; to: 'step' | 'end' };
+    const body = request.body;
     const advanced = await engine.advance({ taskId: body.task_id, types: body.task_type ? [body.task_type] : undefined, to: body.to });
     if (body.task_id && advanced.length === 0) throw new AppError('not_found', `Task ${body.task_id} is not pending (or is held by another process)`);
     return { advanced, count: advanced.length };

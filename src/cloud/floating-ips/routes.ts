@@ -6,13 +6,13 @@ import { CLOUD_TAG, TaskIdList, UuidParam } from '../common/schemas.js';
 import { FloatingIpListItem } from './list-schemas.js';
 import { AssignBody, FloatingIpCreateBody, FloatingIpListQuery, FloatingIpSchema, FloatingIpTagsBody, FloatingIpUpdateBody } from './schemas.js';
 import type { FloatingIpService } from './service.js';
+import { typed } from '../../platform/typed.js';
 
 const base = '/cloud/v1/floatingips/:project_id/:region_id';
 const ItemParams = UuidParam('floating_ip_id', 'Floating IP ID');
-type P = { project_id: number; region_id: number; floating_ip_id: string };
 
-export function floatingIpRoutes(app: FastifyInstance, fips: FloatingIpService): void {
-  regionalRoutes(app, fips, {
+export function floatingIpRoutes(fastify: FastifyInstance, fips: FloatingIpService): void {
+  regionalRoutes(fastify, fips, {
     base,
     idParam: 'floating_ip_id',
     itemParams: ItemParams,
@@ -21,21 +21,22 @@ export function floatingIpRoutes(app: FastifyInstance, fips: FloatingIpService):
     get: { operationId: 'cloud.floatingIps.get', summary: 'Get a floating IP', response: FloatingIpSchema },
     delete: { operationId: 'cloud.floatingIps.delete', summary: 'Delete a floating IP (asynchronous)' },
   });
+  const app = typed(fastify);
   const common = { tags: [CLOUD_TAG] };
   app.patch(`${base}/:floating_ip_id`, { schema: { ...common, operationId: 'cloud.floatingIps.updateTags', summary: 'Change the tags of a floating IP', params: ItemParams, body: FloatingIpTagsBody, response: { 200: FloatingIpSchema } } }, async (request) => {
-    const p = request.params as P;
-    return fips.updateTags(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, (request.body as { tags?: Record<string, string | null> | null }).tags);
+    const p = request.params;
+    return fips.updateTags(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body.tags);
   });
   app.patch('/cloud/v2/floatingips/:project_id/:region_id/:floating_ip_id', { schema: { ...common, operationId: 'cloud.floatingIps.update', summary: 'Assign, unassign or retag a floating IP (asynchronous; no task when nothing changes)', params: ItemParams, body: FloatingIpUpdateBody, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params as P;
-    return fips.update(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body as never);
+    const p = request.params;
+    return fips.update(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body);
   });
   app.post(`${base}/:floating_ip_id/assign`, { schema: { ...common, operationId: 'cloud.floatingIps.assign', summary: 'Assign to an instance port', params: ItemParams, body: AssignBody, response: { 200: FloatingIpSchema } } }, async (request) => {
-    const p = request.params as P;
-    return fips.assign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, (request.body as { port_id: string }).port_id);
+    const p = request.params;
+    return fips.assign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body.port_id);
   });
   app.post(`${base}/:floating_ip_id/unassign`, { schema: { ...common, operationId: 'cloud.floatingIps.unassign', summary: 'Unassign from its port', params: ItemParams, response: { 200: FloatingIpSchema } } }, async (request) => {
-    const p = request.params as P;
+    const p = request.params;
     return fips.unassign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id);
   });
 }

@@ -1,25 +1,24 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { callerOf } from '../../platform/auth/caller.js';
-import { regionalRoutes } from '../common/regional-routes.js';
-import { CLOUD_TAG, pageQuery, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
+import { typed } from '../../platform/typed.js';
+import { at, regionalRoutes } from '../common/regional-routes.js';
+import { CLOUD_TAG, NoBody, pageQuery, ProjectRegionParams, TaskIdList, UuidParam } from '../common/schemas.js';
 import type { InstanceGroups } from './groups.js';
 import { AttachInterfaceBody, DetachInterfaceBody, PortParams } from './interface-schemas.js';
 import { InterfaceSchema, type InterfaceService } from './interfaces.js';
 import { ConsoleQuery, ConsoleSchema, FlavorSchema, InstanceActionBody, InstanceCreateBody, InstanceDeleteQuery, InstanceGroupsSchema, InstanceListQuery, InstanceSchema, InstanceUpdateBody, ResizeBody, SecurityGroupNamesBody } from './schemas.js';
 import { MetricPoint, MetricsBody } from './metrics.js';
-import type { Action, InstanceService } from './service.js';
+import type { InstanceService } from './service.js';
 
 const ItemParams = UuidParam('instance_id', 'Instance ID');
-type P = { project_id: number; region_id: number; instance_id: string; port_id: string };
 const List = (item: typeof InstanceSchema | typeof FlavorSchema | typeof InterfaceSchema) => Type.Object({ count: Type.Integer({ minimum: 0 }), results: Type.Array(item) });
 
-export function instanceRoutes(app: FastifyInstance, instances: InstanceService, interfaces: InterfaceService, groups: InstanceGroups): void {
+export function instanceRoutes(fastify: FastifyInstance, instances: InstanceService, interfaces: InterfaceService, groups: InstanceGroups): void {
+  const app = typed(fastify);
   const common = { tags: [CLOUD_TAG] };
   const v1 = '/cloud/v1/instances/:project_id/:region_id';
   const item = `${v1}/:instance_id`;
-  const at = (request: FastifyRequest) => ({ caller: callerOf(request), p: request.params as P });
-  regionalRoutes(app, instances, {
+  regionalRoutes(fastify, instances, {
     base: v1,
     // The provider creates instances (with their volumes and interfaces) through v2 only.
     createBase: '/cloud/v2/instances/:project_id/:region_id',
@@ -33,15 +32,15 @@ export function instanceRoutes(app: FastifyInstance, instances: InstanceService,
   });
   app.get(`${item}/interfaces`, { schema: { ...common, operationId: 'cloud.instances.interfaces', summary: 'List the network interfaces (ports) of an instance', params: ItemParams, querystring: Type.Object(pageQuery()), response: { 200: List(InterfaceSchema) } } }, async (request) => {
     const { caller, p } = at(request);
-    return interfaces.list(caller, p.project_id, p.region_id, p.instance_id, request.query as { limit: number; offset: number });
+    return interfaces.list(caller, p.project_id, p.region_id, p.instance_id, request.query);
   });
   app.post(`${item}/attach_interface`, { schema: { ...common, operationId: 'cloud.instances.attachInterface', summary: 'Add a network interface to an instance (asynchronous)', params: ItemParams, body: AttachInterfaceBody, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    return interfaces.attach(caller, p.project_id, p.region_id, p.instance_id, request.body as never);
+    return interfaces.attach(caller, p.project_id, p.region_id, p.instance_id, request.body);
   });
   app.post(`${item}/detach_interface`, { schema: { ...common, operationId: 'cloud.instances.detachInterface', summary: 'Remove a network interface from an instance (asynchronous)', params: ItemParams, body: DetachInterfaceBody, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    const body = request.body as { port_id: string; ip_address: string };
+    const body = request.body;
     return interfaces.detach(caller, p.project_id, p.region_id, p.instance_id, body.port_id, body.ip_address);
   });
   for (const [enabled, verb] of [[true, 'enable'], [false, 'disable']] as const) {
@@ -59,34 +58,34 @@ export function instanceRoutes(app: FastifyInstance, instances: InstanceService,
   }
   app.post('/cloud/v2/instances/:project_id/:region_id/:instance_id/action', { schema: { ...common, operationId: 'cloud.instances.action', summary: 'Run a power action (asynchronous)', params: ItemParams, body: InstanceActionBody, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    return instances.action(caller, p.project_id, p.region_id, p.instance_id, (request.body as { action: Action }).action);
+    return instances.action(caller, p.project_id, p.region_id, p.instance_id, request.body.action);
   });
   app.post(`${item}/changeflavor`, { schema: { ...common, operationId: 'cloud.instances.resize', summary: 'Change the flavor of an instance (asynchronous)', params: ItemParams, body: ResizeBody, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    return instances.resize(caller, p.project_id, p.region_id, p.instance_id, (request.body as { flavor_id: string }).flavor_id);
+    return instances.resize(caller, p.project_id, p.region_id, p.instance_id, request.body.flavor_id);
   });
   app.get(`${item}/get_console`, { schema: { ...common, operationId: 'cloud.instances.console', summary: 'Where to reach the console of a running instance', params: ItemParams, querystring: ConsoleQuery, response: { 200: ConsoleSchema } } }, async (request) => {
     const { caller, p } = at(request);
-    return instances.console(caller, p.project_id, p.region_id, p.instance_id, (request.query as { console_type?: string }).console_type);
+    return instances.console(caller, p.project_id, p.region_id, p.instance_id, request.query.console_type);
   });
   app.post(`${item}/metrics`, { schema: { ...common, operationId: 'cloud.instances.metrics', summary: 'Usage of an instance over the last days or hours (simulated)', params: ItemParams, querystring: Type.Object(pageQuery()), body: MetricsBody, response: { 200: Type.Object({ count: Type.Integer({ minimum: 0 }), results: Type.Array(MetricPoint) }) } } }, async (request) => {
     const { caller, p } = at(request);
-    const body = request.body as { time_interval: number; time_unit: 'day' | 'hour' };
-    return instances.metrics(caller, p.project_id, p.region_id, p.instance_id, body.time_interval, body.time_unit, request.query as { limit: number; offset: number });
+    const body = request.body;
+    return instances.metrics(caller, p.project_id, p.region_id, p.instance_id, body.time_interval, body.time_unit, request.query);
   });
   app.get(`${item}/securitygroups`, { schema: { ...common, operationId: 'cloud.instances.securityGroups', summary: 'The security groups of an instance\'s ports', params: ItemParams, response: { 200: InstanceGroupsSchema } } }, async (request) => {
     const { caller, p } = at(request);
     return groups.list(caller, p.project_id, p.region_id, p.instance_id);
   });
   for (const [verb, op] of [['addsecuritygroup', 'assignSecurityGroup'], ['delsecuritygroup', 'unassignSecurityGroup']] as const) {
-    app.post(`${item}/${verb}`, { schema: { ...common, operationId: `cloud.instances.${op}`, summary: verb === 'addsecuritygroup' ? 'Add security groups to an instance\'s ports' : 'Remove security groups from an instance\'s ports', params: ItemParams, body: SecurityGroupNamesBody, response: { 204: Type.Null() } } }, async (request, reply) => {
+    app.post(`${item}/${verb}`, { schema: { ...common, operationId: `cloud.instances.${op}`, summary: verb === 'addsecuritygroup' ? 'Add security groups to an instance\'s ports' : 'Remove security groups from an instance\'s ports', params: ItemParams, body: SecurityGroupNamesBody, response: { 204: NoBody() } } }, async (request, reply) => {
       const { caller, p } = at(request);
-      await (verb === 'addsecuritygroup' ? groups.add : groups.remove).call(groups, caller, p.project_id, p.region_id, p.instance_id, request.body as never);
+      await (verb === 'addsecuritygroup' ? groups.add : groups.remove).call(groups, caller, p.project_id, p.region_id, p.instance_id, request.body);
       return reply.code(204).send();
     });
   }
   app.get('/cloud/v1/flavors/:project_id/:region_id', { schema: { ...common, operationId: 'cloud.flavors.list', summary: 'List instance flavors', params: ProjectRegionParams, querystring: Type.Object({ disabled: Type.Optional(Type.Boolean()), exclude_linux: Type.Optional(Type.Boolean()), exclude_windows: Type.Optional(Type.Boolean()), include_prices: Type.Optional(Type.Boolean()), ...pageQuery() }), response: { 200: List(FlavorSchema) } } }, async (request) => {
     const { caller, p } = at(request);
-    return instances.flavors(caller, p.project_id, p.region_id, request.query as { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean });
+    return instances.flavors(caller, p.project_id, p.region_id, request.query);
   });
 }

@@ -1,11 +1,11 @@
 // Routes of what a load balancer holds: listeners, pools with their members and health monitor, L7
 // policies and their rules.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../../platform/auth/caller.js';
-import { regionalRoutes } from '../common/regional-routes.js';
-import { CLOUD_TAG, ProjectRegionParams, TaskIdList, UuidParam, Uuid } from '../common/schemas.js';
+import { typed } from '../../platform/typed.js';
+import { at, regionalRoutes } from '../common/regional-routes.js';
+import { CLOUD_TAG, NoBody, ProjectRegionParams, TaskIdList, UuidParam, Uuid } from '../common/schemas.js';
 import type { L7Service } from './l7.js';
 import { L7ListQuery, PolicyCreateBody, PolicyParams, PolicySchema, PolicyUpdateBody, RuleCreateBody, RuleParams, RuleReplaceBody, RuleSchema } from './l7-schemas.js';
 import { ListenerCreateBody, ListenerDeleteQuery, ListenerListQuery, ListenerPatchBody, ListenerRenameBody, ListenerSchema, ShowStatsQuery } from './listener-schemas.js';
@@ -13,14 +13,13 @@ import type { ListenerService } from './listeners.js';
 import { MemberInput, MonitorInput, PoolCreateBody, PoolListItem, PoolListQuery, PoolPatchBody, PoolSchema } from './pool-schemas.js';
 import type { PoolService } from './pools.js';
 
-type P = { project_id: number; region_id: number; listener_id: string; pool_id: string; member_id: string; l7policy_id: string; l7rule_id: string };
-const at = (request: FastifyRequest) => ({ caller: callerOf(request), p: request.params as P });
 const common = { tags: [CLOUD_TAG] };
-const noContent = { 204: Type.Null() };
+const noContent = { 204: NoBody() };
 
-export function listenerRoutes(app: FastifyInstance, listeners: ListenerService): void {
+export function listenerRoutes(fastify: FastifyInstance, listeners: ListenerService): void {
+  const app = typed(fastify);
   const params = UuidParam('listener_id', 'Listener ID');
-  regionalRoutes(app, listeners, {
+  regionalRoutes(fastify, listeners, {
     base: '/cloud/v1/lblisteners/:project_id/:region_id',
     idParam: 'listener_id',
     itemParams: params,
@@ -31,18 +30,19 @@ export function listenerRoutes(app: FastifyInstance, listeners: ListenerService)
   });
   app.patch('/cloud/v1/lblisteners/:project_id/:region_id/:listener_id', { schema: { ...common, operationId: 'cloud.lbListeners.rename', summary: 'Rename a listener', params, body: ListenerRenameBody, response: { 200: ListenerSchema } } }, async (request) => {
     const { caller, p } = at(request);
-    return listeners.rename(caller, p.project_id, p.region_id, p.listener_id, (request.body as { name: string }).name);
+    return listeners.rename(caller, p.project_id, p.region_id, p.listener_id, request.body.name);
   });
   app.patch('/cloud/v2/lblisteners/:project_id/:region_id/:listener_id', { schema: { ...common, operationId: 'cloud.lbListeners.update', summary: 'Update a listener (asynchronous; no task when nothing changes)', params, body: ListenerPatchBody, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    return listeners.patch(caller, p.project_id, p.region_id, p.listener_id, request.body as never);
+    return listeners.patch(caller, p.project_id, p.region_id, p.listener_id, request.body);
   });
 }
 
-export function poolRoutes(app: FastifyInstance, pools: PoolService): void {
+export function poolRoutes(fastify: FastifyInstance, pools: PoolService): void {
+  const app = typed(fastify);
   const params = UuidParam('pool_id', 'Pool ID');
   const base = '/cloud/v1/lbpools/:project_id/:region_id';
-  regionalRoutes(app, pools, {
+  regionalRoutes(fastify, pools, {
     base,
     idParam: 'pool_id',
     itemParams: params,
@@ -54,12 +54,12 @@ export function poolRoutes(app: FastifyInstance, pools: PoolService): void {
   for (const [version, operationId] of [['v1', 'cloud.lbPools.update'], ['v2', 'cloud.lbPools.updateV2']] as const) {
     app.patch(`/cloud/${version}/lbpools/:project_id/:region_id/:pool_id`, { schema: { ...common, operationId, summary: 'Update a pool; members and monitor given replace the current ones (asynchronous; no task when nothing changes)', params, body: PoolPatchBody, response: { 200: TaskIdList } } }, async (request) => {
       const { caller, p } = at(request);
-      return pools.patch(caller, p.project_id, p.region_id, p.pool_id, request.body as never);
+      return pools.patch(caller, p.project_id, p.region_id, p.pool_id, request.body);
     });
   }
   app.post(`${base}/:pool_id/member`, { schema: { ...common, operationId: 'cloud.lbPools.addMember', summary: 'Add a member to a pool (asynchronous)', params, body: MemberInput, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    return pools.addMember(caller, p.project_id, p.region_id, p.pool_id, request.body as never);
+    return pools.addMember(caller, p.project_id, p.region_id, p.pool_id, request.body);
   });
   const memberParams = Type.Object({ ...params.properties, member_id: Uuid({ description: 'Member ID' }) });
   app.delete(`${base}/:pool_id/member/:member_id`, { schema: { ...common, operationId: 'cloud.lbPools.removeMember', summary: 'Remove a member from a pool (asynchronous)', params: memberParams, response: { 200: TaskIdList } } }, async (request) => {
@@ -68,7 +68,7 @@ export function poolRoutes(app: FastifyInstance, pools: PoolService): void {
   });
   app.post(`${base}/:pool_id/healthmonitor`, { schema: { ...common, operationId: 'cloud.lbPools.addHealthMonitor', summary: 'Give a pool a health monitor (asynchronous)', params, body: MonitorInput, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    return pools.addMonitor(caller, p.project_id, p.region_id, p.pool_id, request.body as never);
+    return pools.addMonitor(caller, p.project_id, p.region_id, p.pool_id, request.body);
   });
   app.delete(`${base}/:pool_id/healthmonitor`, { schema: { ...common, operationId: 'cloud.lbPools.removeHealthMonitor', summary: 'Remove the health monitor of a pool', params, response: noContent } }, async (request, reply) => {
     const { caller, p } = at(request);
@@ -77,7 +77,8 @@ export function poolRoutes(app: FastifyInstance, pools: PoolService): void {
   });
 }
 
-export function l7Routes(app: FastifyInstance, l7: L7Service): void {
+export function l7Routes(fastify: FastifyInstance, l7: L7Service): void {
+  const app = typed(fastify);
   const base = '/cloud/v1/l7policies/:project_id/:region_id';
   const policy = `${base}/:l7policy_id`;
   const rule = `${policy}/rules/:l7rule_id`;
@@ -85,11 +86,11 @@ export function l7Routes(app: FastifyInstance, l7: L7Service): void {
   const task = { 200: TaskIdList };
   app.post(base, { schema: { ...common, operationId: 'cloud.l7Policies.create', summary: 'Create an L7 policy on a listener (asynchronous)', params: ProjectRegionParams, body: PolicyCreateBody, response: task } }, async (request) => {
     const { caller, p } = at(request);
-    return l7.createPolicy(caller, p.project_id, p.region_id, request.body as never);
+    return l7.createPolicy(caller, p.project_id, p.region_id, request.body);
   });
   app.get(base, { schema: { ...common, operationId: 'cloud.l7Policies.list', summary: 'List L7 policies', params: ProjectRegionParams, querystring: L7ListQuery, response: list(PolicySchema) } }, async (request) => {
     const { caller, p } = at(request);
-    return l7.policies(caller, p.project_id, p.region_id, request.query as never);
+    return l7.policies(caller, p.project_id, p.region_id, request.query);
   });
   app.get(policy, { schema: { ...common, operationId: 'cloud.l7Policies.get', summary: 'Get an L7 policy', params: PolicyParams, response: { 200: PolicySchema } } }, async (request) => {
     const { caller, p } = at(request);
@@ -97,7 +98,7 @@ export function l7Routes(app: FastifyInstance, l7: L7Service): void {
   });
   app.patch(policy, { schema: { ...common, operationId: 'cloud.l7Policies.update', summary: 'Replace the action of an L7 policy (asynchronous; no task when nothing changes)', params: PolicyParams, body: PolicyUpdateBody, response: task } }, async (request) => {
     const { caller, p } = at(request);
-    return l7.updatePolicy(caller, p.project_id, p.region_id, p.l7policy_id, request.body as never);
+    return l7.updatePolicy(caller, p.project_id, p.region_id, p.l7policy_id, request.body);
   });
   app.delete(policy, { schema: { ...common, operationId: 'cloud.l7Policies.delete', summary: 'Delete an L7 policy and its rules (asynchronous)', params: PolicyParams, response: task } }, async (request) => {
     const { caller, p } = at(request);
@@ -105,11 +106,11 @@ export function l7Routes(app: FastifyInstance, l7: L7Service): void {
   });
   app.post(`${policy}/rules`, { schema: { ...common, operationId: 'cloud.l7Rules.create', summary: 'Add a rule to an L7 policy (asynchronous)', params: PolicyParams, body: RuleCreateBody, response: task } }, async (request) => {
     const { caller, p } = at(request);
-    return l7.createRule(caller, p.project_id, p.region_id, p.l7policy_id, request.body as never);
+    return l7.createRule(caller, p.project_id, p.region_id, p.l7policy_id, request.body);
   });
   app.get(`${policy}/rules`, { schema: { ...common, operationId: 'cloud.l7Rules.list', summary: 'List the rules of an L7 policy', params: PolicyParams, querystring: L7ListQuery, response: list(RuleSchema) } }, async (request) => {
     const { caller, p } = at(request);
-    return l7.rules(caller, p.project_id, p.region_id, p.l7policy_id, request.query as never);
+    return l7.rules(caller, p.project_id, p.region_id, p.l7policy_id, request.query);
   });
   app.get(rule, { schema: { ...common, operationId: 'cloud.l7Rules.get', summary: 'Get an L7 rule', params: RuleParams, response: { 200: RuleSchema } } }, async (request) => {
     const { caller, p } = at(request);
@@ -117,7 +118,7 @@ export function l7Routes(app: FastifyInstance, l7: L7Service): void {
   });
   app.put(rule, { schema: { ...common, operationId: 'cloud.l7Rules.replace', summary: 'Change the fields of an L7 rule (asynchronous)', params: RuleParams, body: RuleReplaceBody, response: task } }, async (request) => {
     const { caller, p } = at(request);
-    return l7.replaceRule(caller, p.project_id, p.region_id, p.l7policy_id, p.l7rule_id, request.body as never);
+    return l7.replaceRule(caller, p.project_id, p.region_id, p.l7policy_id, p.l7rule_id, request.body);
   });
   app.delete(rule, { schema: { ...common, operationId: 'cloud.l7Rules.delete', summary: 'Delete an L7 rule (asynchronous)', params: RuleParams, response: task } }, async (request) => {
     const { caller, p } = at(request);

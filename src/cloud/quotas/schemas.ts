@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type TInteger, type TOptional } from 'typebox';
 
 /** The regional quotas this emulator enforces, as the reference spells them (without _limit/_usage). */
 export const QUOTA_NAMES = [
@@ -89,7 +89,7 @@ export const GlobalQuotas = Type.Object(globalProps, { description: 'Limits and 
 export const ClientQuotas = Type.Object({ global_quotas: GlobalQuotas, regional_quotas: Type.Array(RegionalQuotas) });
 
 const ALL_NAMES: readonly AnyQuotaName[] = [...QUOTA_NAMES, ...GLOBAL_QUOTA_NAMES];
-const limitProps: Record<string, ReturnType<typeof Type.Optional>> = {};
+const limitProps: Record<string, TOptional<TInteger>> = {};
 for (const name of ALL_NAMES) limitProps[`${name}_limit`] = Type.Optional(Type.Integer({ minimum: 0, description: DESCRIPTIONS[name] }));
 export const QuotaLimitsBody = Type.Object(limitProps, { additionalProperties: false, minProperties: 1 });
 export const QuotaLimits = Type.Object(

@@ -2,13 +2,14 @@
 // is accepted, and its task ends in ERROR with the reason). SSH keys are created at once, not by a
 // task: their (global) quota refuses the request itself.
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 import { badRequest } from '../common/errors.js';
 import { NO_REGION, ResourceStore, type ResourceKind } from '../common/resource-store.js';
 import type { RegionService } from '../regions/service.js';
-import { DEFAULT_LIMITS, GLOBAL_QUOTA_NAMES, PROJECT_COUNT_LIMIT, QUOTA_NAMES, type AnyQuotaName, type QuotaName } from './schemas.js';
+import { DEFAULT_LIMITS, GLOBAL_QUOTA_NAMES, PROJECT_COUNT_LIMIT, QUOTA_NAMES, type AnyQuotaName, type QuotaLimitsBody, type QuotaName } from './schemas.js';
 import type { QuotaStore } from './store.js';
 
 export type QuotaDelta = Partial<Record<AnyQuotaName, number>>;
@@ -99,9 +100,10 @@ export class QuotaService {
     return { ...DEFAULT_LIMITS, ...((await this.store.get(clientId)) ?? {}) };
   }
 
-  async setLimits(clientId: number, body: Record<string, number>): Promise<Record<string, number>> {
+  async setLimits(clientId: number, body: Static<typeof QuotaLimitsBody>): Promise<Record<string, number>> {
     const next: Record<string, number> = { ...(await this.limits(clientId)) };
-    for (const [key, value] of Object.entries(body)) next[key.replace(/_limit$/, '')] = value;
+    // Each limit is optional in the schema (typed `number | undefined`); a JSON body holds no undefined, so none is skipped.
+    for (const [key, value] of Object.entries(body)) if (value !== undefined) next[key.replace(/_limit$/, '')] = value;
     await this.store.put(clientId, next, this.clock.now());
     return withSuffix(next as Record<AnyQuotaName, number>);
   }

@@ -4,12 +4,14 @@ import { PageOf } from '../../platform/pagination.js';
 import { CLOUD_TAG } from '../common/schemas.js';
 import { RegionListQuery, RegionSchema } from './schemas.js';
 import type { RegionService } from './service.js';
+import { typed } from '../../platform/typed.js';
 
-export function regionRoutes(app: FastifyInstance, regions: RegionService): void {
+export function regionRoutes(fastify: FastifyInstance, regions: RegionService): void {
+  const app = typed(fastify);
   app.get(
     '/cloud/v1/regions',
     { schema: { operationId: 'cloud.regions.list', tags: [CLOUD_TAG], summary: 'List regions', querystring: RegionListQuery, response: { 200: PageOf(RegionSchema) } } },
-    async (request) => regions.list(request.query as never),
+    async (request) => regions.list(request.query),
   );
   app.get(
     '/cloud/v1/regions/:region_id',
@@ -23,6 +25,6 @@ export function regionRoutes(app: FastifyInstance, regions: RegionService): void
         response: { 200: RegionSchema },
       },
     },
-    async (request) => regions.get((request.params as { region_id: number }).region_id),
+    async (request) => regions.get(request.params.region_id),
   );
 }

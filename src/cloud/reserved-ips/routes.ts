@@ -1,19 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../../platform/auth/caller.js';
-import { regionalRoutes } from '../common/regional-routes.js';
+import { typed } from '../../platform/typed.js';
+import { at, regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, UuidParam } from '../common/schemas.js';
 import { DevicePortList, PortIdsBody, ReservedIpCreateBody, ReservedIpListQuery, ReservedIpPatchBody, ReservedIpSchema } from './schemas.js';
 import type { ReservedIpService } from './service.js';
 
 const ItemParams = UuidParam('port_id', 'Port ID of the reserved fixed IP');
-type P = { project_id: number; region_id: number; port_id: string };
 
-export function reservedIpRoutes(app: FastifyInstance, reserved: ReservedIpService): void {
+export function reservedIpRoutes(fastify: FastifyInstance, reserved: ReservedIpService): void {
+  const app = typed(fastify);
   const common = { tags: [CLOUD_TAG] };
   const base = '/cloud/v1/reserved_fixed_ips/:project_id/:region_id';
-  const at = (request: FastifyRequest) => ({ caller: callerOf(request), p: request.params as P });
-  regionalRoutes(app, reserved, {
+  regionalRoutes(fastify, reserved, {
     base,
     idParam: 'port_id',
     itemParams: ItemParams,
@@ -35,7 +34,7 @@ export function reservedIpRoutes(app: FastifyInstance, reserved: ReservedIpServi
   for (const [method, add, operationId, summary] of [['PATCH', true, 'connectPorts', 'Share a VIP with more instance ports'], ['PUT', false, 'replaceConnectedPorts', 'Share a VIP with exactly these instance ports']] as const) {
     app.route({ method, url: `${item}/connected_devices`, schema: { ...common, operationId: `cloud.reservedFixedIps.${operationId}`, summary, params: ItemParams, body: PortIdsBody, response: { 200: DevicePortList } }, handler: async (request) => {
       const { caller, p } = at(request);
-      return reserved.connect(caller, p.project_id, p.region_id, p.port_id, (request.body as { port_ids?: string[] }).port_ids ?? [], add);
+      return reserved.connect(caller, p.project_id, p.region_id, p.port_id, request.body.port_ids ?? [], add);
     } });
   }
 }

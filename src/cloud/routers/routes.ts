@@ -1,19 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { PageOf } from '../../platform/pagination.js';
-import { callerOf } from '../../platform/auth/caller.js';
-import { regionalRoutes } from '../common/regional-routes.js';
+import { typed } from '../../platform/typed.js';
+import { at, regionalRoutes } from '../common/regional-routes.js';
 import { CLOUD_TAG, TaskIdList, UuidParam } from '../common/schemas.js';
 import { AttachBody, DetachBody, RouterCreateBody, RouterListQuery, RouterSchema, RouterUpdateBody } from './schemas.js';
 import type { RouterService } from './service.js';
 
 const ItemParams = UuidParam('router_id', 'Router ID');
-type P = { project_id: number; region_id: number; router_id: string };
 
-export function routerRoutes(app: FastifyInstance, routers: RouterService): void {
+export function routerRoutes(fastify: FastifyInstance, routers: RouterService): void {
+  const app = typed(fastify);
   const common = { tags: [CLOUD_TAG] };
   const base = '/cloud/v1/routers/:project_id/:region_id';
-  const at = (request: FastifyRequest) => ({ caller: callerOf(request), p: request.params as P });
-  regionalRoutes(app, routers, {
+  regionalRoutes(fastify, routers, {
     base,
     idParam: 'router_id',
     itemParams: ItemParams,
@@ -25,15 +24,15 @@ export function routerRoutes(app: FastifyInstance, routers: RouterService): void
   });
   app.patch('/cloud/v2/routers/:project_id/:region_id/:router_id', { schema: { ...common, operationId: 'cloud.routers.updateV2', summary: 'Rename a router, change its gateway or routes (asynchronous; no task when nothing changes)', params: ItemParams, body: RouterUpdateBody, response: { 200: TaskIdList } } }, async (request) => {
     const { caller, p } = at(request);
-    return routers.updateV2(caller, p.project_id, p.region_id, p.router_id, request.body as never);
+    return routers.updateV2(caller, p.project_id, p.region_id, p.router_id, request.body);
   });
   app.post(`${base}/:router_id/attach`, { schema: { ...common, operationId: 'cloud.routers.attach', summary: 'Attach a subnet to a router', params: ItemParams, body: AttachBody, response: { 200: RouterSchema } } }, async (request) => {
     const { caller, p } = at(request);
-    const body = request.body as { subnet_id: string; ip_address?: string };
+    const body = request.body;
     return routers.attach(caller, p.project_id, p.region_id, p.router_id, body.subnet_id, body.ip_address);
   });
   app.post(`${base}/:router_id/detach`, { schema: { ...common, operationId: 'cloud.routers.detach', summary: 'Detach a subnet from a router', params: ItemParams, body: DetachBody, response: { 200: RouterSchema } } }, async (request) => {
     const { caller, p } = at(request);
-    return routers.detach(caller, p.project_id, p.region_id, p.router_id, (request.body as { subnet_id: string }).subnet_id);
+    return routers.detach(caller, p.project_id, p.region_id, p.router_id, request.body.subnet_id);
   });
 }
