@@ -47,8 +47,13 @@ export function cloud(engine: Engine): Migration {
         .execute();
       await db.schema.createIndex('cloud_projects_client').on('cloud_projects').columns(['client_id', 'id']).execute();
       // At most one default project per client, even when two first requests race to create it.
-      await db.schema.createIndex('cloud_projects_one_default').on('cloud_projects').columns(['client_id', 'is_default']).unique()
-        .where('is_default' as any, '=', 1).execute();
+      await db.schema
+        .createIndex('cloud_projects_one_default')
+        .on('cloud_projects')
+        .columns(['client_id', 'is_default'])
+        .unique()
+        .where('is_default' as any, '=', 1)
+        .execute();
 
       await db.schema
         .createTable('cloud_quotas')
@@ -80,9 +85,17 @@ export function cloud(engine: Engine): Migration {
         .addColumn('created_at', EPOCH_MS, (c) => c.notNull())
         .addColumn('updated_at', EPOCH_MS, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('cloud_resources_scope').on('cloud_resources').columns(['client_id', 'project_id', 'region_id', 'kind', 'created_at']).execute();
+      await db.schema
+        .createIndex('cloud_resources_scope')
+        .on('cloud_resources')
+        .columns(['client_id', 'project_id', 'region_id', 'kind', 'created_at'])
+        .execute();
       // Covering index of the quota check, which runs in every create task: an index-only count.
-      await db.schema.createIndex('cloud_resources_usage').on('cloud_resources').columns(['client_id', 'region_id', 'kind', 'ready', 'vcpus', 'ram_mb', 'size_gb']).execute();
+      await db.schema
+        .createIndex('cloud_resources_usage')
+        .on('cloud_resources')
+        .columns(['client_id', 'region_id', 'kind', 'ready', 'vcpus', 'ram_mb', 'size_gb'])
+        .execute();
       await db.schema.createIndex('cloud_resources_parent').on('cloud_resources').columns(['parent_id']).execute();
       await db.schema.createIndex('cloud_resources_owner').on('cloud_resources').columns(['owner_id']).execute();
       await db.schema.createIndex('cloud_resources_creator').on('cloud_resources').columns(['creator_task_id']).execute();

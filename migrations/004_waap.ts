@@ -83,16 +83,22 @@ export function waap(engine: Engine): Migration {
 
       for (const rollup of ROLLUPS) {
         let table = db.schema.createTable(rollup.table).addColumn('client_id', 'bigint', (c) => c.notNull());
-        for (const dim of rollup.dims) table = table.addColumn(dim, dim === 'domain_id' ? 'bigint' : dim === 'status_code' ? 'integer' : 'text', (c) => c.notNull());
+        for (const dim of rollup.dims)
+          table = table.addColumn(dim, dim === 'domain_id' ? 'bigint' : dim === 'status_code' ? 'integer' : 'text', (c) => c.notNull());
         table = table.addColumn('hour', EPOCH_MS, (c) => c.notNull()).addColumn('n', 'bigint', (c) => c.notNull());
         const key = ['client_id', ...rollup.dims, 'hour'];
         if (engine === 'sqlite') {
           // SQLite would otherwise keep each counter twice (the rowid table and the primary-key index).
-          await table.addPrimaryKeyConstraint(`${rollup.table}_pk`, key as any).modifyEnd(sql`without rowid`).execute();
+          await table
+            .addPrimaryKeyConstraint(`${rollup.table}_pk`, key as any)
+            .modifyEnd(sql`without rowid`)
+            .execute();
         } else {
           // The key index carries `n` too, so counts are index-only scans once the table is vacuumed.
           await table.execute();
-          await sql`alter table ${sql.table(rollup.table)} add constraint ${sql.ref(`${rollup.table}_pk`)} primary key (${sql.join(key.map((c) => sql.ref(c)))}) include (n)`.execute(db);
+          await sql`alter table ${sql.table(rollup.table)} add constraint ${sql.ref(`${rollup.table}_pk`)} primary key (${sql.join(key.map((c) => sql.ref(c)))}) include (n)`.execute(
+            db,
+          );
         }
       }
     },

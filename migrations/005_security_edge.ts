@@ -23,7 +23,11 @@ export function securityEdge(engine: Engine): Migration {
       // Serves the default list (a client, a time window, ordered by start then id) without a sort.
       await db.schema.createIndex('ddos_event_logs_client_time').on('ddos_event_logs').columns(['client_id', 'attack_start_time', 'id']).execute();
       // The same for the one enumerated filter (the control panel's usual view: one alert type).
-      await db.schema.createIndex('ddos_event_logs_client_type_time').on('ddos_event_logs').columns(['client_id', 'alert_type', 'attack_start_time', 'id']).execute();
+      await db.schema
+        .createIndex('ddos_event_logs_client_type_time')
+        .on('ddos_event_logs')
+        .columns(['client_id', 'alert_type', 'attack_start_time', 'id'])
+        .execute();
       // The seven attack_* arrays (a few KB per record) as one JSON object, apart from the list columns:
       // kept in the main rows they made every list scan read them too. Only ever read whole, by id.
       await db.schema

@@ -11,8 +11,15 @@ import type { Engine } from '../src/platform/db/index.js';
 import { type BlockRow, encodeBlocks } from './008_waap_blocks_encoder.js';
 
 const OLD_TABLES = [
-  'waap_rollup_total', 'waap_rollup_decision', 'waap_rollup_geo', 'waap_rollup_domain', 'waap_rollup_status', 'waap_rollup_prefix',
-  'waap_stat_counters', 'waap_traffic_counters', 'waap_events',
+  'waap_rollup_total',
+  'waap_rollup_decision',
+  'waap_rollup_geo',
+  'waap_rollup_domain',
+  'waap_rollup_status',
+  'waap_rollup_prefix',
+  'waap_stat_counters',
+  'waap_traffic_counters',
+  'waap_events',
 ];
 const CHUNK = 20_000;
 
@@ -21,10 +28,11 @@ export function waapBlocks(engine: Engine): Migration {
     async up(db: Kysely<any>) {
       const blob = engine === 'postgres' ? 'bytea' : 'blob';
       let blocks = db.schema.createTable('waap_event_blocks');
-      blocks = engine === 'postgres'
-        ? blocks.addColumn('block_id', 'bigserial', (c) => c.primaryKey())
-        // AUTOINCREMENT: a deleted block's id is never given again (readers cache blocks by id).
-        : blocks.addColumn('block_id', 'integer', (c) => c.primaryKey().autoIncrement());
+      blocks =
+        engine === 'postgres'
+          ? blocks.addColumn('block_id', 'bigserial', (c) => c.primaryKey())
+          : // AUTOINCREMENT: a deleted block's id is never given again (readers cache blocks by id).
+            blocks.addColumn('block_id', 'integer', (c) => c.primaryKey().autoIncrement());
       await blocks
         .addColumn('client_id', 'bigint', (c) => c.notNull())
         .addColumn('hour', 'bigint', (c) => c.notNull())
@@ -82,13 +90,19 @@ async function convertEvents(db: Kysely<any>): Promise<void> {
     for (const block of encodeBlocks(rows)) {
       const stamp = Math.floor(Math.random() * Number.MAX_SAFE_INTEGER);
       const inserted = await sql<{ block_id: number }>`insert into waap_event_blocks (client_id, hour, n, first_time, last_time, stamp, summary)
-        values (${block.clientId}, ${block.hour}, ${block.n}, ${block.firstTime}, ${block.lastTime}, ${stamp}, ${block.summary}) returning block_id`.execute(db);
+        values (${block.clientId}, ${block.hour}, ${block.n}, ${block.firstTime}, ${block.lastTime}, ${stamp}, ${block.summary}) returning block_id`.execute(
+        db,
+      );
       const blockId = Number(inserted.rows[0].block_id);
-      await sql`insert into waap_event_parts (block_id, part, data) values ${sql.join(block.parts.map((data, part) => sql`(${blockId}, ${part}, ${data})`))}`.execute(db);
+      await sql`insert into waap_event_parts (block_id, part, data) values ${sql.join(block.parts.map((data, part) => sql`(${blockId}, ${part}, ${data})`))}`.execute(
+        db,
+      );
     }
     for (let i = 0; i < rows.length; i += 2000) {
       const slice = rows.slice(i, i + 2000);
-      await sql`insert into waap_event_ids (client_id, id, hour) values ${sql.join(slice.map((r) => sql`(${r.client_id}, ${r.id}, ${Math.floor(r.request_time / 3_600_000) * 3_600_000})`))}`.execute(db);
+      await sql`insert into waap_event_ids (client_id, id, hour) values ${sql.join(slice.map((r) => sql`(${r.client_id}, ${r.id}, ${Math.floor(r.request_time / 3_600_000) * 3_600_000})`))}`.execute(
+        db,
+      );
     }
     const last: OldEvent = page.rows[page.rows.length - 1];
     after = { client_id: Number(last.client_id), request_time: Number(last.request_time), seq: Number(last.seq) };

@@ -96,9 +96,26 @@ const PARTS: readonly (readonly (FieldName | 'request_time')[])[] = [
   ['ja4'],
   ['domain', 'action', 'result', 'rule_id', 'scheme', 'http_version'],
   [
-    'ua_client_version', 'ua_base_browser', 'ua_base_browser_version', 'ua_os', 'ua_device_type', 'ua_cpu', 'ua_rendering_engine',
-    'ua_client_type', 'subnet', 'content_type', 'response_time', 'request_headers', 'incident_id', 'request_type',
-    'session_request_count', 'requested_domain', 'query_string', 'pattern_matched_tags', 'common_tags', 'detector',
+    'ua_client_version',
+    'ua_base_browser',
+    'ua_base_browser_version',
+    'ua_os',
+    'ua_device_type',
+    'ua_cpu',
+    'ua_rendering_engine',
+    'ua_client_type',
+    'subnet',
+    'content_type',
+    'response_time',
+    'request_headers',
+    'incident_id',
+    'request_type',
+    'session_request_count',
+    'requested_domain',
+    'query_string',
+    'pattern_matched_tags',
+    'common_tags',
+    'detector',
   ],
 ];
 const TEXT_FIELDS = PARTS.flat().filter((f): f is FieldName => f !== 'request_time');
@@ -331,7 +348,15 @@ export function encodeBlocks(rows: readonly BlockRow[]): EncodedBlock[] {
         n,
       ),
     );
-    blocks.push({ clientId: rows[order[start]].client_id, hour, n, firstTime: times[start], lastTime: times[end - 1], summary: summarise(dictionaries, n), parts });
+    blocks.push({
+      clientId: rows[order[start]].client_id,
+      hour,
+      n,
+      firstTime: times[start],
+      lastTime: times[end - 1],
+      summary: summarise(dictionaries, n),
+      parts,
+    });
   }
   return blocks;
 }

@@ -121,7 +121,15 @@ export function cdnResources(engine: Engine): Migration {
       await db.schema.createIndex('cdn_ca_certificates_name').on('cdn_ca_certificates').columns(['client_id', 'name']).unique().execute();
     },
     async down(db: Kysely<any>) {
-      for (const table of ['cdn_ca_certificates', 'cdn_ssl_certificates', 'cdn_purges', 'cdn_resource_rules', 'cdn_hostnames', 'cdn_resources', 'cdn_origin_groups']) {
+      for (const table of [
+        'cdn_ca_certificates',
+        'cdn_ssl_certificates',
+        'cdn_purges',
+        'cdn_resource_rules',
+        'cdn_hostnames',
+        'cdn_resources',
+        'cdn_origin_groups',
+      ]) {
         await db.schema.dropTable(table).execute();
       }
     },

@@ -5,7 +5,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // A new input of the build (a folder it bundles) belongs here too.
-const BUILD_INPUTS = ['src', 'migrations', 'console', 'scripts/build.ts', 'scripts/build-inputs.ts', 'scripts/build-console.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const BUILD_INPUTS = [
+  'src',
+  'migrations',
+  'console',
+  'scripts/build.ts',
+  'scripts/build-inputs.ts',
+  'scripts/build-console.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 // Tests sit beside the sources but are not built.
 const NOT_BUILT = /\.test\.ts$/;
 

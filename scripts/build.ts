@@ -49,7 +49,10 @@ fs.rmSync(dist, { recursive: true, force: true });
 const bundleOnly = process.argv.includes('--bundle-only');
 if (!bundleOnly) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', ...(process.argv.includes('--no-check') ? ['--noCheck'] : [])], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', ...(process.argv.includes('--no-check') ? ['--noCheck'] : [])], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 
 // Left to Node's own resolution at run time:
@@ -194,7 +197,9 @@ async function writeSchemaCode(): Promise<void> {
   await edgeplane.app.close();
   await db.close();
   const bytes = writer.write(path.join(dist, SCHEMA_CODE_FILE));
-  console.log(`${`dist/${SCHEMA_CODE_FILE}`.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB, ${writer.size} schemas, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${`dist/${SCHEMA_CODE_FILE}`.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB, ${writer.size} schemas, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /**
@@ -202,7 +207,11 @@ async function writeSchemaCode(): Promise<void> {
  * then stops it: the launcher writes the code cache of everything compiled by then as it exits.
  */
 async function writeCodeCache(): Promise<void> {
-  const server = await startBuilt(['--memory'], { EDGEPLANE_WRITE_CODE_CACHE: '1', EDGEPLANE_API_KEY: 'build-code-cache', EDGEPLANE_ADMIN_TOKEN: 'build-code-cache-operator' });
+  const server = await startBuilt(['--memory'], {
+    EDGEPLANE_WRITE_CODE_CACHE: '1',
+    EDGEPLANE_API_KEY: 'build-code-cache',
+    EDGEPLANE_ADMIN_TOKEN: 'build-code-cache-operator',
+  });
   const status = await get(`${server.url}/_edgeplane/health`);
   if (status !== 200) throw new Error(`the built server answered its health check with ${status}`);
   if ((await server.stop()) !== 0) throw new Error('the built server did not stop cleanly');
@@ -217,7 +226,10 @@ async function writeCodeCache(): Promise<void> {
 async function checkQueryThreads(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-build-'));
   try {
-    const server = await startBuilt(['--data-dir', dataDir, '--query-threads', '1'], { EDGEPLANE_API_KEY: 'build-check-key', EDGEPLANE_ADMIN_TOKEN: 'build-check-operator' });
+    const server = await startBuilt(['--data-dir', dataDir, '--query-threads', '1'], {
+      EDGEPLANE_API_KEY: 'build-check-key',
+      EDGEPLANE_ADMIN_TOKEN: 'build-check-operator',
+    });
     const start = new Date(Date.now() - 86_400_000).toISOString();
     const status = await get(`${server.url}/waap/v1/analytics/requests?start=${start}`, { authorization: 'APIKey build-check-key' });
     await server.stop();

@@ -33,7 +33,12 @@ const lines: string[] = [
   '',
 ];
 for (const area of coverage.areas) {
-  lines.push(`## ${area.area} (${area.modelled} modelled, ${area.catalogue} catalogue, of ${area.reference})`, '', '| served by | method | path | operation id |', '|---|---|---|---|');
+  lines.push(
+    `## ${area.area} (${area.modelled} modelled, ${area.catalogue} catalogue, of ${area.reference})`,
+    '',
+    '| served by | method | path | operation id |',
+    '|---|---|---|---|',
+  );
   for (const op of reference.filter((r) => r.path.split('/')[1] === area.area)) {
     const served = done.get(operationKey(op.method, op.path));
     lines.push(`| ${served ? implementationOf(served.operationId) : 'no'} | ${op.method} | \`${op.path}\` | ${served?.operationId ?? ''} |`);

@@ -7,7 +7,10 @@ const problemsOf = (env: Record<string, string>, flags: Record<string, unknown> 
     loadConfig(env, flags);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message.split('\n').slice(1).map((line) => line.trim());
+    return (error as Error).message
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim());
   }
   throw new Error('the configuration was accepted');
 };
@@ -15,7 +18,9 @@ const problemsOf = (env: Record<string, string>, flags: Record<string, unknown> 
 describe('loadConfig errors', () => {
   it('lists the allowed values of a choice, and the value given', () => {
     expect(problemsOf({ EDGEPLANE_TASK_MODE: 'fast' })).toEqual(['--task-mode / EDGEPLANE_TASK_MODE: must be one of instant, realistic, manual (got "fast")']);
-    expect(problemsOf({}, { logLevel: 'loud' })).toEqual(['--log-level / EDGEPLANE_LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")']);
+    expect(problemsOf({}, { logLevel: 'loud' })).toEqual([
+      '--log-level / EDGEPLANE_LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ]);
   });
 
   it('reports every problem at once, with bounds and booleans spelt out', () => {
@@ -26,7 +31,9 @@ describe('loadConfig errors', () => {
   });
 
   it('describes what --cors takes', () => {
-    expect(problemsOf({ EDGEPLANE_CORS: 'example.com' })[0]).toMatch(/^--cors \/ EDGEPLANE_CORS: must be local \(.*\), '\*' \(any\), off, or origins separated by commas .* \(got "example.com"\)$/);
+    expect(problemsOf({ EDGEPLANE_CORS: 'example.com' })[0]).toMatch(
+      /^--cors \/ EDGEPLANE_CORS: must be local \(.*\), '\*' \(any\), off, or origins separated by commas .* \(got "example.com"\)$/,
+    );
     expect(loadConfig({ EDGEPLANE_CORS: 'local, https://app.example.com:8443' }).cors).toBe('local, https://app.example.com:8443');
     expect(loadConfig({}).cors).toBe('local');
   });

@@ -23,8 +23,16 @@ export const SETTINGS = {
   memory: { flag: '--memory', env: 'EDGEPLANE_MEMORY', description: 'keep everything in memory (nothing survives a restart)' },
   databaseUrl: { flag: '--database-url <url>', env: 'EDGEPLANE_DATABASE_URL', description: 'postgres://... to use PostgreSQL instead of SQLite' },
   databaseSchema: { flag: '--database-schema <name>', env: 'EDGEPLANE_DATABASE_SCHEMA', description: 'PostgreSQL schema to use (created if missing)' },
-  adminToken: { flag: '--admin-token <token>', env: 'EDGEPLANE_ADMIN_TOKEN', description: 'operator token for /_edgeplane (when generated, printed at the first start)' },
-  apiKey: { flag: '--api-key <token>', env: 'EDGEPLANE_API_KEY', description: 'API token of the demo account made on an empty database (when generated, printed then)' },
+  adminToken: {
+    flag: '--admin-token <token>',
+    env: 'EDGEPLANE_ADMIN_TOKEN',
+    description: 'operator token for /_edgeplane (when generated, printed at the first start)',
+  },
+  apiKey: {
+    flag: '--api-key <token>',
+    env: 'EDGEPLANE_API_KEY',
+    description: 'API token of the demo account made on an empty database (when generated, printed then)',
+  },
   applyApiKey: {
     flag: '--apply-api-key',
     env: 'EDGEPLANE_APPLY_API_KEY',
@@ -41,15 +49,43 @@ export const SETTINGS = {
   taskMode: { flag: '--task-mode <mode>', env: 'EDGEPLANE_TASK_MODE', description: `cloud task progression (${TASK_MODES.join(', ')})` },
   taskSpeed: { flag: '--task-speed <factor>', env: 'EDGEPLANE_TASK_SPEED', description: 'realistic mode: durations are divided by this factor' },
   journalSize: { flag: '--journal-size <entries>', env: 'EDGEPLANE_JOURNAL_SIZE', description: 'requests kept in the request journal (0 turns it off)' },
-  journalBodies: { flag: '--journal-bodies', env: 'EDGEPLANE_JOURNAL_BODIES', description: 'keep request and response bodies in the journal (secrets redacted)' },
-  journalBodyLimit: { flag: '--journal-body-limit <bytes>', env: 'EDGEPLANE_JOURNAL_BODY_LIMIT', description: 'largest body kept in the journal; longer ones are cut' },
+  journalBodies: {
+    flag: '--journal-bodies',
+    env: 'EDGEPLANE_JOURNAL_BODIES',
+    description: 'keep request and response bodies in the journal (secrets redacted)',
+  },
+  journalBodyLimit: {
+    flag: '--journal-body-limit <bytes>',
+    env: 'EDGEPLANE_JOURNAL_BODY_LIMIT',
+    description: 'largest body kept in the journal; longer ones are cut',
+  },
   seed: { flag: '--seed <file>', env: 'EDGEPLANE_SEED', description: 'JSON seed file applied at start (clients, tokens, product data)' },
-  requestTimeout: { flag: '--request-timeout <ms>', env: 'EDGEPLANE_REQUEST_TIMEOUT', description: 'longest time a client may take to send headers and body; slower clients are disconnected' },
+  requestTimeout: {
+    flag: '--request-timeout <ms>',
+    env: 'EDGEPLANE_REQUEST_TIMEOUT',
+    description: 'longest time a client may take to send headers and body; slower clients are disconnected',
+  },
   connectionTimeout: { flag: '--connection-timeout <ms>', env: 'EDGEPLANE_CONNECTION_TIMEOUT', description: 'an idle connection is closed after this long' },
-  keepAliveTimeout: { flag: '--keep-alive-timeout <ms>', env: 'EDGEPLANE_KEEP_ALIVE_TIMEOUT', description: 'how long a kept-alive connection waits for its next request' },
-  maxHeaderSize: { flag: '--max-header-size <bytes>', env: 'EDGEPLANE_MAX_HEADER_SIZE', description: 'largest request line plus headers (longer URLs or headers get 431)' },
-  rateLimit: { flag: '--rate-limit <per-second>', env: 'EDGEPLANE_RATE_LIMIT', description: 'requests per second allowed per API token (0 turns limiting off); excess gets 429 with Retry-After' },
-  rateLimitBurst: { flag: '--rate-limit-burst <requests>', env: 'EDGEPLANE_RATE_LIMIT_BURST', description: 'requests a token may send at once before the rate applies (0: one second of the rate)' },
+  keepAliveTimeout: {
+    flag: '--keep-alive-timeout <ms>',
+    env: 'EDGEPLANE_KEEP_ALIVE_TIMEOUT',
+    description: 'how long a kept-alive connection waits for its next request',
+  },
+  maxHeaderSize: {
+    flag: '--max-header-size <bytes>',
+    env: 'EDGEPLANE_MAX_HEADER_SIZE',
+    description: 'largest request line plus headers (longer URLs or headers get 431)',
+  },
+  rateLimit: {
+    flag: '--rate-limit <per-second>',
+    env: 'EDGEPLANE_RATE_LIMIT',
+    description: 'requests per second allowed per API token (0 turns limiting off); excess gets 429 with Retry-After',
+  },
+  rateLimitBurst: {
+    flag: '--rate-limit-burst <requests>',
+    env: 'EDGEPLANE_RATE_LIMIT_BURST',
+    description: 'requests a token may send at once before the rate applies (0: one second of the rate)',
+  },
   cors: {
     flag: '--cors <origins>',
     env: 'EDGEPLANE_CORS',
@@ -61,8 +97,16 @@ export const SETTINGS = {
     env: 'EDGEPLANE_EXIT_WITH_PARENT',
     description: 'stop when the process that started the server exits (set by `npm start`)',
   },
-  queryThreads: { flag: '--query-threads <number>', env: 'EDGEPLANE_QUERY_THREADS', description: 'reader threads for the WAAP request log (0: read on the main thread; in-memory SQLite always does)' },
-  dnsPort: { flag: '--dns-port <port>', env: 'EDGEPLANE_DNS_PORT', description: 'port of the authoritative DNS server for the hosted zones, UDP and TCP, on --host (0: off)' },
+  queryThreads: {
+    flag: '--query-threads <number>',
+    env: 'EDGEPLANE_QUERY_THREADS',
+    description: 'reader threads for the WAAP request log (0: read on the main thread; in-memory SQLite always does)',
+  },
+  dnsPort: {
+    flag: '--dns-port <port>',
+    env: 'EDGEPLANE_DNS_PORT',
+    description: 'port of the authoritative DNS server for the hosted zones, UDP and TCP, on --host (0: off)',
+  },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -135,7 +179,9 @@ function describeProblem(error: ErrorObject, raw: Record<string, unknown>): stri
 
 // Compiled at every start and run once: no meta-schema check of a schema written here, and no
 // optimisation of the generated code (together tens of milliseconds of the start-up).
-const validateConfig = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true, validateSchema: false, code: { optimize: false } }).compile(ConfigSchema);
+const validateConfig = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true, validateSchema: false, code: { optimize: false } }).compile(
+  ConfigSchema,
+);
 
 /** Environment first, then explicit overrides (CLI flags, or a test's options) on top. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<SettingName, unknown>> = {}): Config {
@@ -163,7 +209,6 @@ export function controlTarget(env: NodeJS.ProcessEnv = process.env): { url: stri
 export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.EDGEPLANE_TEST_DATABASE_URL || undefined;
 }
-
 
 /**
  * Read by the catalogue test only: the provider's OpenAPI document to re-derive reference/catalogue.json

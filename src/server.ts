@@ -55,7 +55,15 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
     await db.close();
     throw error;
   });
-  const report = { url: address, database: db.location, taskMode: config.taskMode, demo, demoFromApiKey: config.apiKey !== undefined, operatorToken: edgeplane.generatedOperatorToken, apiKey };
+  const report = {
+    url: address,
+    database: db.location,
+    taskMode: config.taskMode,
+    demo,
+    demoFromApiKey: config.apiKey !== undefined,
+    operatorToken: edgeplane.generatedOperatorToken,
+    apiKey,
+  };
   announceStart(app.log, report, prettyLogs(config));
   if (dns) app.log.info(`DNS server for the hosted zones on ${dns.host} port ${dns.port} (UDP and TCP)`);
   let closing: Promise<void> | undefined;
@@ -81,9 +89,11 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
 async function startDns(config: Config, db: Database, clock: Clock, edgeplane: Edgeplane): Promise<DnsListener | undefined> {
   if (config.dnsPort === 0) return undefined;
   const log = edgeplane.app.log;
-  return startDnsListener({ host: config.host, port: config.dnsPort, db, clock, onError: (error) => log.error({ err: error }, 'DNS query failed') }).catch((error: Error) => {
-    throw new Error(`the DNS server cannot listen on ${config.host} port ${config.dnsPort}: ${error.message}`, { cause: error });
-  });
+  return startDnsListener({ host: config.host, port: config.dnsPort, db, clock, onError: (error) => log.error({ err: error }, 'DNS query failed') }).catch(
+    (error: Error) => {
+      throw new Error(`the DNS server cannot listen on ${config.host} port ${config.dnsPort}: ${error.message}`, { cause: error });
+    },
+  );
 }
 
 // A terminal's Ctrl-C reaches both `npm start` and the server, and npm forwards its own copy: signals this

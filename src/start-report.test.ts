@@ -39,7 +39,10 @@ describe('start report', () => {
   });
 
   it('is JSON records elsewhere (a pipe, a file, CI), with the fields a script picks up', async () => {
-    const records = (await logged(report, { isTTY: false })).trim().split('\n').map((line) => JSON.parse(line));
+    const records = (await logged(report, { isTTY: false }))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => r.msg)).toEqual([
       'demo account 1 created; its API token (shown once): 1_secret',
       'operator token for /_edgeplane (shown once): op_secret',
@@ -58,7 +61,9 @@ describe('start report', () => {
       expect(text).toContain('EDGEPLANE_API_KEY is ignored: it is not a token of this database');
       expect(text).toContain('--apply-api-key (EDGEPLANE_APPLY_API_KEY=true)');
     }
-    expect(banner({ ...report, demo: undefined, apiKey: { kind: 'applied', clientId: 1 } })).toMatch(/API key +EDGEPLANE_API_KEY added to the demo account \(client 1\)/);
+    expect(banner({ ...report, demo: undefined, apiKey: { kind: 'applied', clientId: 1 } })).toMatch(
+      /API key +EDGEPLANE_API_KEY added to the demo account \(client 1\)/,
+    );
   });
 
   it('never shows a token that came from EDGEPLANE_API_KEY', () => {

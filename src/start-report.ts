@@ -41,7 +41,10 @@ export function banner(report: StartReport): string {
     ['cloud tasks', report.taskMode],
   ];
   if (report.demo) {
-    rows.push(['demo account', `client ${report.demo.clientId}, API token ${report.demoFromApiKey ? 'from EDGEPLANE_API_KEY' : `${report.demo.token}  (shown once)`}`]);
+    rows.push([
+      'demo account',
+      `client ${report.demo.clientId}, API token ${report.demoFromApiKey ? 'from EDGEPLANE_API_KEY' : `${report.demo.token}  (shown once)`}`,
+    ]);
   }
   if (report.apiKey?.kind === 'applied') rows.push(['API key', `EDGEPLANE_API_KEY added to the demo account (client ${report.apiKey.clientId})`]);
   if (report.operatorToken) rows.push(['operator token', `${report.operatorToken}  (for /_edgeplane; shown once)`]);

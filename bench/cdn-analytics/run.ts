@@ -55,7 +55,9 @@ const args: Record<string, string> = {
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`${records} records over ${days} days, ${db.engine}; generate+store: ${(ingestMs / 1000).toFixed(1)} s (${Math.round(records / (ingestMs / 1000))} records/s)`);
+console.log(
+  `${records} records over ${days} days, ${db.engine}; generate+store: ${(ingestMs / 1000).toFixed(1)} s (${Math.round(records / (ingestMs / 1000))} records/s)`,
+);
 console.log('shape | query p50 ms | JS baseline p50 ms | ratio');
 for (const [name, selection, keyOf] of shapes) {
   const query = `{ statistics(${window}${args[name]}, limit: 10000) { ${selection} } }`;
@@ -63,7 +65,12 @@ for (const [name, selection, keyOf] of shapes) {
   const base: number[] = [];
   for (let i = 0; i < 5; i += 1) {
     t0 = performance.now();
-    const res = await edgeplane.app.inject({ method: 'POST', url: '/cdn/advanced/v2/query', headers: { authorization: `APIKey ${token}` }, payload: { query } });
+    const res = await edgeplane.app.inject({
+      method: 'POST',
+      url: '/cdn/advanced/v2/query',
+      headers: { authorization: `APIKey ${token}` },
+      payload: { query },
+    });
     times.push(performance.now() - t0);
     if (res.statusCode !== 200 || res.json().errors) throw new Error(res.body);
     t0 = performance.now();
@@ -97,7 +104,9 @@ while (!finished) {
   // Let the event loop turn, as a real server's would between requests (worker answers are events).
   await new Promise((resolve) => setImmediate(resolve));
 }
-console.log(`heavy query ${(await heavyDone).toFixed(0)} ms; ${small.length} health checks meanwhile took p50 ${median(small).toFixed(1)} ms, max ${Math.max(...small).toFixed(1)} ms (${dataDir ? 'reads in worker threads' : 'reads on the main thread'})`);
+console.log(
+  `heavy query ${(await heavyDone).toFixed(0)} ms; ${small.length} health checks meanwhile took p50 ${median(small).toFixed(1)} ms, max ${Math.max(...small).toFixed(1)} ms (${dataDir ? 'reads in worker threads' : 'reads on the main thread'})`,
+);
 await edgeplane.app.close();
 await db.close();
 if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

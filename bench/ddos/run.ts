@@ -39,9 +39,17 @@ try {
   const operator = { authorization: 'APIKey bench-operator-token-0123456789' };
 
   const started = performance.now();
-  for (const [client, count] of [[clientId, records], [otherId, records]] as const) {
+  for (const [client, count] of [
+    [clientId, records],
+    [otherId, records],
+  ] as const) {
     for (let done = 0; done < count; done += 10_000) {
-      const res = await edgeplane.app.inject({ method: 'POST', url: '/_edgeplane/security/event-logs/generate', headers: operator, payload: { client_id: client, count: Math.min(10_000, count - done), seed: done + 1, days: 300 } });
+      const res = await edgeplane.app.inject({
+        method: 'POST',
+        url: '/_edgeplane/security/event-logs/generate',
+        headers: operator,
+        payload: { client_id: client, count: Math.min(10_000, count - done), seed: done + 1, days: 300 },
+      });
       if (res.statusCode !== 201) throw new Error(res.body);
     }
   }
@@ -72,7 +80,14 @@ try {
     }
     const direct: number[] = [];
     const params = Object.fromEntries(new URLSearchParams(query));
-    const listQuery = { ordering: 'attack_start_time', limit: 10, offset: 0, ...params, ...('limit' in params ? { limit: Number(params.limit) } : {}), ...('offset' in params ? { offset: Number(params.offset) } : {}) };
+    const listQuery = {
+      ordering: 'attack_start_time',
+      limit: 10,
+      offset: 0,
+      ...params,
+      ...('limit' in params ? { limit: Number(params.limit) } : {}),
+      ...('offset' in params ? { offset: Number(params.offset) } : {}),
+    };
     for (let i = 0; i < iterations; i += 1) {
       const t0 = performance.now();
       if (query.startsWith('@')) await service.get(principal, query.slice(1));
@@ -80,7 +95,9 @@ try {
       direct.push(performance.now() - t0);
     }
     const p50 = quantile(http, 0.5);
-    console.log(`${name} | ${p50.toFixed(2)} / ${quantile(http, 0.95).toFixed(2)} | ${quantile(direct, 0.5).toFixed(2)} | ${(p50 / quantile(direct, 0.5)).toFixed(1)}`);
+    console.log(
+      `${name} | ${p50.toFixed(2)} / ${quantile(http, 0.95).toFixed(2)} | ${quantile(direct, 0.5).toFixed(2)} | ${(p50 / quantile(direct, 0.5)).toFixed(1)}`,
+    );
   }
 } finally {
   await edgeplane.app.close();

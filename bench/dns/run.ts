@@ -39,7 +39,7 @@ async function startServer(): Promise<Child> {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${HTTP_PORT}`;
-  for (const deadline = Date.now() + 30_000; ; ) {
+  for (const deadline = Date.now() + 30_000; ;) {
     if ((await fetch(`${url}/_edgeplane/health`).catch(() => undefined))?.ok) break;
     if (Date.now() > deadline) throw new Error('the server did not come up');
     await new Promise((r) => setTimeout(r, 100));
@@ -54,7 +54,8 @@ async function startServer(): Promise<Child> {
 }
 
 async function setUp(url: string): Promise<void> {
-  const post = (p: string, body: unknown) => fetch(`${url}${p}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (p: string, body: unknown) =>
+    fetch(`${url}${p}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if ((await post('/dns/v2/zones', { name: 'bench.test' })).status !== 200) throw new Error('zone not created');
   const rrset = await post(`/dns/v2/zones/bench.test/${NAME}/A`, { ttl: 300, resource_records: [{ content: ['192.0.2.1'] }, { content: ['192.0.2.2'] }] });
   if (rrset.status !== 200) throw new Error('RRset not created');
@@ -123,7 +124,12 @@ try {
     dnsRuns.push({ ...dns, cpu: (cpuMicros(server) - before) / Math.max(1, dns.answered) });
     before = cpuMicros(server);
     const http = await load(itemUrl, { seconds, headers, connections: concurrency });
-    httpRuns.push({ perSecond: http.requestsPerSecond, p99: http.p99, cpu: (cpuMicros(server) - before) / Math.max(1, http.requests), bad: http.non2xx + http.errors });
+    httpRuns.push({
+      perSecond: http.requestsPerSecond,
+      p99: http.p99,
+      cpu: (cpuMicros(server) - before) / Math.max(1, http.requests),
+      bad: http.non2xx + http.errors,
+    });
     const d = dnsRuns.at(-1)!;
     const h = httpRuns.at(-1)!;
     console.log(
@@ -136,7 +142,13 @@ try {
 }
 
 const ratios = dnsRuns.map((d, i) => d.perSecond / httpRuns[i].perSecond);
-console.log(`\n${NAME} A, ${concurrency} in flight, ${rounds} x ${seconds}s rounds, DNS and HTTP alternating, server ${fromSource ? 'from src/ (tsx)' : `built (${EDGEPLANE_ENTRY})`}`);
-console.log(`DNS over UDP: median ${median(dnsRuns.map((r) => r.perSecond)).toFixed(0)} q/s, p99 ${median(dnsRuns.map((r) => r.p99))} ms, ${median(dnsRuns.map((r) => r.cpu)).toFixed(1)} us CPU/query`);
-console.log(`HTTP GET of the RRset: median ${median(httpRuns.map((r) => r.perSecond)).toFixed(0)} req/s, p99 ${median(httpRuns.map((r) => r.p99))} ms, ${median(httpRuns.map((r) => r.cpu)).toFixed(1)} us CPU/request`);
+console.log(
+  `\n${NAME} A, ${concurrency} in flight, ${rounds} x ${seconds}s rounds, DNS and HTTP alternating, server ${fromSource ? 'from src/ (tsx)' : `built (${EDGEPLANE_ENTRY})`}`,
+);
+console.log(
+  `DNS over UDP: median ${median(dnsRuns.map((r) => r.perSecond)).toFixed(0)} q/s, p99 ${median(dnsRuns.map((r) => r.p99))} ms, ${median(dnsRuns.map((r) => r.cpu)).toFixed(1)} us CPU/query`,
+);
+console.log(
+  `HTTP GET of the RRset: median ${median(httpRuns.map((r) => r.perSecond)).toFixed(0)} req/s, p99 ${median(httpRuns.map((r) => r.p99))} ms, ${median(httpRuns.map((r) => r.cpu)).toFixed(1)} us CPU/request`,
+);
 console.log(`ratio DNS / HTTP: median ${median(ratios).toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`);

@@ -64,8 +64,17 @@ function spreadOver(all: Operation[], count: number): Operation[] {
 
 /** Half modelled routes (as many as there are, up to half), the rest served by the catalogue engine. */
 function spread(all: Operation[], count: number): Operation[] {
-  const modelled = spreadOver(all.filter((o) => o.implementation !== 'catalogue'), Math.ceil(count / 2));
-  return [...modelled, ...spreadOver(all.filter((o) => o.implementation === 'catalogue'), count - modelled.length)];
+  const modelled = spreadOver(
+    all.filter((o) => o.implementation !== 'catalogue'),
+    Math.ceil(count / 2),
+  );
+  return [
+    ...modelled,
+    ...spreadOver(
+      all.filter((o) => o.implementation === 'catalogue'),
+      count - modelled.length,
+    ),
+  ];
 }
 
 /** One GET over the agent's single keep-alive connection; resolves with the status once the body is read. */
@@ -136,7 +145,9 @@ const quantile = (values: number[], q: number) => {
 };
 
 const routes = spread(await candidateRoutes(), routeCount);
-console.log(`${routes.length} routes (${routes.filter((r) => r.implementation === 'catalogue').length} served by the catalogue engine), ${runs} fresh processes per build`);
+console.log(
+  `${routes.length} routes (${routes.filter((r) => r.implementation === 'catalogue').length} served by the catalogue engine), ${runs} fresh processes per build`,
+);
 const builds = [{ name: 'edgeplane', entry: benchEntry() }, ...(compare ? [{ name: 'compared build', entry: path.resolve(compare) }] : [])];
 const results = new Map(builds.map((b) => [b.name, [] as Awaited<ReturnType<typeof run>>[]]));
 for (let i = 0; i < runs; i += 1) {
@@ -146,7 +157,13 @@ for (let i = 0; i < runs; i += 1) {
     const firsts = r.first.map((c) => c.ms);
     console.log(
       `${build.name} run ${i + 1}: ready ${r.startupMs.toFixed(0)} ms; first calls p50 ${quantile(firsts, 0.5).toFixed(1)} p99 ${quantile(firsts, 0.99).toFixed(1)} ` +
-        `max ${Math.max(...firsts).toFixed(1)} ms (${r.first.reduce((s, c) => s + c.ms, 0).toFixed(0)} ms in all); second calls p50 ${quantile(r.second.map((c) => c.ms), 0.5).toFixed(2)} p99 ${quantile(r.second.map((c) => c.ms), 0.99).toFixed(2)} ms`,
+        `max ${Math.max(...firsts).toFixed(1)} ms (${r.first.reduce((s, c) => s + c.ms, 0).toFixed(0)} ms in all); second calls p50 ${quantile(
+          r.second.map((c) => c.ms),
+          0.5,
+        ).toFixed(2)} p99 ${quantile(
+          r.second.map((c) => c.ms),
+          0.99,
+        ).toFixed(2)} ms`,
     );
   }
 }
@@ -157,14 +174,29 @@ for (const build of builds) {
   const statuses = new Map<number, number>();
   for (const c of all[0].first) statuses.set(c.status, (statuses.get(c.status) ?? 0) + 1);
   console.log(`\n${build.name}: ${firsts.length} first calls over ${runs} processes`);
-  console.log(`  first call  p50 ${quantile(firsts, 0.5).toFixed(1)} ms, p90 ${quantile(firsts, 0.9).toFixed(1)} ms, p99 ${quantile(firsts, 0.99).toFixed(1)} ms, max ${Math.max(...firsts).toFixed(1)} ms`);
-  console.log(`  second call p50 ${quantile(seconds, 0.5).toFixed(2)} ms, p99 ${quantile(seconds, 0.99).toFixed(2)} ms; first/second p99 ${(quantile(firsts, 0.99) / quantile(seconds, 0.99)).toFixed(1)}x`);
+  console.log(
+    `  first call  p50 ${quantile(firsts, 0.5).toFixed(1)} ms, p90 ${quantile(firsts, 0.9).toFixed(1)} ms, p99 ${quantile(firsts, 0.99).toFixed(1)} ms, max ${Math.max(...firsts).toFixed(1)} ms`,
+  );
+  console.log(
+    `  second call p50 ${quantile(seconds, 0.5).toFixed(2)} ms, p99 ${quantile(seconds, 0.99).toFixed(2)} ms; first/second p99 ${(quantile(firsts, 0.99) / quantile(seconds, 0.99)).toFixed(1)}x`,
+  );
   for (const implementation of ['modelled', 'catalogue']) {
     const own = all.flatMap((r) => r.first.filter((c) => (c.implementation === 'catalogue') === (implementation === 'catalogue')).map((c) => c.ms));
-    if (own.length > 0) console.log(`  ${implementation} routes' first calls (${own.length}): p50 ${quantile(own, 0.5).toFixed(1)} ms, p90 ${quantile(own, 0.9).toFixed(1)} ms, p99 ${quantile(own, 0.99).toFixed(1)} ms, max ${Math.max(...own).toFixed(1)} ms`);
+    if (own.length > 0)
+      console.log(
+        `  ${implementation} routes' first calls (${own.length}): p50 ${quantile(own, 0.5).toFixed(1)} ms, p90 ${quantile(own, 0.9).toFixed(1)} ms, p99 ${quantile(own, 0.99).toFixed(1)} ms, max ${Math.max(...own).toFixed(1)} ms`,
+      );
   }
-  console.log(`  ready (spawn to first health 200) median ${median(all.map((r) => r.startupMs)).toFixed(0)} ms; statuses of the first calls ${[...statuses].map(([s, n]) => `${s} x${n}`).join(', ')}`);
+  console.log(
+    `  ready (spawn to first health 200) median ${median(all.map((r) => r.startupMs)).toFixed(0)} ms; statuses of the first calls ${[...statuses].map(([s, n]) => `${s} x${n}`).join(', ')}`,
+  );
   const slowest = new Map<string, number>();
   for (const r of all) for (const c of r.first) slowest.set(c.path, Math.max(slowest.get(c.path) ?? 0, c.ms));
-  console.log(`  slowest first calls: ${[...slowest].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([p, ms]) => `${p} ${ms.toFixed(1)} ms`).join(', ')}`);
+  console.log(
+    `  slowest first calls: ${[...slowest]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([p, ms]) => `${p} ${ms.toFixed(1)} ms`)
+      .join(', ')}`,
+  );
 }

@@ -16,7 +16,12 @@ const option = (name: string, fallback: string) => {
 const seconds = Number(option('seconds', '10'));
 const rounds = Number(option('rounds', '3'));
 const rate = Number(option('rate', '0'));
-const compareEnv = Object.fromEntries(option('compare-env', '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+const compareEnv = Object.fromEntries(
+  option('compare-env', '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split('=') as [string, string]),
+);
 const compare = option('compare', Object.keys(compareEnv).length > 0 ? benchEntry() : '');
 const route = option('path', '/iam/clients/me');
 const apiKey = 'bench-http-token-0123456789';
@@ -36,7 +41,9 @@ const body = await sample.text();
 const contentType = { 'content-type': 'application/json; charset=utf-8' };
 const servers = [
   { name: 'edgeplane', child: edgeplane, headers },
-  ...(compare ? [{ name: 'edgeplane (compared build)', child: await startEdgeplane(18184, { EDGEPLANE_API_KEY: apiKey, ...compareEnv }, compare), headers }] : []),
+  ...(compare
+    ? [{ name: 'edgeplane (compared build)', child: await startEdgeplane(18184, { EDGEPLANE_API_KEY: apiKey, ...compareEnv }, compare), headers }]
+    : []),
   { name: 'fastify (nothing registered)', child: await startBare(18183, body, contentType, 'framework'), headers: undefined },
   { name: 'bare node:http', child: await startBare(18182, body, contentType), headers: undefined },
 ];
@@ -51,7 +58,9 @@ try {
     for (const server of servers) {
       const m = await measure(server.child, server.headers, seconds);
       results.get(server.name)!.push(m);
-      line.push(`${server.name} ${m.requestsPerSecond.toFixed(0)} req/s p99 ${m.p99} ms ${m.cpuPerRequest.toFixed(1)} us CPU/req${m.non2xx || m.errors ? ` (non-2xx ${m.non2xx}, errors ${m.errors})` : ''}`);
+      line.push(
+        `${server.name} ${m.requestsPerSecond.toFixed(0)} req/s p99 ${m.p99} ms ${m.cpuPerRequest.toFixed(1)} us CPU/req${m.non2xx || m.errors ? ` (non-2xx ${m.non2xx}, errors ${m.errors})` : ''}`,
+      );
     }
     console.log(`round ${round}: ${line.join(' | ')}`);
     if (rate > 0) {

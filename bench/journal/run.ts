@@ -27,4 +27,5 @@ try {
   await Promise.all(servers.map((s) => s.stop()));
 }
 const base = median(rps[0]);
-for (const [i, v] of variants.entries()) console.log(`${v.name}: median ${median(rps[i]).toFixed(0)} req/s (${(median(rps[i]) / base).toFixed(3)} of journal off)`);
+for (const [i, v] of variants.entries())
+  console.log(`${v.name}: median ${median(rps[i]).toFixed(0)} req/s (${(median(rps[i]) / base).toFixed(3)} of journal off)`);

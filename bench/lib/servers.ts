@@ -92,8 +92,17 @@ export interface LoadResult {
  * every server can sustain, the load generator is idle alike between answers whatever the server, so
  * the server's CPU time per request compares the servers' own work (see bench/README.md).
  */
-export async function load(url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string>; rate?: number } = {}): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections ?? 50, duration: options.seconds ?? 10, headers: options.headers, ...(options.rate ? { overallRate: options.rate } : {}) });
+export async function load(
+  url: string,
+  options: { connections?: number; seconds?: number; headers?: Record<string, string>; rate?: number } = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? 50,
+    duration: options.seconds ?? 10,
+    headers: options.headers,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+  });
   return {
     requestsPerSecond: result.requests.average,
     requests: result.requests.total,
@@ -112,7 +121,9 @@ export function cpuMicros(child: Child): number {
 
 /** Resident set size of a child process in MiB, from /proc (Linux). */
 export function rssMiB(child: Child): number {
-  const line = readFileSync(`/proc/${child.process.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${child.process.pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }
 

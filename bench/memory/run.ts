@@ -36,7 +36,11 @@ if (!inMemory) Object.assign(env, { EDGEPLANE_MEMORY: 'false', EDGEPLANE_DATA_DI
 const server = await startEdgeplane(18501, env);
 
 async function json(method: string, p: string, body?: unknown, token = apiKey): Promise<any> {
-  const res = await fetch(`${server.url}${p}`, { method, headers: { authorization: `APIKey ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${server.url}${p}`, {
+    method,
+    headers: { authorization: `APIKey ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   if (!res.ok) throw new Error(`${method} ${p} -> ${res.status} ${await res.text()}`);
   return res.status === 204 ? null : res.json();
 }
@@ -57,7 +61,8 @@ async function mix(): Promise<autocannon.Request[]> {
   await json('POST', '/_edgeplane/waap/domains', { client_id: me.id, name: 'memory.example.com' }, admin);
   await json('POST', '/_edgeplane/waap/generate', { client_ids: [me.id], events: 20_000, days: 1, seed: 1 }, admin);
   const templates: number[] = [];
-  for (let i = 0; i < 8; i++) templates.push((await json('POST', '/cdn/resources/rule_templates', { name: `memory-${i}`, rule: `/memory/${i}/*`, ruleType: 0 })).id);
+  for (let i = 0; i < 8; i++)
+    templates.push((await json('POST', '/cdn/resources/rule_templates', { name: `memory-${i}`, rule: `/memory/${i}/*`, ruleType: 0 })).id);
   const start = encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString());
   const headers = { authorization: `APIKey ${apiKey}`, 'content-type': 'application/json' };
   let patches = 0;
@@ -74,7 +79,11 @@ async function mix(): Promise<autocannon.Request[]> {
       method: 'PATCH',
       path: `/cdn/resources/rule_templates/${templates[0]}`,
       headers,
-      setupRequest: (req: autocannon.Request) => ({ ...req, path: `/cdn/resources/rule_templates/${templates[patches % templates.length]}`, body: JSON.stringify({ weight: (patches++ % 1000) + 1 }) }),
+      setupRequest: (req: autocannon.Request) => ({
+        ...req,
+        path: `/cdn/resources/rule_templates/${templates[patches % templates.length]}`,
+        body: JSON.stringify({ weight: (patches++ % 1000) + 1 }),
+      }),
     },
     { method: 'GET', path: '/no/such/route', headers },
     { method: 'GET', path: '/cloud/v1/tasks?limit=not-a-number', headers },
@@ -116,7 +125,12 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const heap = await heapMiB(server);
   const r = first.result;
-  console.log(`edgeplane ${inMemory ? '(in memory)' : '(data dir)'}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `edgeplane ${inMemory ? '(in memory)' : '(data dir)'}, node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(`RSS idle after start ${idle.toFixed(1)} MiB, after setup ${setupRss.toFixed(1)} MiB`);
   console.log(
     `${r.requests.total} mixed requests in ${seconds.toFixed(0)} s (${Math.round(r.requests.total / seconds)} req/s, 2xx ${r['2xx']}, 4xx ${r['4xx']}, 5xx ${r['5xx']}, errors ${r.errors}): ` +
@@ -133,7 +147,9 @@ try {
       const floor = Math.min(...m.rss);
       floors.push(floor);
       const h = await heapMiB(server);
-      console.log(`minute ${minute}: ${m.result.requests.total} requests, 5xx ${m.result['5xx']}, errors ${m.result.errors}, p99 ${m.result.latency.p99} ms, RSS floor ${floor.toFixed(1)} MiB, median ${median(m.rss).toFixed(1)}, peak ${Math.max(...m.rss).toFixed(1)}; heap used ${h.used.toFixed(1)} MiB`);
+      console.log(
+        `minute ${minute}: ${m.result.requests.total} requests, 5xx ${m.result['5xx']}, errors ${m.result.errors}, p99 ${m.result.latency.p99} ms, RSS floor ${floor.toFixed(1)} MiB, median ${median(m.rss).toFixed(1)}, peak ${Math.max(...m.rss).toFixed(1)}; heap used ${h.used.toFixed(1)} MiB`,
+      );
     }
     const growth = (floors.at(-1)! - floors[0]) / floors[0];
     console.log(`RSS floor, first minute ${floors[0].toFixed(1)} MiB -> last ${floors.at(-1)!.toFixed(1)} MiB (${(growth * 100).toFixed(1)}%)`);

@@ -48,31 +48,33 @@ function exportCsv(server: Server, url: string): Promise<{ bytes: number; lines:
   const started = performance.now();
   const sampler = setInterval(() => samples.push({ at: performance.now() - started, ...memoryOf(pid) }), 100);
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { authorization: `APIKey ${OPERATOR}` } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
-      let bytes = 0;
-      let lines = 0;
-      let slowBytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines += 1;
-        const elapsed = performance.now() - started;
-        if (elapsed >= slowMs) return;
-        slowBytes = bytes;
-        // Ahead of the slow rate: stop reading until the rate catches up (the socket's buffers fill and
-        // the server is asked to wait).
-        const due = (bytes / slowRate) * 1000 - elapsed;
-        if (due > 0) {
-          res.pause();
-          setTimeout(() => res.resume(), Math.min(due, slowMs - elapsed));
-        }
-      });
-      res.on('end', () => {
-        clearInterval(sampler);
-        resolve({ bytes, lines, ms: performance.now() - started, samples, slowBytes });
-      });
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { headers: { authorization: `APIKey ${OPERATOR}` } }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
+        let bytes = 0;
+        let lines = 0;
+        let slowBytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines += 1;
+          const elapsed = performance.now() - started;
+          if (elapsed >= slowMs) return;
+          slowBytes = bytes;
+          // Ahead of the slow rate: stop reading until the rate catches up (the socket's buffers fill and
+          // the server is asked to wait).
+          const due = (bytes / slowRate) * 1000 - elapsed;
+          if (due > 0) {
+            res.pause();
+            setTimeout(() => res.resume(), Math.min(due, slowMs - elapsed));
+          }
+        });
+        res.on('end', () => {
+          clearInterval(sampler);
+          resolve({ bytes, lines, ms: performance.now() - started, samples, slowBytes });
+        });
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -86,7 +88,13 @@ async function prepare(store: Store, stateFile: string | undefined): Promise<{ c
   try {
     const { exporter } = await seedClients(server.url, ['exporter']);
     const agent = new http.Agent({ keepAlive: true });
-    const generated = await call(agent, 'POST', `${server.url}/_edgeplane/waap/generate`, json(OPERATOR), JSON.stringify({ client_ids: [exporter.clientId], events, days: 29, seed: 1 }));
+    const generated = await call(
+      agent,
+      'POST',
+      `${server.url}/_edgeplane/waap/generate`,
+      json(OPERATOR),
+      JSON.stringify({ client_ids: [exporter.clientId], events, days: 29, seed: 1 }),
+    );
     agent.destroy();
     if (generated.status !== 200) throw new Error(`generate: ${generated.status} ${generated.body.slice(0, 300)}`);
     log(`generated in ${(generated.ms / 1000).toFixed(0)} s`);
@@ -116,7 +124,9 @@ async function main(): Promise<void> {
     const server = await startServer(store, port, { entry: args.entry, env: threads ? { EDGEPLANE_QUERY_THREADS: threads } : {} });
     const start = new Date(Date.now() - 29.5 * 86_400_000).toISOString();
     // One list call first: reader threads start with the first query, and their start is not the export's.
-    const warm = await fetch(`${server.url}/_edgeplane/waap/requests.csv?client_id=${clientId}&start=${new Date(Date.now() - 60_000).toISOString()}`, { headers: { authorization: `APIKey ${OPERATOR}` } });
+    const warm = await fetch(`${server.url}/_edgeplane/waap/requests.csv?client_id=${clientId}&start=${new Date(Date.now() - 60_000).toISOString()}`, {
+      headers: { authorization: `APIKey ${OPERATOR}` },
+    });
     await warm.text();
     await new Promise((r) => setTimeout(r, 2000));
     const idle = memoryOf(server.process.pid!);
@@ -130,13 +140,18 @@ async function main(): Promise<void> {
       const slow = result.samples.filter((s) => s.at < slowMs);
       const which = Number(args.repeat) > 1 ? ` (export ${round})` : '';
       log(`| peak while the client reads slowly${which} | ${mib(peak(slow, 'rss'))} | ${mib(peak(slow, 'anon'))} | ${mib(peak(slow, 'file'))} |`);
-      log(`| peak over the whole export${which} | ${mib(peak(result.samples, 'rss'))} | ${mib(peak(result.samples, 'anon'))} | ${mib(peak(result.samples, 'file'))} |`);
+      log(
+        `| peak over the whole export${which} | ${mib(peak(result.samples, 'rss'))} | ${mib(peak(result.samples, 'anon'))} | ${mib(peak(result.samples, 'file'))} |`,
+      );
       log(`| 3 s after the export${which} | ${mib(after.rss)} | ${mib(after.anon)} | ${mib(after.file)} |`);
-      log(`  exported ${result.lines - 1} rows, ${(result.bytes / 1e6).toFixed(0)} MB in ${(result.ms / 1000).toFixed(1)} s (the first ${slowMs / 1000} s read at ${(slowRate / 1024 / 1024).toFixed(1)} MiB/s: ${(result.slowBytes / 1e6).toFixed(0)} MB)`);
+      log(
+        `  exported ${result.lines - 1} rows, ${(result.bytes / 1e6).toFixed(0)} MB in ${(result.ms / 1000).toFixed(1)} s (the first ${slowMs / 1000} s read at ${(slowRate / 1024 / 1024).toFixed(1)} MiB/s: ${(result.slowBytes / 1e6).toFixed(0)} MB)`,
+      );
       // Every 5 s: whether memory levels off (bounded) or keeps growing with what has been exported.
       const series = result.samples.filter((_, i) => i % 50 === 0).map((s) => `${(s.at / 1000).toFixed(0)}s ${s.anon.toFixed(0)}+${s.file.toFixed(0)}`);
       log(`  anonymous+file-backed MiB over time: ${series.join(', ')}`);
-      if (result.lines - 1 !== events) log(`  note: ${events - (result.lines - 1)} events fell out of the exported window (generated over 29 days, exported from 29.5 days back)`);
+      if (result.lines - 1 !== events)
+        log(`  note: ${events - (result.lines - 1)} events fell out of the exported window (generated over 29 days, exported from 29.5 days back)`);
     }
     await server.stop();
   } finally {

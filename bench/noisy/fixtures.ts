@@ -6,7 +6,19 @@ import http from 'node:http';
 import { call, json, OPERATOR, seedClients } from './lib.js';
 
 /** The noisy client's requests (see noise.ts), in the order it sends them. */
-export const ALL_KINDS = ['waap-list', 'waap-stats', 'waap-traffic', 'cdn-templates', 'cdn-effective', 'big-json', 'deep-json', 'gzip-bomb', 'gzip-lines', 'dns-import', 'csv-export'];
+export const ALL_KINDS = [
+  'waap-list',
+  'waap-stats',
+  'waap-traffic',
+  'cdn-templates',
+  'cdn-effective',
+  'big-json',
+  'deep-json',
+  'gzip-bomb',
+  'gzip-lines',
+  'dns-import',
+  'csv-export',
+];
 
 export interface Fixtures {
   url: string;
@@ -47,13 +59,23 @@ export async function setUp(url: string, options: { events: number; log: (line: 
       rule: slowPattern(i),
       ruleType: 0,
       weight: i + 1,
-      options: { edge_cache_settings: { enabled: true, value: '43200s' }, browser_cache_settings: { enabled: true, value: '3600s' }, gzipOn: { enabled: true, value: true } },
+      options: {
+        edge_cache_settings: { enabled: true, value: '43200s' },
+        browser_cache_settings: { enabled: true, value: '3600s' },
+        gzipOn: { enabled: true, value: true },
+      },
     });
   }
   const group = await post(agent, `${url}/cdn/origin_groups`, noisy.token, { name: `noisy-${process.pid}`, sources: [{ source: 'origin.example.com' }] });
   const resource = await post(agent, `${url}/cdn/resources`, noisy.token, { cname: `noisy-${process.pid}-${Date.now()}.example.com`, originGroup: group.id });
   for (let i = 0; i < 100; i += 1) {
-    await post(agent, `${url}/cdn/resources/${resource.id}/rules`, noisy.token, { name: `slow ${i}`, rule: slowPattern(i), ruleType: 0, active: true, weight: i + 1 });
+    await post(agent, `${url}/cdn/resources/${resource.id}/rules`, noisy.token, {
+      name: `slow ${i}`,
+      rule: slowPattern(i),
+      ruleType: 0,
+      active: true,
+      weight: i + 1,
+    });
   }
   options.log(`  CDN: ${templates} rule templates, resource ${resource.id} with 100 rules`);
 

@@ -50,7 +50,11 @@ export interface Server {
  * Starts `node [nodeArgs] <entry> serve` on the store (the built server, what `npm start` runs). The
  * entry defaults to this checkout's dist/edgeplane.mjs; `--entry` points at a copy of a build.
  */
-export async function startServer(store: Store, port: number, options: { nodeArgs?: string[]; env?: Record<string, string>; entry?: string } = {}): Promise<Server> {
+export async function startServer(
+  store: Store,
+  port: number,
+  options: { nodeArgs?: string[]; env?: Record<string, string>; entry?: string } = {},
+): Promise<Server> {
   const entry = path.resolve(root, options.entry ?? 'dist/edgeplane.mjs');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry, 'serve', '--port', String(port), '--log-level', 'error'], {
     env: { ...process.env, EDGEPLANE_MEMORY: 'false', EDGEPLANE_ADMIN_TOKEN: OPERATOR, ...store.env, ...options.env },

@@ -21,7 +21,9 @@ const fixtures = JSON.parse(process.env.NOISE_FIXTURES!) as Fixtures;
 const DAY = 86_400_000;
 const start = () => new Date(Date.now() - 29.5 * DAY).toISOString();
 // Globs no block summary can count (not of the form /segment/*): every block is scanned, path by path.
-const globs = ['*a*e*', '*/*/*/*', '*i*o*u*', '*.*', '*/api*v*', '*s*t*a*t*i*c*', '*l*o*g*i*n*', '*-*', '*_*', '*%*'].map((g) => `&path=${encodeURIComponent(g)}`).join('');
+const globs = ['*a*e*', '*/*/*/*', '*i*o*u*', '*.*', '*/api*v*', '*s*t*a*t*i*c*', '*l*o*g*i*n*', '*-*', '*_*', '*%*']
+  .map((g) => `&path=${encodeURIComponent(g)}`)
+  .join('');
 
 /** The body of ~1 MB (the default body limit is 1 MiB): 130,000 small objects in a field the route drops. */
 const bigJson = Buffer.from(JSON.stringify({ name: 'big', rule: '/big', ruleType: 0, padding: Array.from({ length: 130_000 }, (_, i) => ({ k: i % 10 })) }));
@@ -32,9 +34,7 @@ const gzipBomb = (kinds: string[]) => (kinds.includes('gzip-bomb') ? gzipSync(Bu
 /** 1,000,000 lines every one of which is refused (a valid JSON object missing required fields): 16 MB inflated. */
 const badLines = (kinds: string[]) => (kinds.includes('gzip-lines') ? gzipSync(Buffer.from(`{"domain_id":1}\n`.repeat(1_000_000))) : Buffer.alloc(0));
 /** A zone file of 30,000 A records (about 900 KB). */
-const zoneFile = Buffer.from(
-  `$ORIGIN ${fixtures.zone}.\n$TTL 300\n` + Array.from({ length: 30_000 }, (_, i) => `h${i} IN A 192.0.2.${i % 250}\n`).join(''),
-);
+const zoneFile = Buffer.from(`$ORIGIN ${fixtures.zone}.\n$TTL 300\n` + Array.from({ length: 30_000 }, (_, i) => `h${i} IN A 192.0.2.${i % 250}\n`).join(''));
 
 function makeKinds(kinds: string[]): Record<string, () => Noise> {
   const bomb = gzipBomb(kinds);
@@ -54,8 +54,22 @@ function makeKinds(kinds: string[]): Record<string, () => Noise> {
     }),
     'big-json': () => ({ method: 'POST', path: '/cdn/resources/rule_templates', token: noisy.token, contentType: 'application/json', body: bigJson }),
     'deep-json': () => ({ method: 'POST', path: '/cdn/resources/rule_templates', token: noisy.token, contentType: 'application/json', body: deepJson }),
-    'gzip-bomb': () => ({ method: 'POST', path: '/_edgeplane/waap/events', token: operator, contentType: 'application/x-ndjson', encoding: 'gzip', body: bomb }),
-    'gzip-lines': () => ({ method: 'POST', path: '/_edgeplane/waap/events', token: operator, contentType: 'application/x-ndjson', encoding: 'gzip', body: lines }),
+    'gzip-bomb': () => ({
+      method: 'POST',
+      path: '/_edgeplane/waap/events',
+      token: operator,
+      contentType: 'application/x-ndjson',
+      encoding: 'gzip',
+      body: bomb,
+    }),
+    'gzip-lines': () => ({
+      method: 'POST',
+      path: '/_edgeplane/waap/events',
+      token: operator,
+      contentType: 'application/x-ndjson',
+      encoding: 'gzip',
+      body: lines,
+    }),
     'dns-import': () => ({ method: 'POST', path: `/dns/v2/zones/${fixtures.zone}/import`, token: noisy.token, contentType: 'text/plain', body: zoneFile }),
     'csv-export': () => ({ method: 'GET', path: `/_edgeplane/waap/requests.csv?client_id=${noisy.clientId}&start=${start()}`, token: operator }),
   };
@@ -100,7 +114,9 @@ async function main(): Promise<void> {
     }
   }
   agent.destroy();
-  const summary = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, { n: r.ms.length, p50: percentile(r.ms, 50), max: Math.max(...r.ms), statuses: r.statuses }]));
+  const summary = Object.fromEntries(
+    Object.entries(results).map(([name, r]) => [name, { n: r.ms.length, p50: percentile(r.ms, 50), max: Math.max(...r.ms), statuses: r.statuses }]),
+  );
   process.send!({ summary }, () => process.exit(0));
 }
 

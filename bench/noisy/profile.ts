@@ -42,7 +42,10 @@ function origin(frame: ProfileNode['callFrame']): { where: string; name: string 
   if (packageMatch) return { where: packageMatch[1], name };
   if (source.startsWith('node:')) return { where: source, name };
   const project = /(src\/.*)$/.exec(source);
-  return { where: project ? project[1] : path.basename(source), name: `${name} (${project ? project[1] : path.basename(source)}:${(entry?.originalLine ?? frame.lineNumber) + 1})` };
+  return {
+    where: project ? project[1] : path.basename(source),
+    name: `${name} (${project ? project[1] : path.basename(source)}:${(entry?.originalLine ?? frame.lineNumber) + 1})`,
+  };
 }
 
 export interface ProfileSummary {

@@ -140,7 +140,12 @@ async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Pro
       into.max = Math.max(into.max, s.max);
       for (const [status, count] of Object.entries(s.statuses)) into.statuses[status] = (into.statuses[status] ?? 0) + count;
     }
-    log(`  round ${round}: ${perRound.at(-1)!.map((r) => `${r.name} p99 x${r.ratio.toFixed(2)}`).join(', ')} (load average ${loadAverage()})`);
+    log(
+      `  round ${round}: ${perRound
+        .at(-1)!
+        .map((r) => `${r.name} p99 x${r.ratio.toFixed(2)}`)
+        .join(', ')} (load average ${loadAverage()})`,
+    );
   }
   return { kinds: kinds.join(', '), quiet, noisy, perRound, noise, cpu: { quiet: cpu.quiet / rounds, noisy: cpu.noisy / rounds } };
 }
@@ -158,8 +163,17 @@ function report(m: Measured): string[] {
       `| ${c.name} | ${percentile(m.quiet[c.name], 50).toFixed(1)} / ${percentile(m.quiet[c.name], 99).toFixed(1)} | ${percentile(m.noisy[c.name], 50).toFixed(1)} / ${percentile(m.noisy[c.name], 99).toFixed(1)} | **${ratio.toFixed(2)}** | ${m.perRound.map((r) => r.find((x) => x.name === c.name)!.ratio.toFixed(2)).join(', ')} | ${ratio <= GOAL ? 'met' : 'missed'} |`,
     );
   }
-  lines.push('', `Server CPU: ${(m.cpu.quiet * 100).toFixed(0)}% of a core quiet, ${(m.cpu.noisy * 100).toFixed(0)}% with the noise. Noise sent (p50 / slowest ms, statuses):`, '');
-  for (const [kind, s] of Object.entries(m.noise)) lines.push(`- ${kind}: ${s.n} sent, ${s.p50.toFixed(0)} / ${s.max.toFixed(0)} ms, ${Object.entries(s.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  lines.push(
+    '',
+    `Server CPU: ${(m.cpu.quiet * 100).toFixed(0)}% of a core quiet, ${(m.cpu.noisy * 100).toFixed(0)}% with the noise. Noise sent (p50 / slowest ms, statuses):`,
+    '',
+  );
+  for (const [kind, s] of Object.entries(m.noise))
+    lines.push(
+      `- ${kind}: ${s.n} sent, ${s.p50.toFixed(0)} / ${s.max.toFixed(0)} ms, ${Object.entries(s.statuses)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')}`,
+    );
   return lines;
 }
 
@@ -167,7 +181,9 @@ async function main(): Promise<void> {
   const profileDir = args.profile ? path.resolve(args.profile) : undefined;
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   const store = await freshStore(args['database-url'], 'noisy_bench');
-  log(`noisy neighbours on ${store.engine}: ${Number(args.events).toLocaleString('en')} WAAP events, ${rounds} rounds of ${phaseMs / 1000} s quiet and ${phaseMs / 1000} s noisy; load average ${loadAverage()}`);
+  log(
+    `noisy neighbours on ${store.engine}: ${Number(args.events).toLocaleString('en')} WAAP events, ${rounds} rounds of ${phaseMs / 1000} s quiet and ${phaseMs / 1000} s noisy; load average ${loadAverage()}`,
+  );
   const server = await startServer(store, Number(args.port), { entry: args.entry, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
   const out: string[] = [];
   try {

@@ -40,7 +40,10 @@ if (!fs.existsSync(openapi)) {
 
 /** Prism's entry script, installed in npx's cache by npm exec on first use. */
 function prismEntry(): string {
-  const bin = execFileSync('npm', ['exec', '--yes', `--package=@stoplight/prism-cli@${prismVersion}`, '--', 'which', 'prism'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const bin = execFileSync('npm', ['exec', '--yes', `--package=@stoplight/prism-cli@${prismVersion}`, '--', 'which', 'prism'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
   return fs.realpathSync(bin);
 }
 
@@ -87,7 +90,12 @@ async function start(server: Server): Promise<{ child: Child; startupMs: number 
 }
 
 const bareBody = await (async () => {
-  const probeServer = await start({ name: 'edgeplane', argv: [benchEntry(), 'serve', '--memory', '--port', '18611', '--host', '127.0.0.1', '--log-level', 'error'], env: { EDGEPLANE_API_KEY: apiKey }, port: 18611 });
+  const probeServer = await start({
+    name: 'edgeplane',
+    argv: [benchEntry(), 'serve', '--memory', '--port', '18611', '--host', '127.0.0.1', '--log-level', 'error'],
+    env: { EDGEPLANE_API_KEY: apiKey },
+    port: 18611,
+  });
   const text = await (await fetch(`${probeServer.child.url}${paths[0]}`, { headers })).text();
   await probeServer.child.stop();
   return text;
@@ -96,7 +104,12 @@ const bareBody = await (async () => {
 console.log(`Prism ${prismVersion} from the npm registry; OpenAPI document: ${openapi}`);
 const prism = prismEntry();
 const servers: Server[] = [
-  { name: 'edgeplane', argv: [benchEntry(), 'serve', '--memory', '--port', '18611', '--host', '127.0.0.1', '--log-level', 'error'], env: { EDGEPLANE_API_KEY: apiKey }, port: 18611 },
+  {
+    name: 'edgeplane',
+    argv: [benchEntry(), 'serve', '--memory', '--port', '18611', '--host', '127.0.0.1', '--log-level', 'error'],
+    env: { EDGEPLANE_API_KEY: apiKey },
+    port: 18611,
+  },
   { name: `prism ${prismVersion}`, argv: [prism, 'mock', openapi, '-h', '127.0.0.1', '-p', '18612', '-v', 'error'], port: 18612 },
   {
     name: 'bare node:http',
@@ -135,7 +148,10 @@ try {
         const before = cpuMicros(child);
         const r = await load(`${child.url}${p}`, { seconds, headers });
         const key = `${server.name} ${p}`;
-        results.set(key, [...(results.get(key) ?? []), { rps: r.requestsPerSecond, p99: r.p99, cpu: (cpuMicros(child) - before) / Math.max(1, r.requests), non2xx: r.non2xx }]);
+        results.set(key, [
+          ...(results.get(key) ?? []),
+          { rps: r.requestsPerSecond, p99: r.p99, cpu: (cpuMicros(child) - before) / Math.max(1, r.requests), non2xx: r.non2xx },
+        ]);
       }
     }
   }
@@ -148,7 +164,9 @@ console.log(`\nstart-up: spawn to the first answer of GET ${paths[0]}, median of
 console.log(`${'server'.padEnd(20)} ${'start-up'.padStart(10)} ${'RSS ready'.padStart(10)} ${'RSS loaded'.padStart(11)}`);
 for (const server of servers) {
   const s = startup.get(server.name)!;
-  console.log(`${server.name.padEnd(20)} ${`${median(s.ms).toFixed(0)} ms`.padStart(10)} ${`${median(s.rss).toFixed(0)} MiB`.padStart(10)} ${`${rssAfter.get(server.name)!.toFixed(0)} MiB`.padStart(11)}`);
+  console.log(
+    `${server.name.padEnd(20)} ${`${median(s.ms).toFixed(0)} ms`.padStart(10)} ${`${median(s.rss).toFixed(0)} MiB`.padStart(10)} ${`${rssAfter.get(server.name)!.toFixed(0)} MiB`.padStart(11)}`,
+  );
 }
 console.log(`\nthroughput: autocannon, 50 connections, ${rounds} x ${seconds} s rounds per path, servers alternating; medians`);
 for (const p of paths) {
@@ -159,8 +177,10 @@ for (const p of paths) {
     const ratio = median(runs.map((r, i) => r.rps / bare[i].rps));
     const refused = runs.reduce((n, r) => n + r.non2xx, 0);
     console.log(
-      `  ${server.name.padEnd(20)} ${median(runs.map((r) => r.rps)).toFixed(0).padStart(7)} req/s, p99 ${median(runs.map((r) => r.p99))} ms, ${median(runs.map((r) => r.cpu)).toFixed(0)} us CPU/req, ` +
-        `${ratio.toFixed(3)} of bare${server.name === 'bare node:http' ? ' (same bytes as edgeplane\'s first path)' : ''}${refused ? `, non-2xx ${refused}` : ''}`,
+      `  ${server.name.padEnd(20)} ${median(runs.map((r) => r.rps))
+        .toFixed(0)
+        .padStart(7)} req/s, p99 ${median(runs.map((r) => r.p99))} ms, ${median(runs.map((r) => r.cpu)).toFixed(0)} us CPU/req, ` +
+        `${ratio.toFixed(3)} of bare${server.name === 'bare node:http' ? " (same bytes as edgeplane's first path)" : ''}${refused ? `, non-2xx ${refused}` : ''}`,
     );
   }
 }

@@ -75,7 +75,18 @@ async function timeToReady(argv: string[], url: string, env: Record<string, stri
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-startup-'));
-const serveWith = (file: string, ...flags: string[]) => [...nodeOptions, file, 'serve', '--port', String(port), '--host', '127.0.0.1', '--log-level', 'error', ...flags];
+const serveWith = (file: string, ...flags: string[]) => [
+  ...nodeOptions,
+  file,
+  'serve',
+  '--port',
+  String(port),
+  '--host',
+  '127.0.0.1',
+  '--log-level',
+  'error',
+  ...flags,
+];
 const health = `http://127.0.0.1:${port}/_edgeplane/health`;
 let fresh = 0;
 /** The three ways to start one build: fresh data dir, existing (already migrated) data dir, --memory. */
@@ -107,16 +118,22 @@ try {
   const p90 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.9) - 1)];
   const ms = (value: number) => `${value.toFixed(0)} ms`.padStart(8);
   const bare = median(samples['bare node:http'].map((s) => s.wallMs));
-  console.log(`spawn -> first 200, ${runs} interleaved runs each, entry ${path.relative(root, entry)}${compare ? `, compared: ${compare}` : ''}${nodeOptions.length ? ` with ${nodeOptions.join(' ')}` : ''}`);
-  console.log(`node ${process.version}, ${os.cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after\n`);
+  console.log(
+    `spawn -> first 200, ${runs} interleaved runs each, entry ${path.relative(root, entry)}${compare ? `, compared: ${compare}` : ''}${nodeOptions.length ? ` with ${nodeOptions.join(' ')}` : ''}`,
+  );
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after\n`,
+  );
   console.log(`${'kind'.padEnd(32)} ${'median'.padStart(8)} ${'p90'.padStart(8)} ${'min'.padStart(8)} ${'x bare'.padStart(8)} ${'CPU med'.padStart(8)}`);
   for (const [kind, values] of Object.entries(samples)) {
     const wall = values.map((s) => s.wallMs);
     const cpu = values.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]));
     const m = median(wall);
-    console.log(`${kind.padEnd(32)} ${ms(m)} ${ms(p90(wall))} ${ms(Math.min(...wall))} ${(m / bare).toFixed(2).padStart(8)} ${cpu.length ? ms(median(cpu)) : '       -'}`);
+    console.log(
+      `${kind.padEnd(32)} ${ms(m)} ${ms(p90(wall))} ${ms(Math.min(...wall))} ${(m / bare).toFixed(2).padStart(8)} ${cpu.length ? ms(median(cpu)) : '       -'}`,
+    );
   }
-  console.log('\nmedian, p90, min: wall time from spawn to the first 200; x bare: median over the bare server\'s median;');
+  console.log("\nmedian, p90, min: wall time from spawn to the first 200; x bare: median over the bare server's median;");
   console.log('CPU med: median CPU time the server process (all threads) had used when it answered.');
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });

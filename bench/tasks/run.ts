@@ -38,7 +38,11 @@ async function start(port: number, entry?: string): Promise<Child> {
 
 function client(server: Child) {
   return async (method: string, path: string, body?: unknown, token = apiKey) => {
-    const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `APIKey ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `APIKey ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
     return res.json();
   };
@@ -81,14 +85,18 @@ try {
       const server = await start(18191, build.entry);
       const r = await creates(server);
       rates.get(build.name)!.push(r.rate);
-      console.log(`${build.name}: create -> FINISHED ${total} tasks = ${r.rate.toFixed(0)} tasks/s, ${r.cpuPerTask.toFixed(0)} us server CPU per task (FINISHED: ${r.finished})`);
+      console.log(
+        `${build.name}: create -> FINISHED ${total} tasks = ${r.rate.toFixed(0)} tasks/s, ${r.cpuPerTask.toFixed(0)} us server CPU per task (FINISHED: ${r.finished})`,
+      );
       if (build.name === 'edgeplane' && !kept && !skipGet) kept = { server, ids: r.ids };
       else await server.stop();
     }
   }
   if (compare) {
     const ratio = median(rates.get('edgeplane')!.map((r, i) => r / rates.get('compared build')![i]));
-    console.log(`create -> FINISHED: edgeplane median ${median(rates.get('edgeplane')!).toFixed(0)} tasks/s, compared build ${median(rates.get('compared build')!).toFixed(0)}, ratio ${ratio.toFixed(2)}`);
+    console.log(
+      `create -> FINISHED: edgeplane median ${median(rates.get('edgeplane')!).toFixed(0)} tasks/s, compared build ${median(rates.get('compared build')!).toFixed(0)}, ratio ${ratio.toFixed(2)}`,
+    );
   }
 
   // (2) GET /cloud/v1/tasks/{id} vs bare node:http with the same bytes.
@@ -106,7 +114,9 @@ try {
         const b = await load(`${bare.url}${taskPath}`, { seconds });
         const e = await load(`${edgeplane.url}${taskPath}`, { seconds, headers });
         results.push({ e, b });
-        console.log(`round ${round}: edgeplane ${e.requestsPerSecond.toFixed(0)} req/s p50 ${e.p50} ms p99 ${e.p99} ms (non-2xx ${e.non2xx}) | bare ${b.requestsPerSecond.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`);
+        console.log(
+          `round ${round}: edgeplane ${e.requestsPerSecond.toFixed(0)} req/s p50 ${e.p50} ms p99 ${e.p99} ms (non-2xx ${e.non2xx}) | bare ${b.requestsPerSecond.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`,
+        );
       }
     } finally {
       await bare.stop();
@@ -115,7 +125,9 @@ try {
     console.log(`\nGET /cloud/v1/tasks/{id}, 50 connections, ${rounds} x ${seconds}s alternating rounds`);
     console.log(`edgeplane: ${m((r) => r.e.requestsPerSecond).toFixed(0)} req/s, p50 ${m((r) => r.e.p50)} ms, p99 ${m((r) => r.e.p99)} ms`);
     console.log(`bare:      ${m((r) => r.b.requestsPerSecond).toFixed(0)} req/s, p50 ${m((r) => r.b.p50)} ms, p99 ${m((r) => r.b.p99)} ms`);
-    console.log(`ratios (edgeplane / bare): throughput ${m((r) => r.e.requestsPerSecond / r.b.requestsPerSecond).toFixed(3)} (rounds ${results.map((r) => (r.e.requestsPerSecond / r.b.requestsPerSecond).toFixed(2)).join(', ')}), p50 latency ${m((r) => r.e.p50 / Math.max(r.b.p50, 1)).toFixed(2)}, p99 latency ${m((r) => r.e.p99 / Math.max(r.b.p99, 1)).toFixed(2)}`);
+    console.log(
+      `ratios (edgeplane / bare): throughput ${m((r) => r.e.requestsPerSecond / r.b.requestsPerSecond).toFixed(3)} (rounds ${results.map((r) => (r.e.requestsPerSecond / r.b.requestsPerSecond).toFixed(2)).join(', ')}), p50 latency ${m((r) => r.e.p50 / Math.max(r.b.p50, 1)).toFixed(2)}, p99 latency ${m((r) => r.e.p99 / Math.max(r.b.p99, 1)).toFixed(2)}`,
+    );
   }
 } finally {
   await kept?.server.stop();

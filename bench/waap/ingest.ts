@@ -92,10 +92,16 @@ interface Rate {
 /** This process's I/O counters (Linux /proc/self/io): bytes and calls read and written, and what reached the disk. */
 function io(): Record<string, number> {
   try {
-    return Object.fromEntries(fs.readFileSync('/proc/self/io', 'utf8').trim().split('\n').map((line) => {
-      const [key, value] = line.split(':');
-      return [key, Number(value)];
-    }));
+    return Object.fromEntries(
+      fs
+        .readFileSync('/proc/self/io', 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const [key, value] = line.split(':');
+          return [key, Number(value)];
+        }),
+    );
   } catch {
     return {};
   }
@@ -103,7 +109,10 @@ function io(): Record<string, number> {
 
 /** Dirty page-cache memory waiting to be written back (Linux), in MB. */
 function dirtyMb(): number {
-  const line = fs.readFileSync('/proc/meminfo', 'utf8').split('\n').find((l) => l.startsWith('Dirty:'));
+  const line = fs
+    .readFileSync('/proc/meminfo', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Dirty:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }
 
@@ -126,7 +135,9 @@ async function measure(name: string, work: (db: Database) => Promise<number>): P
   const rate = { wall: stored / seconds, cpu: stored / ((cpu.user + cpu.system) / 1e6), user: stored / (cpu.user / 1e6) };
   const size = sizes.file;
   const delta = (key: string) => (io1[key] ?? 0) - (io0[key] ?? 0);
-  log(`${db.engine} ${name}: ${stored} of ${events} events in ${seconds.toFixed(1)} s: ${Math.round(rate.wall)} events/s wall, ${Math.round(rate.cpu)} per CPU-second, ${Math.round(rate.user)} per user CPU-second${size ? `, file ${(size / 1e6).toFixed(0)} MB (WAL ${(sizes.wal / 1e6).toFixed(0)} MB before the checkpoint)` : ''}`);
+  log(
+    `${db.engine} ${name}: ${stored} of ${events} events in ${seconds.toFixed(1)} s: ${Math.round(rate.wall)} events/s wall, ${Math.round(rate.cpu)} per CPU-second, ${Math.round(rate.user)} per user CPU-second${size ? `, file ${(size / 1e6).toFixed(0)} MB (WAL ${(sizes.wal / 1e6).toFixed(0)} MB before the checkpoint)` : ''}`,
+  );
   log(
     `  CPU user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s; written ${(delta('wchar') / 1e6).toFixed(0)} MB in ${delta('syscw')} calls ` +
       `(${(delta('write_bytes') / 1e6).toFixed(0)} MB reached the block layer), read ${(delta('rchar') / 1e6).toFixed(0)} MB in ${delta('syscr')} calls; dirty page cache at the end ${dirtyMb().toFixed(0)} MB`,
@@ -165,7 +176,11 @@ async function baseline(db: Database, rows: EventRow[]): Promise<number> {
   if (sqlite) {
     sqlite.exec(`create table bare (${COLUMNS.map((c) => `${c} any`).join(', ')})`);
     const per = 64;
-    const many = sqlite.prepare(`insert into bare values ${Array(per).fill(`(${COLUMNS.map(() => '?').join(',')})`).join(',')}`);
+    const many = sqlite.prepare(
+      `insert into bare values ${Array(per)
+        .fill(`(${COLUMNS.map(() => '?').join(',')})`)
+        .join(',')}`,
+    );
     const one = sqlite.prepare(`insert into bare values (${COLUMNS.map(() => '?').join(',')})`);
     const params: unknown[] = new Array(per * COLUMNS.length);
     const write = sqlite.transaction((batch: EventRow[]) => {
@@ -184,13 +199,23 @@ async function baseline(db: Database, rows: EventRow[]): Promise<number> {
   await pool.query(`create table bare (${COLUMNS.map((c) => `${c} ${type(c)}`).join(', ')})`);
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
-    await pool.query(`insert into bare select * from unnest(${COLUMNS.map((c, k) => `$${k + 1}::${type(c)}[]`).join(', ')})`, COLUMNS.map((c) => batch.map((r) => r[c])));
+    await pool.query(
+      `insert into bare select * from unnest(${COLUMNS.map((c, k) => `$${k + 1}::${type(c)}[]`).join(', ')})`,
+      COLUMNS.map((c) => batch.map((r) => r[c])),
+    );
   }
   return rows.length;
 }
 
 // statfs magic numbers: /tmp is a disk on some machines and memory (tmpfs) on others.
-const FILE_SYSTEMS: Record<number, string> = { 0x01021994: 'tmpfs (memory)', 0xef53: 'ext4', 0x58465342: 'xfs', 0x9123683e: 'btrfs', 0x794c7630: 'overlayfs', 0x2fc12fc1: 'zfs' };
+const FILE_SYSTEMS: Record<number, string> = {
+  0x01021994: 'tmpfs (memory)',
+  0xef53: 'ext4',
+  0x58465342: 'xfs',
+  0x9123683e: 'btrfs',
+  0x794c7630: 'overlayfs',
+  0x2fc12fc1: 'zfs',
+};
 
 /**
  * What the machine gives: CPU model, and the disk under --dir: sequential writes of 64 MB ending in one
@@ -222,20 +247,34 @@ function machine(): string {
 }
 
 const rounds = Number(args.rounds);
-log(`${events} events over ${days.toFixed(2)} days for ${clients} clients, ${rounds} round(s); load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+log(
+  `${events} events over ${days.toFixed(2)} days for ${clients} clients, ${rounds} round(s); load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
 if (!databaseUrl) log(machine());
 const rows = records.map((r) => toRow(r, domainInfos[r.domain_id]));
 // In bodies of 200,000 lines (about 200 MB), as a client would post them: one string of a million
 // lines would pass V8's largest string.
 const bodies: string[] = [];
-if (args.only !== 'batch') for (let i = 0; i < records.length; i += 200_000) bodies.push(records.slice(i, i + 200_000).map((r) => JSON.stringify(r)).join('\n'));
+if (args.only !== 'batch')
+  for (let i = 0; i < records.length; i += 200_000)
+    bodies.push(
+      records
+        .slice(i, i + 200_000)
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
 
-const ratios: Record<'batch' | 'ndjson', { wall: number[]; cpu: number[]; user: number[] }> = { batch: { wall: [], cpu: [], user: [] }, ndjson: { wall: [], cpu: [], user: [] } };
+const ratios: Record<'batch' | 'ndjson', { wall: number[]; cpu: number[]; user: number[] }> = {
+  batch: { wall: [], cpu: [], user: [] },
+  ndjson: { wall: [], cpu: [], user: [] },
+};
 const note = (path: 'batch' | 'ndjson', rate: Rate, base: Rate) => {
   ratios[path].wall.push(rate.wall / base.wall);
   ratios[path].cpu.push(rate.cpu / base.cpu);
   ratios[path].user.push(rate.user / base.user);
-  log(`  ${path}: ratio to baseline ${(rate.wall / base.wall).toFixed(2)} wall, ${(rate.cpu / base.cpu).toFixed(2)} per CPU-second, ${(rate.user / base.user).toFixed(2)} per user CPU-second`);
+  log(
+    `  ${path}: ratio to baseline ${(rate.wall / base.wall).toFixed(2)} wall, ${(rate.cpu / base.cpu).toFixed(2)} per CPU-second, ${(rate.user / base.user).toFixed(2)} per user CPU-second`,
+  );
 };
 // Rounds of the three paths in turn, each on a fresh database: a slow moment of a shared machine hits
 // one round, and the median of the rounds' ratios is what is reported.
@@ -259,6 +298,9 @@ const med = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(v
 if (rounds > 1) {
   for (const path of ['batch', 'ndjson'] as const) {
     const r = ratios[path];
-    if (r.wall.length > 0) log(`${path}: median ratio to baseline ${med(r.wall).toFixed(2)} wall (rounds ${r.wall.map((x) => x.toFixed(2)).join(', ')}), ${med(r.cpu).toFixed(2)} per CPU-second, ${med(r.user).toFixed(2)} per user CPU-second`);
+    if (r.wall.length > 0)
+      log(
+        `${path}: median ratio to baseline ${med(r.wall).toFixed(2)} wall (rounds ${r.wall.map((x) => x.toFixed(2)).join(', ')}), ${med(r.cpu).toFixed(2)} per CPU-second, ${med(r.user).toFixed(2)} per user CPU-second`,
+      );
   }
 }

@@ -63,12 +63,21 @@ function request(method: string, url: string, headers: Record<string, string>, b
   });
 }
 
-async function prepare(): Promise<{ token: string; clientId: number; otherClientId: number; operator: string; ingest: Record<string, number> & { ingestSeconds?: number; ingestWall?: number; ingestCpu?: number } }> {
+async function prepare(): Promise<{
+  token: string;
+  clientId: number;
+  otherClientId: number;
+  operator: string;
+  ingest: Record<string, number> & { ingestSeconds?: number; ingestWall?: number; ingestCpu?: number };
+}> {
   if (args['reuse-data'] && fs.existsSync(stateFile)) return JSON.parse(fs.readFileSync(stateFile, 'utf8'));
   if (databaseUrl) await dropPostgresSchema(databaseUrl, schema);
   else fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig({}, { dataDir, databaseUrl, databaseSchema: databaseUrl ? schema : undefined, adminToken: 'bench-operator-token-0123456789abcdef' });
+  const config = loadConfig(
+    {},
+    { dataDir, databaseUrl, databaseSchema: databaseUrl ? schema : undefined, adminToken: 'bench-operator-token-0123456789abcdef' },
+  );
   const db = await openAndMigrate(config);
   const clock = new Clock();
   const iam = createIam({ config, db, clock });
@@ -101,8 +110,12 @@ async function prepare(): Promise<{ token: string; clientId: number; otherClient
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  log(`generated+ingested ${result.accepted} in ${seconds.toFixed(1)} s: ${Math.round(result.accepted / seconds)} events/s wall, ${Math.round(result.accepted / cpuSeconds)} events/s per CPU-second`);
-  log(`ingestion alone: ${(ingestMs / 1000).toFixed(1)} s: ${Math.round(result.accepted / (ingestMs / 1000))} events/s wall, ${Math.round(result.accepted / ingestCpu)} events/s per CPU-second`);
+  log(
+    `generated+ingested ${result.accepted} in ${seconds.toFixed(1)} s: ${Math.round(result.accepted / seconds)} events/s wall, ${Math.round(result.accepted / cpuSeconds)} events/s per CPU-second`,
+  );
+  log(
+    `ingestion alone: ${(ingestMs / 1000).toFixed(1)} s: ${Math.round(result.accepted / (ingestMs / 1000))} events/s wall, ${Math.round(result.accepted / ingestCpu)} events/s per CPU-second`,
+  );
   // What an operator does after a bulk load: statistics for the planner and, on PostgreSQL, a vacuum so
   // the counters can be read by index-only scans.
   if (engine === 'postgres') await db.raw.pg!.query('vacuum analyze');
@@ -113,7 +126,16 @@ async function prepare(): Promise<{ token: string; clientId: number; otherClient
     clientId: clientIds[0],
     otherClientId: clientIds[1] ?? clientIds[0],
     operator: 'bench-operator-token-0123456789abcdef',
-    ingest: { events: result.accepted, seconds, wallRate: result.accepted / seconds, cpuRate: result.accepted / cpuSeconds, ingestSeconds: ingestMs / 1000, ingestWall: result.accepted / (ingestMs / 1000), ingestCpu: result.accepted / ingestCpu, largest: result.perClient[clientIds[0]] },
+    ingest: {
+      events: result.accepted,
+      seconds,
+      wallRate: result.accepted / seconds,
+      cpuRate: result.accepted / cpuSeconds,
+      ingestSeconds: ingestMs / 1000,
+      ingestWall: result.accepted / (ingestMs / 1000),
+      ingestCpu: result.accepted / ingestCpu,
+      largest: result.perClient[clientIds[0]],
+    },
   };
   fs.writeFileSync(stateFile, JSON.stringify(state));
   return state;
@@ -169,7 +191,9 @@ async function main() {
         if (i >= WARM_UP) times.push(res.ms);
         count = JSON.parse(res.body).count;
       }
-      rows.push(`| ${name} | ${count} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 99).toFixed(1)} | ${(percentile(times, 50) / floor).toFixed(1)} |`);
+      rows.push(
+        `| ${name} | ${count} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 99).toFixed(1)} | ${(percentile(times, 50) / floor).toFixed(1)} |`,
+      );
       log(rows[rows.length - 1]);
     }
     probing = false;
@@ -178,16 +202,37 @@ async function main() {
     // a later --reuse-data run still measures the largest client as generated.
     const operator = { authorization: `APIKey ${state.operator}`, 'content-type': 'application/json' };
     await request('PUT', `${base}/_edgeplane/waap/clients/${state.otherClientId}`, operator, Buffer.from(JSON.stringify({ domain_quota: 1000 })));
-    const made = await request('POST', `${base}/_edgeplane/waap/domains`, operator, Buffer.from(JSON.stringify({ client_id: state.otherClientId, name: `bulk-${Date.now()}.example.com` })));
+    const made = await request(
+      'POST',
+      `${base}/_edgeplane/waap/domains`,
+      operator,
+      Buffer.from(JSON.stringify({ client_id: state.otherClientId, name: `bulk-${Date.now()}.example.com` })),
+    );
     const domains = made.status === 201 ? [JSON.parse(made.body) as { id: number }] : [];
     if (domains.length === 0) throw new Error(`bulk domain: ${made.status} ${made.body}`);
     const lines: string[] = [];
     const now = Date.now();
     for (let i = 0; i < 200_000; i += 1) {
-      lines.push(JSON.stringify({ domain_id: domains[0].id, request_time: now - i * 10, decision: i % 10 === 0 ? 'blocked' : 'passed', network: { client_ip: `10.1.${(i >> 8) & 255}.${i & 255}`, country: 'US' }, method: 'GET', path: `/bulk/${i % 100}`, http_status_code: i % 10 === 0 ? 403 : 200, session_id: (i % 5000).toString(16).padStart(32, '0') }));
+      lines.push(
+        JSON.stringify({
+          domain_id: domains[0].id,
+          request_time: now - i * 10,
+          decision: i % 10 === 0 ? 'blocked' : 'passed',
+          network: { client_ip: `10.1.${(i >> 8) & 255}.${i & 255}`, country: 'US' },
+          method: 'GET',
+          path: `/bulk/${i % 100}`,
+          http_status_code: i % 10 === 0 ? 403 : 200,
+          session_id: (i % 5000).toString(16).padStart(32, '0'),
+        }),
+      );
     }
     const body = gzipSync(lines.join('\n'));
-    const ingest = await request('POST', `${base}/_edgeplane/waap/events`, { authorization: `APIKey ${state.operator}`, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, body);
+    const ingest = await request(
+      'POST',
+      `${base}/_edgeplane/waap/events`,
+      { authorization: `APIKey ${state.operator}`, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      body,
+    );
     const report = JSON.parse(ingest.body);
     const httpRate = report.accepted / (ingest.ms / 1000);
     const lines2 = [

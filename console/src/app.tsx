@@ -42,7 +42,11 @@ function SectionPage() {
   if (!session || !section || !section.tabs.some((t) => t.id === params.tab)) return null;
   return (
     <Shell section={section} session={session}>
-      {section.needs === 'operator' && !session.operatorToken ? <OperatorTokenForm session={session} /> : <Lazy load={section.load} props={{ tab: params.tab }} />}
+      {section.needs === 'operator' && !session.operatorToken ? (
+        <OperatorTokenForm session={session} />
+      ) : (
+        <Lazy load={section.load} props={{ tab: params.tab }} />
+      )}
     </Shell>
   );
 }
@@ -222,10 +226,24 @@ function LoginPage() {
         <h1 id="login-title">Edgeplane console</h1>
         <p class="muted">Sign in with an API token of your account. It is kept in this tab's session storage only, and sent only to this server.</p>
         <Field label="API token" hint="Authorization: APIKey <token>; the demo account's is printed at first start.">
-          <input name="apiKey" type="password" autoComplete="off" required value={apiKey} onInput={(e) => setApiKey((e.target as HTMLInputElement).value)} autoFocus />
+          <input
+            name="apiKey"
+            type="password"
+            autoComplete="off"
+            required
+            value={apiKey}
+            onInput={(e) => setApiKey((e.target as HTMLInputElement).value)}
+            autoFocus
+          />
         </Field>
         <Field label="Operator token (optional)" hint="For the Operator views: clock, faults, journal, state.">
-          <input name="operatorToken" type="password" autoComplete="off" value={operatorToken} onInput={(e) => setOperatorToken((e.target as HTMLInputElement).value)} />
+          <input
+            name="operatorToken"
+            type="password"
+            autoComplete="off"
+            value={operatorToken}
+            onInput={(e) => setOperatorToken((e.target as HTMLInputElement).value)}
+          />
         </Field>
         <ErrorNote error={error} />
         <button type="submit" class="primary" disabled={pending}>
@@ -252,7 +270,9 @@ function OperatorTokenForm(props: { session: Session }) {
   return (
     <form class="card narrow" onSubmit={submit}>
       <h2>Operator token needed</h2>
-      <p class="muted">The operator views call the control API (/_edgeplane), which takes the operator token (EDGEPLANE_ADMIN_TOKEN, or the one printed at first start).</p>
+      <p class="muted">
+        The operator views call the control API (/_edgeplane), which takes the operator token (EDGEPLANE_ADMIN_TOKEN, or the one printed at first start).
+      </p>
       <Field label="Operator token">
         <input name="operatorToken" type="password" autoComplete="off" required value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} />
       </Field>

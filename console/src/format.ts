@@ -9,7 +9,10 @@ export function time(value: string | number | null | undefined): string {
   // Cloud times come without a zone designator and are UTC.
   const date = typeof value === 'number' ? new Date(value) : new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toISOString().replace('T', ' ').replace(/\.\d+Z$|Z$/, '');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$|Z$/, '');
 }
 
 export const shortId = (id: string | null | undefined): string => (id ? (id.length > 12 ? `${id.slice(0, 8)}…` : id) : '–');
@@ -25,7 +28,12 @@ export function duration(ms: number): string {
   const sign = ms < 0 ? '-' : '';
   let rest = Math.round(Math.abs(ms) / 1000);
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['min', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['min', 60],
+    ['s', 1],
+  ] as const) {
     const amount = Math.floor(rest / size);
     rest -= amount * size;
     if (amount > 0 || (unit === 's' && parts.length === 0)) parts.push(`${amount} ${unit}`);

@@ -13,4 +13,4 @@ export function applyTheme(theme: Theme): void {
   localStorage.setItem(KEY, theme);
 }
 
-export const nextTheme = (theme: Theme): Theme => ({ system: 'light', light: 'dark', dark: 'system' } as const)[theme];
+export const nextTheme = (theme: Theme): Theme => (({ system: 'light', light: 'dark', dark: 'system' }) as const)[theme];

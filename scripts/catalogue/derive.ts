@@ -10,10 +10,33 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 /** JSON Schema keywords whose value is a plain fact, copied as they are. */
 const VALUE_KEYWORDS = new Set([
-  'type', 'format', 'enum', 'const', 'default', 'nullable', 'required', 'minItems', 'maxItems', 'uniqueItems',
-  'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minProperties', 'maxProperties', 'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding',
-  'dependentRequired', '$ref',
+  'type',
+  'format',
+  'enum',
+  'const',
+  'default',
+  'nullable',
+  'required',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minProperties',
+  'maxProperties',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'contentMediaType',
+  'contentEncoding',
+  'dependentRequired',
+  '$ref',
 ]);
 /** Keywords holding one schema. */
 const SCHEMA_KEYWORDS = new Set(['additionalProperties', 'propertyNames', 'items', 'not', 'contentSchema', 'if', 'then', 'else', 'unevaluatedProperties']);

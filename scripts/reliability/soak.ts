@@ -29,7 +29,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-soak-'));
 
 const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', 'serve'], {
   cwd: root,
-  env: { ...process.env, EDGEPLANE_PORT: String(port), EDGEPLANE_HOST: '127.0.0.1', EDGEPLANE_DATA_DIR: dataDir, EDGEPLANE_API_KEY: apiKey, EDGEPLANE_ADMIN_TOKEN: admin, EDGEPLANE_LOG_LEVEL: 'error' },
+  env: {
+    ...process.env,
+    EDGEPLANE_PORT: String(port),
+    EDGEPLANE_HOST: '127.0.0.1',
+    EDGEPLANE_DATA_DIR: dataDir,
+    EDGEPLANE_API_KEY: apiKey,
+    EDGEPLANE_ADMIN_TOKEN: admin,
+    EDGEPLANE_LOG_LEVEL: 'error',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const stop = async () => {
@@ -41,7 +49,11 @@ const stop = async () => {
 };
 
 async function json(method: string, p: string, body?: unknown, token = apiKey): Promise<any> {
-  const res = await fetch(`${url}${p}`, { method, headers: { authorization: `APIKey ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${url}${p}`, {
+    method,
+    headers: { authorization: `APIKey ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   if (!res.ok) throw new Error(`${method} ${p} -> ${res.status} ${await res.text()}`);
   return res.status === 204 ? null : res.json();
 }
@@ -81,12 +93,14 @@ async function setup(): Promise<autocannon.Request[]> {
   const project = (await json('GET', '/cloud/v1/projects')).results[0].id;
   const region = (await json('GET', '/cloud/v1/regions')).results[0].id;
   const tasks: string[] = [];
-  for (let i = 0; i < 20; i++) tasks.push((await json('POST', `/cloud/v1/networks/${project}/${region}`, { name: `soak-${i}`, create_router: false, type: 'vxlan' })).tasks[0]);
+  for (let i = 0; i < 20; i++)
+    tasks.push((await json('POST', `/cloud/v1/networks/${project}/${region}`, { name: `soak-${i}`, create_router: false, type: 'vxlan' })).tasks[0]);
   await json('POST', '/_edgeplane/waap/domains', { client_id: me.id, name: 'soak.example.com' }, admin);
   await json('POST', '/_edgeplane/waap/generate', { client_ids: [me.id], events: 50_000, days: 1, seed: 1 }, admin);
   await json('POST', '/_edgeplane/security/event-logs/generate', { client_id: me.id, count: 200 }, admin).catch(() => null);
   const templates: number[] = [];
-  for (let i = 0; i < 20; i++) templates.push((await json('POST', '/cdn/resources/rule_templates', { name: `soak-${i}`, rule: `/soak/${i}/*`, ruleType: 0 })).id);
+  for (let i = 0; i < 20; i++)
+    templates.push((await json('POST', '/cdn/resources/rule_templates', { name: `soak-${i}`, rule: `/soak/${i}/*`, ruleType: 0 })).id);
   const start = encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString());
   const headers = { authorization: `APIKey ${apiKey}`, 'content-type': 'application/json' };
   let n = 0;
@@ -100,7 +114,11 @@ async function setup(): Promise<autocannon.Request[]> {
       method: 'PATCH',
       path: `/cdn/resources/rule_templates/${templates[0]}`,
       headers,
-      setupRequest: (req: any) => ({ ...req, path: `/cdn/resources/rule_templates/${templates[n % templates.length]}`, body: JSON.stringify({ weight: (n++ % 1000) + 1 }) }),
+      setupRequest: (req: any) => ({
+        ...req,
+        path: `/cdn/resources/rule_templates/${templates[n % templates.length]}`,
+        body: JSON.stringify({ weight: (n++ % 1000) + 1 }),
+      }),
     },
   ];
 }
@@ -127,7 +145,9 @@ try {
   await run(requests, 5); // warm the JIT and caches before measuring
   const max = await run(requests, measureSeconds);
   const target = Math.max(1, Math.round(max.requests.average * share));
-  console.log(`maximum ${Math.round(max.requests.average)} req/s (p99 ${max.latency.p99} ms, errors ${max.errors}, non-2xx ${max.non2xx}); soak at ${target} req/s for ${minutes} min`);
+  console.log(
+    `maximum ${Math.round(max.requests.average)} req/s (p99 ${max.latency.p99} ms, errors ${max.errors}, non-2xx ${max.non2xx}); soak at ${target} req/s for ${minutes} min`,
+  );
   const perMinute: Minute[] = [];
   for (let minute = 1; minute <= minutes; minute++) {
     // RSS sampled every 5 s: the minute's floor (after collections) shows a leak, single samples mostly GC timing.
@@ -136,7 +156,17 @@ try {
     const r = await run(requests, 60, target);
     clearInterval(sampler);
     samples.push(serverRssMb());
-    const row = { minute, requests: r.requests.total, rps: Math.round(r.requests.average), errors: r.errors + r.timeouts, non2xx: r.non2xx, p50: r.latency.p50, p99: r.latency.p99, rssMb: Math.min(...samples), rssMaxMb: Math.max(...samples) };
+    const row = {
+      minute,
+      requests: r.requests.total,
+      rps: Math.round(r.requests.average),
+      errors: r.errors + r.timeouts,
+      non2xx: r.non2xx,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      rssMb: Math.min(...samples),
+      rssMaxMb: Math.max(...samples),
+    };
     perMinute.push(row);
     console.log(JSON.stringify(row));
   }
@@ -144,7 +174,17 @@ try {
   const last = perMinute.at(-1)?.rssMb ?? 0;
   const growth = warm > 0 ? (last - warm) / warm : 0;
   const errors = perMinute.reduce((n, m) => n + m.errors + m.non2xx, 0);
-  const summary = { at: new Date().toISOString(), cpus: os.cpus().length, loadavg: os.loadavg(), maximumRps: Math.round(max.requests.average), targetRps: target, minutes, perMinute, rssGrowthAfterWarmup: Math.round(growth * 1000) / 10, errors };
+  const summary = {
+    at: new Date().toISOString(),
+    cpus: os.cpus().length,
+    loadavg: os.loadavg(),
+    maximumRps: Math.round(max.requests.average),
+    targetRps: target,
+    minutes,
+    perMinute,
+    rssGrowthAfterWarmup: Math.round(growth * 1000) / 10,
+    errors,
+  };
   fs.mkdirSync(path.join(root, '.ci/out/reliability'), { recursive: true });
   fs.writeFileSync(path.join(root, '.ci/out/reliability/soak.json'), JSON.stringify(summary, null, 2));
   console.log(`errors ${errors}; RSS ${warm} MB after warm-up -> ${last} MB (${summary.rssGrowthAfterWarmup}%)`);

@@ -55,7 +55,36 @@ export function seededUuid(seed: string): string {
 }
 
 // Values a status-like field takes when the record is ready to use.
-const READY = ['ACTIVE', 'active', 'Active', 'READY', 'ready', 'available', 'AVAILABLE', 'enabled', 'ENABLED', 'ONLINE', 'online', 'running', 'RUNNING', 'provisioned', 'ok', 'OK', 'success', 'succeeded', 'FINISHED', 'finished', 'done', 'created', 'deployed', 'healthy', 'live', 'normal', 'approved', 'valid'];
+const READY = [
+  'ACTIVE',
+  'active',
+  'Active',
+  'READY',
+  'ready',
+  'available',
+  'AVAILABLE',
+  'enabled',
+  'ENABLED',
+  'ONLINE',
+  'online',
+  'running',
+  'RUNNING',
+  'provisioned',
+  'ok',
+  'OK',
+  'success',
+  'succeeded',
+  'FINISHED',
+  'finished',
+  'done',
+  'created',
+  'deployed',
+  'healthy',
+  'live',
+  'normal',
+  'approved',
+  'valid',
+];
 const STATUS_FIELD = /(^|_)(status|state)$|Status$/;
 const MAX_DEPTH = 12;
 
@@ -145,7 +174,11 @@ function seriesOf(node: Schema, seed: string, ctx: FillContext, name: string, de
     }
     const point = fill(item, pointSeed, { ...ctx, series: undefined, optional: true }, singularName(name), depth + 1) as Record<string, unknown>;
     const time = ctx.schemas.flat(properties[timeField!]);
-    point[timeField!] = ctx.schemas.types(time).includes('string') ? new Date(at).toISOString() : time.format === 'int64' && /ms$/.test(timeField!) ? at : Math.floor(at / 1000);
+    point[timeField!] = ctx.schemas.types(time).includes('string')
+      ? new Date(at).toISOString()
+      : time.format === 'int64' && /ms$/.test(timeField!)
+        ? at
+        : Math.floor(at / 1000);
     out.push(point);
   }
   return out;

@@ -53,7 +53,14 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     const catalogue = readCatalogue();
     const inference = new Inference(catalogue);
     const validator = new RequestValidator(catalogue);
-    const service = new CatalogueService(deps.db, deps.clock, inference, deps.tasks, (plan) => validator.codeFor(plan.op), (name) => taskNames.get(name) ?? name);
+    const service = new CatalogueService(
+      deps.db,
+      deps.clock,
+      inference,
+      deps.tasks,
+      (plan) => validator.codeFor(plan.op),
+      (name) => taskNames.get(name) ?? name,
+    );
     runtime = { inference, validator, service };
     return runtime;
   };

@@ -98,7 +98,8 @@ interface PatternInfo {
   methods: Set<string>;
 }
 
-const REPORT_WORDS = /(^|\/)(statistics|stats|metrics|usage|series|report|reports|analytics|traffic|capacity|heatmap|cost_report|usage_report|attack-map|attack-time-series|top-[a-z-]+|counts|logs)(\/|$)/;
+const REPORT_WORDS =
+  /(^|\/)(statistics|stats|metrics|usage|series|report|reports|analytics|traffic|capacity|heatmap|cost_report|usage_report|attack-map|attack-time-series|top-[a-z-]+|counts|logs)(\/|$)/;
 const TIME_RANGE = /^(from|to|date_from|date_to|start|end|time_from|time_to|from_timestamp|to_timestamp|min_requested_at|max_requested_at)$/;
 
 export class Inference {
@@ -171,7 +172,9 @@ export class Inference {
   }
 
   successStatus(op: CatalogueOperation): number {
-    const status = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s)).sort()[0];
+    const status = Object.keys(op.responses)
+      .filter((s) => /^2\d\d$/.test(s))
+      .sort()[0];
     return status ? Number(status) : 200;
   }
 
@@ -289,7 +292,10 @@ export class Inference {
   private itemReadOf(resource: Resource, segments: string[]): PathCheck | undefined {
     const itemSegments = resource.collection.endsWith('>') ? undefined : this.itemSegmentsOf(resource.collection);
     const read = itemSegments && this.opAt(`${resource.collection}/{}`, 'GET');
-    const mine = segments.filter(isParam).map(paramName).slice(0, resource.scopeParams + resource.keyParams);
+    const mine = segments
+      .filter(isParam)
+      .map(paramName)
+      .slice(0, resource.scopeParams + resource.keyParams);
     if (!read || segmentsOf(read.path).filter(isParam).length !== mine.length) return undefined;
     return { path: read.path, from: mine };
   }
@@ -299,7 +305,11 @@ export class Inference {
     const create = collection.endsWith('>') ? undefined : this.createAt(collection);
     const list = collection.endsWith('>') ? undefined : this.opAt(collection, 'GET');
     const properties: Record<string, unknown> = {};
-    for (const schema of [list && this.listShape(list)?.itemSchema, create && !answersTasks(this.schemas, create) ? this.successSchema(create) : undefined, record]) {
+    for (const schema of [
+      list && this.listShape(list)?.itemSchema,
+      create && !answersTasks(this.schemas, create) ? this.successSchema(create) : undefined,
+      record,
+    ]) {
       Object.assign(properties, this.schemas.objectOf(schema)?.properties ?? {});
     }
     return { type: 'object', properties };
@@ -321,7 +331,10 @@ export class Inference {
     const create = collection.endsWith('>') ? undefined : this.createAt(collection);
     const list = collection.endsWith('>') ? undefined : this.opAt(collection, 'GET');
     const schemas = [record, create && this.successSchema(create), list && this.listShape(list)?.itemSchema];
-    return schemas.some((s) => s !== undefined && keyField in (this.schemas.objectOf(s)?.properties ?? {})) || (create !== undefined && answersTasks(this.schemas, create));
+    return (
+      schemas.some((s) => s !== undefined && keyField in (this.schemas.objectOf(s)?.properties ?? {})) ||
+      (create !== undefined && answersTasks(this.schemas, create))
+    );
   }
 
   /** The path segments of an item of a collection, as one of its item operations spells them. */
@@ -428,7 +441,8 @@ export class Inference {
   /** Paths that are neither a collection nor an item: settings, actions, reports, catalogues, views. */
   private otherPlan(op: CatalogueOperation, pattern: string, segments: string[]): Partial<Plan> {
     const owner = this.ownerItem(segments);
-    const writes = ['PUT', 'PATCH'].some((m) => m !== op.method && this.at(pattern)?.methods.has(m)) || (op.method !== 'GET' && this.opAt(pattern, 'GET') !== undefined);
+    const writes =
+      ['PUT', 'PATCH'].some((m) => m !== op.method && this.at(pattern)?.methods.has(m)) || (op.method !== 'GET' && this.opAt(pattern, 'GET') !== undefined);
     if (op.method === 'GET') {
       if (this.isReport(op, pattern)) return { kind: 'report' };
       const list = this.listShape(op);
@@ -524,7 +538,8 @@ export class Inference {
       // The read of the same item: its parameters stand where this path's do (not a look-alike of another version).
       const mine = prefix.filter(isParam).map(paramName);
       const theirs = read ? segmentsOf(read.path).filter(isParam).map(paramName) : [];
-      if (read && theirs.length === mine.length && sameItem(segmentsOf(read.path), prefix, (name) => this.referenceTargets().has(name))) parents.push({ path: read.path, from: mine });
+      if (read && theirs.length === mine.length && sameItem(segmentsOf(read.path), prefix, (name) => this.referenceTargets().has(name)))
+        parents.push({ path: read.path, from: mine });
     }
     return parents;
   }

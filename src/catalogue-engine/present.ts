@@ -50,7 +50,8 @@ function unwrap(body: Json, names: string[]): Json {
 function convert(value: unknown, property: JsonSchema, schemas: Schemas): unknown {
   const node = schemas.flat(property);
   const branches = schemas.branches(node);
-  if (value === null) return schemas.types(node).includes('null') || branches.length < ((node.anyOf ?? node.oneOf) as unknown[] | undefined)?.length! ? null : undefined;
+  if (value === null)
+    return schemas.types(node).includes('null') || branches.length < ((node.anyOf ?? node.oneOf) as unknown[] | undefined)?.length! ? null : undefined;
   const objectBranch = branches.find((b) => b.properties);
   if (isObject(value) && objectBranch && objectBranch.additionalProperties === undefined) {
     const nested = fromBody(value, objectBranch, schemas);
@@ -58,7 +59,11 @@ function convert(value: unknown, property: JsonSchema, schemas: Schemas): unknow
   }
   const items = schemas.arrayItems(node);
   if (isObject(value) && items?.properties?.key && items.properties.value) {
-    return Object.entries(value).map(([key, v]) => ({ key, value: typeof v === 'string' ? v : JSON.stringify(v), ...(items.properties.read_only ? { read_only: false } : {}) }));
+    return Object.entries(value).map(([key, v]) => ({
+      key,
+      value: typeof v === 'string' ? v : JSON.stringify(v),
+      ...(items.properties.read_only ? { read_only: false } : {}),
+    }));
   }
   if (Array.isArray(value) && items?.properties) return value.map((v) => (isObject(v) ? { ...v, ...fromBody(v, items, schemas) } : v));
   return branches.some((b) => fits(value, b, schemas)) || branches.length === 0 ? value : undefined;
@@ -131,7 +136,8 @@ function shape(value: unknown, node: Schema, seed: string, ctx: FillContext, dep
 
 function fitsDeep(value: unknown, node: Schema, schemas: Schemas): boolean {
   const branches = schemas.branches(node);
-  if (value === null) return schemas.types(node).includes('null') || ((node.anyOf ?? node.oneOf) as Schema[] | undefined)?.some((b) => schemas.flat(b).type === 'null') === true;
+  if (value === null)
+    return schemas.types(node).includes('null') || ((node.anyOf ?? node.oneOf) as Schema[] | undefined)?.some((b) => schemas.flat(b).type === 'null') === true;
   return branches.length === 0 || branches.some((b) => fits(value, b, schemas));
 }
 

@@ -9,9 +9,27 @@ const STEP = ['granularity', 'interval', 'step', 'resolution', 'bucket_size', 'p
 const DAY = 86_400_000;
 
 const NAMED_STEPS: Record<string, number> = {
-  minute: 60_000, '1m': 60_000, '5m': 300_000, '10m': 600_000, '15m': 900_000, '30m': 1_800_000,
-  hour: 3_600_000, hourly: 3_600_000, '1h': 3_600_000, '3h': 10_800_000, '6h': 21_600_000, '12h': 43_200_000,
-  day: DAY, daily: DAY, '1d': DAY, P1D: DAY, week: 7 * DAY, weekly: 7 * DAY, '1w': 7 * DAY, month: 30 * DAY, monthly: 30 * DAY,
+  minute: 60_000,
+  '1m': 60_000,
+  '5m': 300_000,
+  '10m': 600_000,
+  '15m': 900_000,
+  '30m': 1_800_000,
+  hour: 3_600_000,
+  hourly: 3_600_000,
+  '1h': 3_600_000,
+  '3h': 10_800_000,
+  '6h': 21_600_000,
+  '12h': 43_200_000,
+  day: DAY,
+  daily: DAY,
+  '1d': DAY,
+  P1D: DAY,
+  week: 7 * DAY,
+  weekly: 7 * DAY,
+  '1w': 7 * DAY,
+  month: 30 * DAY,
+  monthly: 30 * DAY,
 };
 
 export function seriesFor(query: Record<string, unknown>, body: unknown, now: number): Series {

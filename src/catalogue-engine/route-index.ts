@@ -14,7 +14,10 @@ export function deriveRouteIndex(catalogue: Catalogue): RouteEntry[] {
     operationId: op.operationId,
     product: op.product,
     public: op.public === true,
-    errorStatuses: Object.keys(op.responses).map(Number).filter((status) => status >= 400).sort((a, b) => a - b),
+    errorStatuses: Object.keys(op.responses)
+      .map(Number)
+      .filter((status) => status >= 400)
+      .sort((a, b) => a - b),
     ...(answersTasks(schemas, op) ? { taskType: taskTypeName(op.method, op.path) } : {}),
   }));
 }
@@ -34,7 +37,9 @@ export function answersTasks(schemas: Schemas, op: CatalogueOperation): boolean 
  * path; the noun is the singular of the collection word.
  */
 export function taskTypeName(method: string, path: string): string {
-  const segments = segmentsOf(path).slice(1).filter((s) => !isVersion(s) && !(isParam(s) && SCOPE_PARAMS.has(paramName(s))));
+  const segments = segmentsOf(path)
+    .slice(1)
+    .filter((s) => !isVersion(s) && !(isParam(s) && SCOPE_PARAMS.has(paramName(s))));
   const last = segments.at(-1) ?? '';
   const words = segments.filter((s) => !isParam(s));
   const noun = (word: string | undefined) => snake(singular(word ?? 'resource'));

@@ -117,8 +117,16 @@ export class CatalogueService {
       const store = new RecordStore(db);
       const provisional = chosen ?? (resource.keyForm === 'integer' ? `pending-${randomUUID()}` : randomUUID());
       const id = await store.insert({
-        client_id: caller.clientId, collection: at.collection, scope: at.scope, record_key: provisional, path: '', body: '{}',
-        state: taskId ? 'creating' : 'ready', task_id: taskId, created_at: now, updated_at: now,
+        client_id: caller.clientId,
+        collection: at.collection,
+        scope: at.scope,
+        record_key: provisional,
+        path: '',
+        body: '{}',
+        state: taskId ? 'creating' : 'ready',
+        task_id: taskId,
+        created_at: now,
+        updated_at: now,
       });
       const key = chosen ?? (resource.keyForm === 'integer' ? String(id) : provisional);
       const record = this.newRecord(resource, call, fields, key, now, id);
@@ -127,11 +135,15 @@ export class CatalogueService {
     };
     if (plan.tasks && this.tasks) {
       let key = '';
-      const made = await this.submit(call, async (trx, taskId) => {
-        const row = await write(trx, taskId);
-        key = row.key;
-        return row;
-      }, (row) => ({ kind: 'create', record: row.id, key: row.key, createdKey: resource.createdKey, integer: resource.keyForm === 'integer' }));
+      const made = await this.submit(
+        call,
+        async (trx, taskId) => {
+          const row = await write(trx, taskId);
+          key = row.key;
+          return row;
+        },
+        (row) => ({ kind: 'create', record: row.id, key: row.key, createdKey: resource.createdKey, integer: resource.keyForm === 'integer' }),
+      );
       return this.answer(plan, { tasks: [made.taskId], id: decodeURIComponent(key) });
     }
     const made = await write(this.db.kysely, null);
@@ -160,7 +172,10 @@ export class CatalogueService {
     const at = this.locator(resource, call);
     const rows = (await this.store.all(at, resource.collection.endsWith('>'))).filter((r) => r.state !== 'creating');
     const records = rows.map((r) => JSON.parse(r.body) as Json);
-    return this.answer(plan, this.page(call, records, (record) => `${at.collection}/${this.keyOf(resource, record)}`));
+    return this.answer(
+      plan,
+      this.page(call, records, (record) => `${at.collection}/${this.keyOf(resource, record)}`),
+    );
   }
 
   private async read(call: Call): Promise<Answer> {
@@ -182,7 +197,11 @@ export class CatalogueService {
     for (const name of lists) {
       const word = normalWord(name);
       const mine = children.filter((child) => {
-        const childWord = child.collection.split('/').filter((s) => !s.startsWith('{') && !s.startsWith('<')).at(-1) ?? '';
+        const childWord =
+          child.collection
+            .split('/')
+            .filter((s) => !s.startsWith('{') && !s.startsWith('<'))
+            .at(-1) ?? '';
         return childWord !== '' && word.endsWith(childWord) && child.path.split('/').length === row.path.split('/').length + 2;
       });
       if (mine.length > 0) record[name] = mine.map((child) => JSON.parse(child.body));
@@ -201,10 +220,14 @@ export class CatalogueService {
     for (const [i, field] of resource.keyFields.entries()) next[field] = current[field] ?? this.typed(resource, field, row.record_key.split('/')[i]);
     if (plan.tasks && this.tasks) {
       if (row.task_id) throw new AppError('conflict', `${this.label(resource)} ${row.record_key} is busy with task ${row.task_id}; wait for it to finish`);
-      const made = await this.submit(call, async (trx, taskId) => {
-        await new RecordStore(trx).update(row.id, { task_id: taskId, state: 'updating' });
-        return row;
-      }, () => ({ kind: 'update', record: row.id, changes: next }));
+      const made = await this.submit(
+        call,
+        async (trx, taskId) => {
+          await new RecordStore(trx).update(row.id, { task_id: taskId, state: 'updating' });
+          return row;
+        },
+        () => ({ kind: 'update', record: row.id, changes: next }),
+      );
       return this.answer(plan, { tasks: [made.taskId], id: decodeURIComponent(row.record_key) });
     }
     await this.store.update(row.id, { body: JSON.stringify(next), updated_at: this.clock.now() });
@@ -216,7 +239,12 @@ export class CatalogueService {
     const body = call.plan.op.requestBody?.content['application/json'];
     const settable = new Set(Object.keys(this.inference.schemas.objectOf(body)?.properties ?? {}));
     const kept = Object.fromEntries(Object.entries(current).filter(([key]) => !settable.has(key)));
-    return completeRecord({ ...kept, ...fields }, call.plan.resource!.record, `${call.plan.resource!.collection}/replaced`, this.fillContext(call, this.clock.now(), {}));
+    return completeRecord(
+      { ...kept, ...fields },
+      call.plan.resource!.record,
+      `${call.plan.resource!.collection}/replaced`,
+      this.fillContext(call, this.clock.now(), {}),
+    );
   }
 
   private async delete(call: Call): Promise<Answer> {
@@ -229,11 +257,16 @@ export class CatalogueService {
     }
     const row = await this.row(call);
     if (plan.tasks && this.tasks) {
-      if (row.task_id) throw new AppError('conflict', `${this.label(plan.resource!)} ${row.record_key} is busy with task ${row.task_id}; wait for it to finish`);
-      const made = await this.submit(call, async (trx, taskId) => {
-        await new RecordStore(trx).update(row.id, { task_id: taskId, state: 'deleting' });
-        return row;
-      }, () => ({ kind: 'delete', record: row.id }));
+      if (row.task_id)
+        throw new AppError('conflict', `${this.label(plan.resource!)} ${row.record_key} is busy with task ${row.task_id}; wait for it to finish`);
+      const made = await this.submit(
+        call,
+        async (trx, taskId) => {
+          await new RecordStore(trx).update(row.id, { task_id: taskId, state: 'deleting' });
+          return row;
+        },
+        () => ({ kind: 'delete', record: row.id }),
+      );
       return this.answer(plan, { tasks: [made.taskId], id: decodeURIComponent(row.record_key) });
     }
     await this.store.deleteTree(call.caller.clientId, row.path);
@@ -272,7 +305,19 @@ export class CatalogueService {
     const next = plan.op.method === 'PATCH' ? mergeRecords(isObject(current) ? current : {}, fields) : { ...(isObject(current) ? current : {}), ...fields };
     const body = JSON.stringify(next);
     if (row) await this.store.update(row.id, { body, updated_at: now });
-    else await this.store.insert({ client_id: caller.clientId, collection: at.collection, scope: at.scope, record_key: '', path: normalPath(plan.op.path, call.params), body, state: 'ready', task_id: null, created_at: now, updated_at: now });
+    else
+      await this.store.insert({
+        client_id: caller.clientId,
+        collection: at.collection,
+        scope: at.scope,
+        record_key: '',
+        path: normalPath(plan.op.path, call.params),
+        body,
+        state: 'ready',
+        task_id: null,
+        created_at: now,
+        updated_at: now,
+      });
     return this.answer(plan, this.view(plan, next, seed));
   }
 
@@ -293,7 +338,10 @@ export class CatalogueService {
 
   private catalogue(call: Call, resource: Resource): Json[] {
     const scope = paramValues(call.plan.op.path, call.params).slice(0, resource.scopeParams).join('/');
-    const word = segmentsOf(call.plan.op.path).filter((s) => !isParam(s) && !isVersion(s)).at(resource.keyParams > 0 ? -1 : -1) ?? 'item';
+    const word =
+      segmentsOf(call.plan.op.path)
+        .filter((s) => !isParam(s) && !isVersion(s))
+        .at(resource.keyParams > 0 ? -1 : -1) ?? 'item';
     const entries: Json[] = [];
     for (let i = 1; i <= CATALOGUE_SIZE; i += 1) {
       const seed = `${resource.collection}/${scope}#${i}`;
@@ -306,7 +354,10 @@ export class CatalogueService {
 
   private async catalogueList(call: Call): Promise<Answer> {
     const resource = call.plan.resource!;
-    return this.answer(call.plan, this.page(call, this.catalogue(call, resource), (r) => `${resource.collection}/${this.keyOf(resource, r)}`));
+    return this.answer(
+      call.plan,
+      this.page(call, this.catalogue(call, resource), (r) => `${resource.collection}/${this.keyOf(resource, r)}`),
+    );
   }
 
   private async catalogueRead(call: Call): Promise<Answer> {
@@ -360,7 +411,12 @@ export class CatalogueService {
       else if ((key === 'next' || key === 'previous') && this.inference.schemas.types(property as never).includes('null')) envelope[key] = null;
       else if (key === 'limit') envelope[key] = limit ?? total;
       else if (key === 'offset') envelope[key] = offset;
-      else envelope[key] = fill(property as never, `${plan.op.path}.${key}`, this.fillContext(call, this.clock.now(), { total_count: total, total, count: total }));
+      else
+        envelope[key] = fill(
+          property as never,
+          `${plan.op.path}.${key}`,
+          this.fillContext(call, this.clock.now(), { total_count: total, total, count: total }),
+        );
     }
     return envelope;
   }
@@ -376,7 +432,8 @@ export class CatalogueService {
 
   private answer(plan: Plan, body: unknown): Answer {
     if (plan.status === 204 || !plan.responseSchema) return { status: plan.status };
-    if (body && isObject(body) && 'tasks' in body) return { status: plan.status, body: project(body, plan.responseSchema, 'tasks', { schemas: this.inference.schemas, now: this.clock.now(), known: {} }) };
+    if (body && isObject(body) && 'tasks' in body)
+      return { status: plan.status, body: project(body, plan.responseSchema, 'tasks', { schemas: this.inference.schemas, now: this.clock.now(), known: {} }) };
     return { status: plan.status, body };
   }
 
@@ -401,7 +458,18 @@ export class CatalogueService {
     const now = this.clock.now();
     const keyFields = Object.fromEntries(resource.keyFields.map((f, i) => [f, this.typed(resource, f, decodeURIComponent(key.split('/')[i] ?? key))]));
     const body = { ...(fill(resource.record, `${at.collection}/${key}`, this.fillContext(call, now, keyFields, true)) as Json), ...keyFields };
-    const row = { client_id: call.caller.clientId, collection: at.collection, scope: at.scope, record_key: key, path: this.itemPath(call.plan, call.params, key), body: JSON.stringify(body), state: 'ready' as const, task_id: null, created_at: now, updated_at: now };
+    const row = {
+      client_id: call.caller.clientId,
+      collection: at.collection,
+      scope: at.scope,
+      record_key: key,
+      path: this.itemPath(call.plan, call.params, key),
+      body: JSON.stringify(body),
+      state: 'ready' as const,
+      task_id: null,
+      created_at: now,
+      updated_at: now,
+    };
     return { id: await this.store.insert(row), ...row };
   }
 
@@ -410,10 +478,24 @@ export class CatalogueService {
     const read = call.plan.itemRead;
     if (!read || key === '') return undefined;
     let i = 0;
-    const body = await call.adopt(read.path, read.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(String(call.params[read.from[i++]] ?? ''))));
+    const body = await call.adopt(
+      read.path,
+      read.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(String(call.params[read.from[i++]] ?? ''))),
+    );
     if (!body) return undefined;
     const now = this.clock.now();
-    const row = { client_id: call.caller.clientId, collection: at.collection, scope: at.scope, record_key: key, path: this.itemPath(call.plan, call.params, key), body: JSON.stringify(body), state: 'ready' as const, task_id: null, created_at: now, updated_at: now };
+    const row = {
+      client_id: call.caller.clientId,
+      collection: at.collection,
+      scope: at.scope,
+      record_key: key,
+      path: this.itemPath(call.plan, call.params, key),
+      body: JSON.stringify(body),
+      state: 'ready' as const,
+      task_id: null,
+      created_at: now,
+      updated_at: now,
+    };
     return { id: await this.store.insert(row), ...row };
   }
 
@@ -445,7 +527,8 @@ export class CatalogueService {
   private typed(resource: Resource, field: string, value: string): unknown {
     const property = this.inference.schemas.objectOf(resource.record)?.properties?.[field];
     const types = property ? this.inference.schemas.types(property) : [];
-    const numeric = types.includes('integer') || types.includes('number') || (types.length === 0 && resource.keyForm === 'integer' && field === resource.keyFields[0]);
+    const numeric =
+      types.includes('integer') || types.includes('number') || (types.length === 0 && resource.keyForm === 'integer' && field === resource.keyFields[0]);
     return numeric && /^-?\d+$/.test(value) ? Number(value) : value;
   }
 
@@ -468,7 +551,10 @@ export class CatalogueService {
   private async checkQuota(resource: Resource, at: Locator): Promise<void> {
     const counts = await this.store.counts(at.clientId, at.collection);
     if (counts.collection >= RECORDS_PER_COLLECTION) {
-      throw new AppError('bad_request', `The account has ${RECORDS_PER_COLLECTION} ${this.label(resource)} records, the most Edgeplane keeps; delete some first.`);
+      throw new AppError(
+        'bad_request',
+        `The account has ${RECORDS_PER_COLLECTION} ${this.label(resource)} records, the most Edgeplane keeps; delete some first.`,
+      );
     }
     if (counts.all >= RECORDS_PER_CLIENT) {
       throw new AppError('bad_request', `The account has ${RECORDS_PER_CLIENT} records of the catalogue engine, the most Edgeplane keeps; delete some first.`);
@@ -476,7 +562,12 @@ export class CatalogueService {
   }
 
   private label(resource: Resource): string {
-    const word = singular(resource.collection.split('/').filter((s) => !s.startsWith('{') && !s.startsWith('<')).at(-1) ?? 'record');
+    const word = singular(
+      resource.collection
+        .split('/')
+        .filter((s) => !s.startsWith('{') && !s.startsWith('<'))
+        .at(-1) ?? 'record',
+    );
     return word.charAt(0).toUpperCase() + word.slice(1);
   }
 
@@ -485,14 +576,27 @@ export class CatalogueService {
   }
 
   /** Writes the record change and its task in one transaction, then lets the task run. */
-  private async submit<T extends { id: number }>(call: Call, write: (trx: Kysely<any>, taskId: string) => Promise<T & { key?: string }>, data: (made: T & { key?: string }) => EngineTaskData): Promise<{ taskId: string }> {
+  private async submit<T extends { id: number }>(
+    call: Call,
+    write: (trx: Kysely<any>, taskId: string) => Promise<T & { key?: string }>,
+    data: (made: T & { key?: string }) => EngineTaskData,
+  ): Promise<{ taskId: string }> {
     const engine = this.tasks!;
     const { caller, plan } = call;
     const projectId = numeric(call.params.project_id);
     const regionId = numeric(call.params.region_id);
     const type = this.taskTypeOf(plan.taskType!);
     const taskId = await this.db.kysely.transaction().execute(async (trx) => {
-      const id = await engine.enqueue(trx, { clientId: caller.clientId, userId: caller.userId, projectId, regionId, type, data: {}, plannedFailure: caller.injectedFailure, requestId: caller.requestId });
+      const id = await engine.enqueue(trx, {
+        clientId: caller.clientId,
+        userId: caller.userId,
+        projectId,
+        regionId,
+        type,
+        data: {},
+        plannedFailure: caller.injectedFailure,
+        requestId: caller.requestId,
+      });
       const made = await write(trx, id);
       await engine.setData(trx, id, data(made));
       return id;
@@ -507,7 +611,9 @@ const numeric = (value: unknown) => (value === undefined || value === null || Nu
 
 /** Path parameter values in path order, as text. */
 function paramValues(path: string, params: Record<string, unknown>): string[] {
-  return segmentsOf(path).filter(isParam).map((s) => String(params[paramName(s)] ?? ''));
+  return segmentsOf(path)
+    .filter(isParam)
+    .map((s) => String(params[paramName(s)] ?? ''));
 }
 
 /** The normalised path (versions dropped, words normalised) with values: where a record's nested records live. */
@@ -524,11 +630,28 @@ function fillNormal(pattern: string, values: string[]): string {
 }
 
 function describe(template: string, value: unknown): string {
-  const word = segmentsOf(template).filter((s) => !isParam(s) && !isVersion(s)).at(-1) ?? 'Record';
+  const word =
+    segmentsOf(template)
+      .filter((s) => !isParam(s) && !isVersion(s))
+      .at(-1) ?? 'Record';
   return `${singular(word)} ${String(value ?? '')}`.trim();
 }
 
-const PAGING = new Set(['limit', 'offset', 'page', 'page_size', 'per_page', 'size', 'ordering', 'order_by', 'order_direction', 'sort', 'sorting', 'search', 'fields']);
+const PAGING = new Set([
+  'limit',
+  'offset',
+  'page',
+  'page_size',
+  'per_page',
+  'size',
+  'ordering',
+  'order_by',
+  'order_direction',
+  'sort',
+  'sorting',
+  'search',
+  'fields',
+]);
 
 function matches(record: Json, query: Record<string, unknown>, declared: Set<string>): boolean {
   for (const [name, wanted] of Object.entries(query)) {
@@ -565,7 +688,11 @@ function paging(query: Record<string, unknown>, declared: Set<string>): { offset
 
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 

@@ -54,7 +54,10 @@ export class RecordStore {
   /** Every record of a collection in one scope (or under a scope prefix), oldest first. */
   async all(at: Locator, scopePrefix = false): Promise<RecordRow[]> {
     let query = this.db.selectFrom('catalogue_records').selectAll().where('client_id', '=', at.clientId).where('collection', '=', at.collection);
-    query = scopePrefix && at.scope !== '' ? query.where((eb) => eb.or([eb('scope', '=', at.scope), eb('scope', 'like', under(at.scope))])) : query.where('scope', '=', at.scope);
+    query =
+      scopePrefix && at.scope !== ''
+        ? query.where((eb) => eb.or([eb('scope', '=', at.scope), eb('scope', 'like', under(at.scope))]))
+        : query.where('scope', '=', at.scope);
     return query.orderBy('id').execute();
   }
 
@@ -65,7 +68,11 @@ export class RecordStore {
 
   /** Inserts a record; its row id is returned (integer keys are the row id). */
   async insert(row: Omit<RecordRow, 'id'>): Promise<number> {
-    const inserted = await this.db.insertInto('catalogue_records').values(row as RecordRow).returning('id').executeTakeFirstOrThrow();
+    const inserted = await this.db
+      .insertInto('catalogue_records')
+      .values(row as RecordRow)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return Number(inserted.id);
   }
 
@@ -87,7 +94,10 @@ export class RecordStore {
   async counts(clientId: number, collection: string): Promise<{ collection: number; all: number }> {
     const row = await this.db
       .selectFrom('catalogue_records')
-      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('collection', '=', collection).then(1).else(0).end()).as('collection')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        eb.fn.sum<number>(eb.case().when('collection', '=', collection).then(1).else(0).end()).as('collection'),
+      ])
       .where('client_id', '=', clientId)
       .executeTakeFirstOrThrow();
     return { collection: Number(row.collection ?? 0), all: Number(row.all) };

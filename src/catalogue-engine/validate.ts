@@ -78,8 +78,16 @@ export class RequestValidator {
     const query = op.parameters.filter((p) => p.in === 'query');
     const bodies = new Map<string, ValidateFunction>();
     for (const [type, schema] of Object.entries(op.requestBody?.content ?? {})) {
-      if (type === 'application/json') bodies.set(type, finiteOnly(() => this.bodyAjv.compile(loosenAnyValue(prepare(schema)) as object)));
-      else if (type === 'application/x-www-form-urlencoded') bodies.set(type, finiteOnly(() => this.textAjv.compile(prepare(schema))));
+      if (type === 'application/json')
+        bodies.set(
+          type,
+          finiteOnly(() => this.bodyAjv.compile(loosenAnyValue(prepare(schema)) as object)),
+        );
+      else if (type === 'application/x-www-form-urlencoded')
+        bodies.set(
+          type,
+          finiteOnly(() => this.textAjv.compile(prepare(schema))),
+        );
     }
     compiled = {
       params: path.length > 0 ? textValidator(this.textAjv, objectOf(path)) : undefined,
@@ -99,7 +107,12 @@ export class RequestValidator {
     const node = schema as Schema;
     const ref = typeof node.$ref === 'string' ? (this.catalogue.components.schemas as Record<string, Schema>)[node.$ref.split('/').pop()!] : undefined;
     if (ref) return this.isObjectSchema(ref as JsonSchema);
-    return node.type === 'object' || [...((node.anyOf as Schema[]) ?? []), ...((node.oneOf as Schema[]) ?? [])].some((b) => b.type === 'object' || typeof b.$ref === 'string' && this.isObjectSchema(b as JsonSchema));
+    return (
+      node.type === 'object' ||
+      [...((node.anyOf as Schema[]) ?? []), ...((node.oneOf as Schema[]) ?? [])].some(
+        (b) => b.type === 'object' || (typeof b.$ref === 'string' && this.isObjectSchema(b as JsonSchema)),
+      )
+    );
   }
 
   /** 422 or 400 as the operation declares; else what most of its product's operations declare. */
@@ -120,7 +133,16 @@ export class RequestValidator {
 
 function makeAjv(coerceTypes: false | 'array', catalogue: Catalogue): Ajv2020 {
   // Referenced components are compiled once and shared by every operation's validator (not inlined in each).
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, useDefaults: false, validateFormats: true, inlineRefs: false, unicodeRegExp: false, code: { optimize: false } });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    coerceTypes,
+    useDefaults: false,
+    validateFormats: true,
+    inlineRefs: false,
+    unicodeRegExp: false,
+    code: { optimize: false },
+  });
   addFormats(ajv);
   for (const [name, format] of Object.entries(PROVIDER_FORMATS)) ajv.addFormat(name, format as never);
   const components = normaliseSchema(catalogue.components, COMPONENTS_ID);

@@ -34,7 +34,11 @@ export function singular(word: string): string {
 }
 
 /** snake_case of a path word (`lblisteners` stays, `security-groups` becomes `security_groups`). */
-export const snake = (word: string) => word.replace(/-/g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+export const snake = (word: string) =>
+  word
+    .replace(/-/g, '_')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase();
 
 /** Scope parameters: they place a resource (project, region, client) rather than name it. */
 export const SCOPE_PARAMS = new Set(['project_id', 'region_id']);

@@ -3,7 +3,18 @@
 import type { Command } from 'commander';
 import { createIam } from '../iam/index.js';
 import { Clock } from '../platform/clock.js';
-import { countOf, type GeneratorFlags, generatorCommand, integerFlag, type OpenCommandDatabase, progressBar, requireClients, runCommand, timeFlag, withCommandDatabase } from '../platform/cli.js';
+import {
+  countOf,
+  type GeneratorFlags,
+  generatorCommand,
+  integerFlag,
+  type OpenCommandDatabase,
+  progressBar,
+  requireClients,
+  runCommand,
+  timeFlag,
+  withCommandDatabase,
+} from '../platform/cli.js';
 import { generateRecords, MAX_GENERATED_RECORDS } from './records/generator.js';
 import { RETENTION_DAYS } from './records/model.js';
 import { AccessRecordService } from './records/service.js';
@@ -30,7 +41,8 @@ async function run(flags: CdnFlags, open: OpenCommandDatabase): Promise<string |
     resourceIds: flags.resources ? flags.resources.split(',').map((r) => integerFlag('--resources', r.trim(), 0)) : undefined,
   };
   if (flags.ndjson) {
-    for (const record of generateRecords(options)) process.stdout.write(`${JSON.stringify({ ...record, timestamp: new Date(record.timestamp).toISOString() })}\n`);
+    for (const record of generateRecords(options))
+      process.stdout.write(`${JSON.stringify({ ...record, timestamp: new Date(record.timestamp).toISOString() })}\n`);
     return null;
   }
   return withCommandDatabase(open, flags, async ({ config, db }) => {

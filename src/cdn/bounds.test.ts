@@ -19,7 +19,8 @@ function unbounded(node: unknown, path: string, out: string[], depth = 0): strin
   if (types.includes('array') && schema.maxItems === undefined && !(schema.uniqueItems && (schema.items as Node)?.enum)) out.push(`${path}[]`);
   if (types.includes('object') && schema.patternProperties && schema.maxProperties === undefined) out.push(`${path}{}`);
   for (const [key, child] of Object.entries(schema)) {
-    if (key === 'properties' || key === 'patternProperties') for (const [name, sub] of Object.entries(child as Node)) unbounded(sub, `${path}.${name}`, out, depth + 1);
+    if (key === 'properties' || key === 'patternProperties')
+      for (const [name, sub] of Object.entries(child as Node)) unbounded(sub, `${path}.${name}`, out, depth + 1);
     else if (key === 'items' || key === 'propertyNames') unbounded(child, `${path}[]`, out, depth + 1);
     else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') (child as unknown[]).forEach((branch) => unbounded(branch, path, out, depth + 1));
   }

@@ -16,7 +16,8 @@ export function cdnRoute<S extends FastifySchema>(schema: S, extra: { attachVali
   return {
     ...extra,
     schema,
-    schemaErrorFormatter: (errors: FastifySchemaValidationError[], dataVar: string) => refused(ajvErrorsToFields(errors as never, LOCATIONS[dataVar] ?? 'body')),
+    schemaErrorFormatter: (errors: FastifySchemaValidationError[], dataVar: string) =>
+      refused(ajvErrorsToFields(errors as never, LOCATIONS[dataVar] ?? 'body')),
   };
 }
 
@@ -40,7 +41,9 @@ export function sendWithDeprecations(reply: FastifyReply, body: unknown, depreca
 
 /** `limit` and `offset` of a CDN list: without `limit` the answer is a plain array. */
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (1-1000); when given, the answer is a page object, otherwise a plain array' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (1-1000); when given, the answer is a page object, otherwise a plain array' }),
+  ),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Number of items to skip' })),
 };
 
@@ -87,7 +90,11 @@ export function sendList<T>(request: FastifyRequest, reply: FastifyReply, list: 
   return reply.serializer(JSON.stringify).send(listAnswer(request, list, page));
 }
 
-function listAnswer<T>(request: FastifyRequest, list: ListRequest, page: Page<T>): T[] | { count: number; next: string | null; previous: string | null; results: T[] } {
+function listAnswer<T>(
+  request: FastifyRequest,
+  list: ListRequest,
+  page: Page<T>,
+): T[] | { count: number; next: string | null; previous: string | null; results: T[] } {
   if (list.limit === undefined) return page.results;
   const { limit, offset } = { limit: list.limit, offset: list.offset };
   const next = offset + page.results.length < page.count ? pageUrl(request, limit, offset + limit) : null;

@@ -52,7 +52,11 @@ export function createCdn({ db, clock }: PlatformDeps): CdnProduct {
 
   const groupUsage: GroupUsage = {
     resourcesUsing: async (clientId, groupId) =>
-      (await resourceStore.where(clientId, 'origin_group_id', groupId)).map((row) => ({ id: row.id, hostnames: hostnamesOf(row), originProtocol: row.origin_protocol })),
+      (await resourceStore.where(clientId, 'origin_group_id', groupId)).map((row) => ({
+        id: row.id,
+        hostnames: hostnamesOf(row),
+        originProtocol: row.origin_protocol,
+      })),
     rulesUsing: (clientId, groupId) => ruleStore.countUsingGroup(clientId, groupId),
     groupsUsedByResources: async (clientId) => idsOf(await resourceStore.all(clientId), (row) => row.origin_group_id),
   };
@@ -98,8 +102,8 @@ export function createCdn({ db, clock }: PlatformDeps): CdnProduct {
       { name: 'CDN origin groups', description: 'Origins a CDN resource fetches content from' },
       { name: 'CDN resources', description: 'Delivery domains, their origin, options and origin shielding' },
       { name: 'CDN resource rules', description: 'Per-path options of a CDN resource' },
-      { name: 'CDN purge and prefetch', description: 'Clearing and warming a resource\'s cache, and the purge history' },
-      { name: 'CDN SSL certificates', description: 'Certificates for HTTPS delivery, uploaded or issued by Let\'s Encrypt' },
+      { name: 'CDN purge and prefetch', description: "Clearing and warming a resource's cache, and the purge history" },
+      { name: 'CDN SSL certificates', description: "Certificates for HTTPS delivery, uploaded or issued by Let's Encrypt" },
       { name: 'CDN trusted CA certificates', description: 'Certificates that verify origins' },
     ],
     ruleTemplates,

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../tests/support/app.js';
 import { createResource, createRule, LEAF_CERT, LEAF_KEY, TEST_CA, uniqueHost } from '../../tests/support/cdn.js';
 
-const TABLES = ['cdn_origin_groups', 'cdn_resources', 'cdn_hostnames', 'cdn_resource_rules', 'cdn_purges', 'cdn_ssl_certificates', 'cdn_ca_certificates', 'cdn_rule_templates'];
+const TABLES = [
+  'cdn_origin_groups',
+  'cdn_resources',
+  'cdn_hostnames',
+  'cdn_resource_rules',
+  'cdn_purges',
+  'cdn_ssl_certificates',
+  'cdn_ca_certificates',
+  'cdn_rule_templates',
+];
 
 let t: TestApp;
 let a: TestAccount;
@@ -29,7 +38,13 @@ describe('state export, import and reset', () => {
     for (const account of [a, b]) {
       const cert = (await call('POST', '/cdn/sslData', { name: uniqueHost('c'), sslCertificate: LEAF_CERT, sslPrivateKey: LEAF_KEY }, account)).json();
       const ca = (await call('POST', '/cdn/sslCertificates', { name: uniqueHost('ca'), sslCertificate: TEST_CA }, account)).json();
-      const resource = await createResource(t, account, { sslEnabled: true, sslData: cert.id, proxy_ssl_enabled: true, proxy_ssl_ca: ca.id, secondaryHostnames: [uniqueHost('www')] });
+      const resource = await createResource(t, account, {
+        sslEnabled: true,
+        sslData: cert.id,
+        proxy_ssl_enabled: true,
+        proxy_ssl_ca: ca.id,
+        secondaryHostnames: [uniqueHost('www')],
+      });
       await createRule(t, account, resource.id, { rule: '/img/' });
       expect((await call('POST', `/cdn/resources/${resource.id}/purge`, { paths: [] }, account)).statusCode).toBe(201);
       expect((await call('POST', '/cdn/resources/rule_templates', { rule: '/t', ruleType: 0 }, account)).statusCode).toBe(201);
@@ -41,7 +56,10 @@ describe('state export, import and reset', () => {
     const document = exported.json();
     for (const table of TABLES) {
       expect(document.tables[table]?.length, table).toBeGreaterThan(0);
-      expect(document.tables[table].every((row: { client_id: number }) => Number(row.client_id) === a.clientId), table).toBe(true);
+      expect(
+        document.tables[table].every((row: { client_id: number }) => Number(row.client_id) === a.clientId),
+        table,
+      ).toBe(true);
     }
 
     expect((await t.request('POST', '/_edgeplane/state/reset', { headers: t.operator, body: { clientId: a.clientId } })).statusCode).toBeLessThan(300);

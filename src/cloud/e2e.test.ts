@@ -47,7 +47,10 @@ describe('cloud end to end (instant mode)', () => {
     expectConforms('GET', '/cloud/v1/networks/{project_id}/{region_id}/{network_id}', got);
     expect(got.json()).toMatchObject({ name: 'backend', task_id: null, creator_task_id: netTask.id });
 
-    const sub = await t.request('POST', `/cloud/v1/subnets/${project}/${region}`, { headers: me.headers, body: { name: 'backend-a', network_id: networkId, cidr: '10.0.1.0/24' } });
+    const sub = await t.request('POST', `/cloud/v1/subnets/${project}/${region}`, {
+      headers: me.headers,
+      body: { name: 'backend-a', network_id: networkId, cidr: '10.0.1.0/24' },
+    });
     expect(sub.statusCode).toBe(200);
     const subTask = await poll(sub.json().tasks[0]);
     expect(subTask.state).toBe('FINISHED');
@@ -58,7 +61,12 @@ describe('cloud end to end (instant mode)', () => {
 
     const vm = await t.request('POST', `/cloud/v2/instances/${project}/${region}`, {
       headers: me.headers,
-      body: { name: 'web-1', flavor: 'g1-standard-2-4', volumes: [{ source: 'new-volume', size: 20, type_name: 'ssd_hiiops' }], interfaces: [{ type: 'subnet', network_id: networkId, subnet_id: subnetId }] },
+      body: {
+        name: 'web-1',
+        flavor: 'g1-standard-2-4',
+        volumes: [{ source: 'new-volume', size: 20, type_name: 'ssd_hiiops' }],
+        interfaces: [{ type: 'subnet', network_id: networkId, subnet_id: subnetId }],
+      },
     });
     expect(vm.statusCode).toBe(200);
     expectConforms('POST', '/cloud/v2/instances/{project_id}/{region_id}', vm);

@@ -56,7 +56,10 @@ POST /cloud/v1/file_shares/{p}/{r}/{id}/extend|POST /cloud/v1/file_shares/{p}/{r
 POST /cloud/v1/servergroups/{p}/{r}|GET /cloud/v1/servergroups/{p}/{r}|GET /cloud/v1/servergroups/{p}/{r}/{id}|DELETE /cloud/v1/servergroups/{p}/{r}/{id}
 POST /cloud/v1/instances/{p}/{r}/{id}/put_into_servergroup|POST /cloud/v1/instances/{p}/{r}/{id}/remove_from_servergroup
 POST /cloud/v1/l7policies/{p}/{r}/{id}/rules|GET /cloud/v1/l7policies/{p}/{r}/{id}/rules|GET /cloud/v1/l7policies/{p}/{r}/{id}/rules/{m}|PUT /cloud/v1/l7policies/{p}/{r}/{id}/rules/{m}|DELETE /cloud/v1/l7policies/{p}/{r}/{id}/rules/{m}
-`.trim().split(/[|\n]/).map((s) => s.trim());
+`
+  .trim()
+  .split(/[|\n]/)
+  .map((s) => s.trim());
 
 let t: TestApp;
 let operations: { method: string; path: string; op: Operation }[];
@@ -83,7 +86,13 @@ function undeclared(ours: Node, theirs: Node[], path: string, out: string[]): vo
   const mine = variants(ours).filter((v) => v.type !== 'null');
   const objects = theirs.flatMap(variants).filter((v) => v.type !== 'null');
   for (const node of mine) {
-    if (node.type === 'array' && node.items) undeclared(node.items, objects.filter((o) => o.items).map((o) => o.items), `${path}[]`, out);
+    if (node.type === 'array' && node.items)
+      undeclared(
+        node.items,
+        objects.filter((o) => o.items).map((o) => o.items),
+        `${path}[]`,
+        out,
+      );
     if (!node.properties) continue;
     const declared = objects.filter((o) => o.properties || o.additionalProperties);
     if (declared.length === 0 || declared.some((o) => o.additionalProperties && !o.properties)) continue;
@@ -119,7 +128,9 @@ describe('the cloud routes against the reference', () => {
     const reference = new Set(catalogue.operations.map((o) => operationKey(o.method, o.path)));
     // Older official clients update a project with PUT (docs/cloud.md, "Where we differ").
     const olderClients = new Set([operationKey('PUT', '/cloud/v1/projects/{project_id}')]);
-    const strays = cloudOps().filter((o) => !reference.has(operationKey(o.method, o.path)) && !olderClients.has(operationKey(o.method, o.path))).map((o) => `${o.method} ${o.path}`);
+    const strays = cloudOps()
+      .filter((o) => !reference.has(operationKey(o.method, o.path)) && !olderClients.has(operationKey(o.method, o.path)))
+      .map((o) => `${o.method} ${o.path}`);
     expect(strays).toEqual([]);
   });
 

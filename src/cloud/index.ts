@@ -106,7 +106,11 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
   const presentInstance = (row: Parameters<InstanceService['present']>[0]) => instances.present(row);
   groups.presentInstance = presentInstance;
   floatingIps.presentInstance = presentInstance;
-  floatingIps.presentLoadBalancer = async (row) => lb.presenter.loadBalancer(row, await lb.presenter.liveness({ clientId: row.client_id, projectId: Number(row.project_id), regionId: Number(row.region_id) }));
+  floatingIps.presentLoadBalancer = async (row) =>
+    lb.presenter.loadBalancer(
+      row,
+      await lb.presenter.liveness({ clientId: row.client_id, projectId: Number(row.project_id), regionId: Number(row.region_id) }),
+    );
   pools.presentInstance = presentInstance;
   const tasks = new TaskService(new TaskStore(db.kysely, db.raw.sqlite), clock, (clientId, projectId, regionId) =>
     ops.readable({ clientId, userId: 0, requestId: '', injectedFailure: null }, projectId, regionId),
@@ -115,7 +119,13 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
     name: 'cloud',
     prefixes: ['/cloud'],
     envelope: exceptionEnvelope,
-    tags: [{ name: 'Cloud', description: 'Projects, regions, asynchronous tasks, instances, images, volumes, snapshots, networks, floating IPs, reserved fixed IPs, ports, routers, file shares, placement groups, security groups, SSH keys, Kubernetes, load balancers, quotas' }],
+    tags: [
+      {
+        name: 'Cloud',
+        description:
+          'Projects, regions, asynchronous tasks, instances, images, volumes, snapshots, networks, floating IPs, reserved fixed IPs, ports, routers, file shares, placement groups, security groups, SSH keys, Kubernetes, load balancers, quotas',
+      },
+    ],
     engine,
     register(app) {
       applyCloudRouteRules(app);

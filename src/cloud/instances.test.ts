@@ -22,7 +22,13 @@ describe('instances', () => {
     const id = await f.instance('change-me', { tags: { a: '1', b: '2' } });
     const updated = await f.req('PATCH', `${base()}/${id}`, { name: 'changed', tags: { a: null, c: '3' } });
     expectConforms('PATCH', '/cloud/v1/instances/{project_id}/{region_id}/{instance_id}', updated);
-    expect(updated.json()).toMatchObject({ name: 'changed', tags: [{ key: 'b', value: '2' }, { key: 'c', value: '3' }] });
+    expect(updated.json()).toMatchObject({
+      name: 'changed',
+      tags: [
+        { key: 'b', value: '2' },
+        { key: 'c', value: '3' },
+      ],
+    });
     const resized = await f.req('POST', `${base()}/${id}/changeflavor`, { flavor_id: 'g1-standard-2-4' });
     expectConforms('POST', '/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/changeflavor', resized);
     expect((await f.finished(resized)).task_type).toBe('resize_vm');
@@ -70,20 +76,36 @@ describe('instances', () => {
     expectConforms('POST', '/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/detach_interface', detach);
     expect((await f.finished(detach)).task_type).toBe('detach_vm_interface');
     expect((await f.req('GET', `${base()}/${id}/interfaces`)).json().count).toBe(1);
-    expect((await f.req('POST', `${base()}/${id}/attach_interface`, { type: 'subnet', subnet_id: '00000000-0000-4000-8000-000000000099' })).statusCode).toBe(400);
+    expect((await f.req('POST', `${base()}/${id}/attach_interface`, { type: 'subnet', subnet_id: '00000000-0000-4000-8000-000000000099' })).statusCode).toBe(
+      400,
+    );
   });
 
   it('makes a floating IP with an interface, names itself from its address, and deletes what it is told to', async () => {
-    const created = await f.finished(await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
-      name_template: 'web-{two_ip_octets}', flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 5 }, { source: 'new-volume', size: 6, name: 'extra-data' }],
-      interfaces: [{ type: 'any_subnet', network_id: net.networkId, ip_address: '10.7.0.77', floating_ip: { source: 'new' } }],
-    }));
+    const created = await f.finished(
+      await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
+        name_template: 'web-{two_ip_octets}',
+        flavor: 'g1-standard-1-2',
+        volumes: [
+          { source: 'new-volume', size: 5 },
+          { source: 'new-volume', size: 6, name: 'extra-data' },
+        ],
+        interfaces: [{ type: 'any_subnet', network_id: net.networkId, ip_address: '10.7.0.77', floating_ip: { source: 'new' } }],
+      }),
+    );
     const id = created.created_resources.instances[0];
     const vm = await get(id);
     expect(vm).toMatchObject({ name: 'web-0-77', addresses: { 'inst-net': [{ addr: '10.7.0.77' }] } });
-    const fips = (await f.req('GET', `/cloud/v1/floatingips/${f.project}/${R}`)).json().results.filter((x: { instance: { id: string } | null }) => x.instance?.id === id);
+    const fips = (await f.req('GET', `/cloud/v1/floatingips/${f.project}/${R}`))
+      .json()
+      .results.filter((x: { instance: { id: string } | null }) => x.instance?.id === id);
     expect(fips).toMatchObject([{ status: 'ACTIVE', fixed_ip_address: '10.7.0.77' }]);
-    const taken = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, { name: 'clash', flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 5 }], interfaces: [{ type: 'any_subnet', network_id: net.networkId, ip_address: '10.7.0.77' }] });
+    const taken = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
+      name: 'clash',
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'new-volume', size: 5 }],
+      interfaces: [{ type: 'any_subnet', network_id: net.networkId, ip_address: '10.7.0.77' }],
+    });
     expect(taken.statusCode).toBe(400);
     const extra = vm.volumes[1].id;
     expect((await f.req('DELETE', `${base()}/${id}?volumes=00000000-0000-4000-8000-000000000001`)).statusCode).toBe(400);
@@ -97,7 +119,12 @@ describe('instances', () => {
 
   it('takes an existing floating IP, and refuses one that is assigned', async () => {
     const fip = (await f.finished(await f.req('POST', `/cloud/v1/floatingips/${f.project}/${R}`, {}))).created_resources.floatingips[0];
-    const body = (name: string) => ({ name, flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 5 }], interfaces: [{ type: 'subnet', network_id: net.networkId, subnet_id: net.subnetId, floating_ip: { source: 'existing', existing_floating_id: fip } }] });
+    const body = (name: string) => ({
+      name,
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'new-volume', size: 5 }],
+      interfaces: [{ type: 'subnet', network_id: net.networkId, subnet_id: net.subnetId, floating_ip: { source: 'existing', existing_floating_id: fip } }],
+    });
     const id = (await f.finished(await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, body('fip-taker')))).created_resources.instances[0];
     expect((await f.req('GET', `/cloud/v1/floatingips/${f.project}/${R}/${fip}`)).json()).toMatchObject({ status: 'ACTIVE', port_id: expect.any(String) });
     expect((await f.req('GET', `${base()}/${id}/interfaces`)).json().results[0].floatingip_details[0].id).toBe(fip);
@@ -126,7 +153,10 @@ describe('floating IP updates', () => {
     const noop = await f.req('PATCH', `/cloud/v2/floatingips/${f.project}/${R}/${fip}`, { tags: { a: '1' } });
     expectConforms('PATCH', '/cloud/v2/floatingips/{project_id}/{region_id}/{floating_ip_id}', noop);
     expect(noop.json()).toEqual({ tasks: [], id: fip });
-    const assigned = await f.req('PATCH', `/cloud/v2/floatingips/${f.project}/${R}/${fip}`, { port_id: port.port_id, fixed_ip_address: port.ip_assignments[0].ip_address });
+    const assigned = await f.req('PATCH', `/cloud/v2/floatingips/${f.project}/${R}/${fip}`, {
+      port_id: port.port_id,
+      fixed_ip_address: port.ip_assignments[0].ip_address,
+    });
     expect((await f.finished(assigned)).task_type).toBe('update_floating_ip');
     expect((await f.req('GET', `/cloud/v1/floatingips/${f.project}/${R}/${fip}`)).json()).toMatchObject({ status: 'ACTIVE', port_id: port.port_id });
     expect((await f.req('PATCH', `/cloud/v2/floatingips/${f.project}/${R}/${fip}`, { fixed_ip_address: '10.7.0.254' })).statusCode).toBe(400);
@@ -139,8 +169,11 @@ describe('floating IP updates', () => {
 describe('unknown fields', () => {
   it('are accepted and dropped everywhere in a body, at any depth', async () => {
     const res = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
-      name: 'newer-client', flavor: 'g1-standard-1-2', future_field: { any: 'thing' },
-      volumes: [{ source: 'new-volume', size: 5, future_volume_field: 1 }], interfaces: [{ type: 'external', future_interface_field: true }],
+      name: 'newer-client',
+      flavor: 'g1-standard-1-2',
+      future_field: { any: 'thing' },
+      volumes: [{ source: 'new-volume', size: 5, future_volume_field: 1 }],
+      interfaces: [{ type: 'external', future_interface_field: true }],
     });
     expect((await f.finished(res)).state).toBe('FINISHED');
     const network = await f.req('POST', `/cloud/v1/networks/${f.project}/${R}`, { name: 'newer-net', mtu_hint: 9000 });

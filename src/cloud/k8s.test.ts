@@ -9,7 +9,10 @@ import { expectConforms } from '../../tests/support/conformance.js';
 let f: CloudFixture;
 const R = 76;
 const base = () => `/cloud/v2/k8s/clusters/${f.project}/${R}`;
-const clusterBody = (name: string, pools: Record<string, unknown>[] = [{ name: 'workers', flavor_id: 'g1-standard-2-4', min_node_count: 2, max_node_count: 4 }]) => ({ name, keypair: 'k8s-key', version: 'v1.30.8', pools });
+const clusterBody = (
+  name: string,
+  pools: Record<string, unknown>[] = [{ name: 'workers', flavor_id: 'g1-standard-2-4', min_node_count: 2, max_node_count: 4 }],
+) => ({ name, keypair: 'k8s-key', version: 'v1.30.8', pools });
 
 beforeAll(async () => {
   f = await cloudFixture();
@@ -30,7 +33,10 @@ describe('clusters', () => {
     expect(instances.count).toBe(2);
     expect((await f.req('GET', `/cloud/v1/instances/${f.project}/${R}?include_k8s=false`)).json().count).toBe(0);
     const volumes = (await f.req('GET', `/cloud/v1/volumes/${f.project}/${R}?cluster_id=${cluster.id}`)).json();
-    expect(volumes.results).toMatchObject([{ size: 50, is_root_volume: true }, { size: 50, is_root_volume: true }]);
+    expect(volumes.results).toMatchObject([
+      { size: 50, is_root_volume: true },
+      { size: 50, is_root_volume: true },
+    ]);
     const quotas = (await f.req('GET', `/cloud/v2/regional_quotas/${f.me.clientId}/${R}`)).json();
     expect(quotas).toMatchObject({ cluster_count_usage: 1, vm_count_usage: 2, cpu_count_usage: 4, volume_size_usage: 100 });
     const node = nodes.json().results[0].id;
@@ -60,11 +66,21 @@ describe('clusters', () => {
     const noop = await f.req('PATCH', `${base()}/main`, {});
     expectConforms('PATCH', '/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}', noop);
     expect(noop.json().tasks).toEqual([]);
-    const changed = await f.req('PATCH', `${base()}/main`, { autoscaler_config: { 'scale-down-enabled': 'true' }, logging: { enabled: true, topic_name: 'k8s.logs' } });
+    const changed = await f.req('PATCH', `${base()}/main`, {
+      autoscaler_config: { 'scale-down-enabled': 'true' },
+      logging: { enabled: true, topic_name: 'k8s.logs' },
+    });
     expect((await f.finished(changed)).task_type).toBe('update_k8s_cluster_v2');
-    expect((await f.req('GET', `${base()}/main`)).json()).toMatchObject({ autoscaler_config: { 'scale-down-enabled': 'true' }, logging: { enabled: true, topic_name: 'k8s.logs' } });
+    expect((await f.req('GET', `${base()}/main`)).json()).toMatchObject({
+      autoscaler_config: { 'scale-down-enabled': 'true' },
+      logging: { enabled: true, topic_name: 'k8s.logs' },
+    });
     expect((await f.req('PATCH', `${base()}/main`, { autoscaler_config: { 'scale-down-enabled': 'true' } })).json().tasks).toEqual([]);
-    const slurm = await f.req('PATCH', `${base()}/main`, { add_ons: { slurm: { enabled: true, file_share_id: '00000000-0000-4000-8000-000000000005', ssh_key_ids: ['00000000-0000-4000-8000-000000000006'], worker_count: 1 } } });
+    const slurm = await f.req('PATCH', `${base()}/main`, {
+      add_ons: {
+        slurm: { enabled: true, file_share_id: '00000000-0000-4000-8000-000000000005', ssh_key_ids: ['00000000-0000-4000-8000-000000000006'], worker_count: 1 },
+      },
+    });
     expect(slurm.statusCode).toBe(400);
   });
 
@@ -75,8 +91,17 @@ describe('clusters', () => {
       expect(res.json().errors[0].loc).toEqual(['body', ...loc]);
     };
     await bad(clusterBody('c-flavor', [{ name: 'p1', flavor_id: 'no-such', min_node_count: 1 }]), ['pools', 0, 'flavor_id']);
-    await bad(clusterBody('c-groups', [{ name: 'p1', flavor_id: 'g1-standard-2-4', min_node_count: 1, security_group_ids: ['00000000-0000-4000-8000-00000000abcd'] }]), ['pools', 0, 'security_group_ids']);
-    await bad(clusterBody('c-dup', [{ name: 'p1', flavor_id: 'g1-standard-2-4', min_node_count: 1 }, { name: 'p1', flavor_id: 'g1-standard-2-4', min_node_count: 1 }]), ['pools', 1, 'name']);
+    await bad(
+      clusterBody('c-groups', [{ name: 'p1', flavor_id: 'g1-standard-2-4', min_node_count: 1, security_group_ids: ['00000000-0000-4000-8000-00000000abcd'] }]),
+      ['pools', 0, 'security_group_ids'],
+    );
+    await bad(
+      clusterBody('c-dup', [
+        { name: 'p1', flavor_id: 'g1-standard-2-4', min_node_count: 1 },
+        { name: 'p1', flavor_id: 'g1-standard-2-4', min_node_count: 1 },
+      ]),
+      ['pools', 1, 'name'],
+    );
     await bad(clusterBody('c-range', [{ name: 'p1', flavor_id: 'g1-standard-2-4', min_node_count: 3, max_node_count: 2 }]), ['pools', 0, 'max_node_count']);
     await bad({ ...clusterBody('c-net'), fixed_network: '00000000-0000-4000-8000-00000000abcd' }, ['fixed_network']);
     expect((await f.req('POST', base(), clusterBody('main'))).statusCode).toBe(409);
@@ -102,7 +127,14 @@ describe('clusters', () => {
 
 describe('pools and nodes', () => {
   it('adds a pool through a task, changes it at once, resizes it through a task, and deletes it', async () => {
-    const created = await f.req('POST', `${base()}/main/pools`, { name: 'extra', flavor_id: 'g1-standard-1-2', min_node_count: 1, max_node_count: 3, labels: { role: 'batch' }, taints: { dedicated: 'batch:NoSchedule' } });
+    const created = await f.req('POST', `${base()}/main/pools`, {
+      name: 'extra',
+      flavor_id: 'g1-standard-1-2',
+      min_node_count: 1,
+      max_node_count: 3,
+      labels: { role: 'batch' },
+      taints: { dedicated: 'batch:NoSchedule' },
+    });
     expectConforms('POST', '/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/pools', created);
     expect((await f.finished(created)).created_resources.k8s_pools).toEqual([created.json().id]);
     const got = await f.req('GET', `${base()}/main/pools/extra`);
@@ -135,7 +167,7 @@ describe('pools and nodes', () => {
     expect(last.json().message).toMatch(/last pool/);
   });
 
-  it('deletes a node, never below the pool\'s minimum', async () => {
+  it("deletes a node, never below the pool's minimum", async () => {
     await f.finished(await f.req('POST', `${base()}/main/pools/workers/resize`, { node_count: 3 }));
     const [first] = (await f.req('GET', `${base()}/main/pools/workers/instances`)).json().results;
     const gone = await f.req('DELETE', `${base()}/main/pools/workers/instances/${first.id}`);
@@ -152,7 +184,8 @@ describe('pools and nodes', () => {
     expectConforms('GET', '/cloud/v1/k8s/{project_id}/{region_id}/flavors', flavors);
     expect(flavors.json().results.map((x: { flavor_id: string }) => x.flavor_id)).toContain('g1-standard-2-4');
     await f.finished(await f.req('POST', base(), clusterBody('doomed', [{ name: 'p1', flavor_id: 'g1-standard-1-2', min_node_count: 1 }])));
-    const pvc = (await f.finished(await f.req('POST', `/cloud/v1/volumes/${f.project}/${R}`, { source: 'new-volume', name: 'pvc-data', size: 1 }))).created_resources.volumes[0];
+    const pvc = (await f.finished(await f.req('POST', `/cloud/v1/volumes/${f.project}/${R}`, { source: 'new-volume', name: 'pvc-data', size: 1 })))
+      .created_resources.volumes[0];
     const gone = await f.req('DELETE', `${base()}/doomed?volumes=${pvc}`);
     expectConforms('DELETE', '/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}', gone);
     await f.finished(gone);
@@ -163,7 +196,8 @@ describe('pools and nodes', () => {
 
   it('hides clusters, pools and nodes of another client', async () => {
     const stranger = await f.t.account();
-    for (const url of [`${base()}/main`, `${base()}/main/pools`, `${base()}/main/instances`, `${base()}/main/config`]) expect((await f.req('GET', url, undefined, stranger)).statusCode, url).toBe(404);
+    for (const url of [`${base()}/main`, `${base()}/main/pools`, `${base()}/main/instances`, `${base()}/main/config`])
+      expect((await f.req('GET', url, undefined, stranger)).statusCode, url).toBe(404);
     expect((await f.req('POST', `${base()}/main/pools`, { name: 'theirs', flavor_id: 'g1-standard-1-2', min_node_count: 1 }, stranger)).statusCode).toBe(404);
   });
 });

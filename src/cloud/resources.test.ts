@@ -33,7 +33,14 @@ async function networkWithSubnet(name: string, cidr = '10.1.0.0/24') {
 }
 
 async function instance(networkId: string, subnetId: string, name = 'vm-1') {
-  const task = await finished(await req('POST', `/cloud/v2/instances/${project}/${R}`, { name, flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 10 }], interfaces: [{ type: 'subnet', network_id: networkId, subnet_id: subnetId }] }));
+  const task = await finished(
+    await req('POST', `/cloud/v2/instances/${project}/${R}`, {
+      name,
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'new-volume', size: 10 }],
+      interfaces: [{ type: 'subnet', network_id: networkId, subnet_id: subnetId }],
+    }),
+  );
   return task.created_resources.instances[0] as string;
 }
 
@@ -90,11 +97,17 @@ describe('tasks', () => {
   it('lists with filters, paginates, acknowledges one and all', async () => {
     await req('POST', `/cloud/v1/networks/${project}/${R}`, { name: 'task-1' });
     await req('POST', `/cloud/v1/networks/${project}/${R}`, { name: 'task-2' });
-    const all = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { project_id: [String(project)], region_id: [String(R)], task_type: 'create_network', limit: '1' } });
+    const all = await t.request('GET', '/cloud/v1/tasks', {
+      headers: me.headers,
+      query: { project_id: [String(project)], region_id: [String(R)], task_type: 'create_network', limit: '1' },
+    });
     expectConforms('GET', '/cloud/v1/tasks', all);
     expect(all.json().results).toHaveLength(1);
     expect(all.json().count).toBeGreaterThanOrEqual(2);
-    const second = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { project_id: [String(project)], region_id: [String(R)], task_type: 'create_network', limit: '1', offset: '1' } });
+    const second = await t.request('GET', '/cloud/v1/tasks', {
+      headers: me.headers,
+      query: { project_id: [String(project)], region_id: [String(R)], task_type: 'create_network', limit: '1', offset: '1' },
+    });
     expect(second.json().results[0].id).not.toBe(all.json().results[0].id);
     const future = await t.request('GET', '/cloud/v1/tasks', { headers: me.headers, query: { from_timestamp: '2999-01-01T00:00:00' } });
     expect(future.json().count).toBe(0);
@@ -170,8 +183,12 @@ describe('instances, volumes and floating IPs', () => {
     await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'instant' } });
     await finished(pending);
     await finished(await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-1', network_id: pending.json().id, cidr: '10.9.0.0/24' }));
-    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-2', network_id: pending.json().id, cidr: '10.9.0.128/25' })).statusCode).toBe(409);
-    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-3', network_id: pending.json().id, cidr: '10.9.0.1/24' })).statusCode).toBe(400);
+    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-2', network_id: pending.json().id, cidr: '10.9.0.128/25' })).statusCode).toBe(
+      409,
+    );
+    expect((await req('POST', `/cloud/v1/subnets/${project}/${R}`, { name: 'sub-3', network_id: pending.json().id, cidr: '10.9.0.1/24' })).statusCode).toBe(
+      400,
+    );
   });
 
   it('creates, assigns, unassigns and deletes a floating IP', async () => {
@@ -179,7 +196,11 @@ describe('instances, volumes and floating IPs', () => {
     const id = await instance(networkId, subnetId, 'fip-vm');
     const itfs = await req('GET', `/cloud/v1/instances/${project}/${R}/${id}/interfaces`);
     expectConforms('GET', '/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/interfaces', itfs);
-    expect(itfs.json().results[0]).toMatchObject({ network_id: networkId, ip_assignments: [{ ip_address: '10.4.0.2', subnet_id: subnetId }], network_details: { id: networkId, subnets: [{ id: subnetId }] } });
+    expect(itfs.json().results[0]).toMatchObject({
+      network_id: networkId,
+      ip_assignments: [{ ip_address: '10.4.0.2', subnet_id: subnetId }],
+      network_details: { id: networkId, subnets: [{ id: subnetId }] },
+    });
     const ports = itfs.json().results.map((i: { port_id: string }) => ({ id: i.port_id }));
     const created = await req('POST', `/cloud/v1/floatingips/${project}/${R}`, {});
     expectConforms('POST', '/cloud/v1/floatingips/{project_id}/{region_id}', created);
@@ -212,14 +233,27 @@ describe('quotas', () => {
     expect((await req('GET', `/cloud/v2/regional_quotas/${me.clientId + 999}/${R}`)).statusCode).toBe(404);
     const global = await req('GET', `/cloud/v2/global_quotas/${me.clientId}`);
     expectConforms('GET', '/cloud/v2/global_quotas/{client_id}', global);
-    const before = await t.db.kysely.selectFrom('cloud_resources').select((eb) => eb.fn.countAll().as('n')).where('client_id', '=', me.clientId).executeTakeFirstOrThrow();
+    const before = await t.db.kysely
+      .selectFrom('cloud_resources')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('client_id', '=', me.clientId)
+      .executeTakeFirstOrThrow();
     await t.request('PUT', `/_edgeplane/cloud/quotas/${me.clientId}`, { headers: t.operator, body: { cpu_count_limit: regional.json().cpu_count_usage } });
     const { networkId, subnetId } = await networkWithSubnet('quota', '10.5.0.0/24');
-    const vm = await req('POST', `/cloud/v2/instances/${project}/${R}`, { name: 'too-big', flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 10 }], interfaces: [{ type: 'subnet', network_id: networkId, subnet_id: subnetId }] });
+    const vm = await req('POST', `/cloud/v2/instances/${project}/${R}`, {
+      name: 'too-big',
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'new-volume', size: 10 }],
+      interfaces: [{ type: 'subnet', network_id: networkId, subnet_id: subnetId }],
+    });
     const task = (await req('GET', `/cloud/v1/tasks/${vm.json().tasks[0]}`)).json();
     expect(task).toMatchObject({ state: 'ERROR', created_resources: null });
     expect(task.error).toMatch(/Quota exceeded.*vCPUs/);
-    const after = await t.db.kysely.selectFrom('cloud_resources').select((eb) => eb.fn.countAll().as('n')).where('client_id', '=', me.clientId).executeTakeFirstOrThrow();
+    const after = await t.db.kysely
+      .selectFrom('cloud_resources')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('client_id', '=', me.clientId)
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n) + 2); // the new network and subnet, nothing of the instance (the default security group existed)
     expect((await t.request('PUT', `/_edgeplane/cloud/quotas/${me.clientId}`, { headers: me.headers, body: { cpu_count_limit: 1 } })).statusCode).toBe(403);
   });

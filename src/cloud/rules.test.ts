@@ -60,14 +60,20 @@ describe('refusals and tenancy', () => {
     expect(down.statusCode).toBe(400);
     expect(down.json()).toMatchObject({ code: 400, exception_class: 'BadRequestError' });
     expect(down.json().message).toMatch(/MAINTENANCE/);
-    const noK8s = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/80`, { headers: me.headers, body: { name: 'c2', keypair: 'key', version: 'v1.30.8', pools: [{ name: 'p1', flavor_id: 'g1-standard-1-2', min_node_count: 1 }] } });
+    const noK8s = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/80`, {
+      headers: me.headers,
+      body: { name: 'c2', keypair: 'key', version: 'v1.30.8', pools: [{ name: 'p1', flavor_id: 'g1-standard-1-2', min_node_count: 1 }] },
+    });
     expect(noK8s.statusCode).toBe(400);
     expect(noK8s.json().message).toMatch(/Kubernetes/);
   });
 
   it('refuses a downgrade and an unknown version', async () => {
     expect((await t.request('POST', `/cloud/v1/ssh_keys/${project}`, { headers: me.headers, body: { name: 'key' } })).statusCode).toBe(201);
-    const made = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76`, { headers: me.headers, body: { name: 'c1', keypair: 'key', version: 'v1.31.4', pools: [{ name: 'p1', flavor_id: 'g1-standard-1-2', min_node_count: 1 }] } });
+    const made = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76`, {
+      headers: me.headers,
+      body: { name: 'c1', keypair: 'key', version: 'v1.31.4', pools: [{ name: 'p1', flavor_id: 'g1-standard-1-2', min_node_count: 1 }] },
+    });
     expect(made.statusCode, made.body).toBe(200);
     const down = await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76/c1/upgrade`, { headers: me.headers, body: { version: 'v1.30.8' } });
     expect(down.statusCode).toBe(400);
@@ -81,9 +87,14 @@ describe('refusals and tenancy', () => {
     expect((await task(taskId)).state).toBe('RUNNING');
     const during = (await t.request('GET', `/cloud/v2/k8s/clusters/${project}/76/c1`, { headers: me.headers })).json();
     expect(during).toMatchObject({ version: 'v1.31.4', task_id: taskId });
-    expect((await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76/c1/upgrade`, { headers: me.headers, body: { version: 'v1.32.1' } })).statusCode).toBe(409);
+    expect((await t.request('POST', `/cloud/v2/k8s/clusters/${project}/76/c1/upgrade`, { headers: me.headers, body: { version: 'v1.32.1' } })).statusCode).toBe(
+      409,
+    );
     await t.request('POST', '/_edgeplane/tasks/advance', { headers: t.operator, body: { task_id: taskId, to: 'end' } });
-    expect((await t.request('GET', `/cloud/v2/k8s/clusters/${project}/76/c1`, { headers: me.headers })).json()).toMatchObject({ version: 'v1.32.1', task_id: null });
+    expect((await t.request('GET', `/cloud/v2/k8s/clusters/${project}/76/c1`, { headers: me.headers })).json()).toMatchObject({
+      version: 'v1.32.1',
+      task_id: null,
+    });
     await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'instant' } });
   });
 
@@ -95,12 +106,15 @@ describe('refusals and tenancy', () => {
     const volume = await t.request('GET', `/cloud/v1/volumes/${project}/76/${created.json().id}`, { headers: me.headers });
     expectConforms('GET', '/cloud/v1/volumes/{project_id}/{region_id}/{volume_id}', volume);
     expect(volume.json()).toMatchObject({ status: 'available', size: 10 });
-    const wrong = await t.request('POST', `/cloud/v1/volumes/${project}/18`, { headers: me.headers, body: { source: 'new-volume', name: 'vol', size: 10, type_name: 'ultra' } });
+    const wrong = await t.request('POST', `/cloud/v1/volumes/${project}/18`, {
+      headers: me.headers,
+      body: { source: 'new-volume', name: 'vol', size: 10, type_name: 'ultra' },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ code: 400, exception_class: 'BadRequestError', errors: [{ loc: ['body', 'type_name'] }] });
   });
 
-  it('hides another client\'s project, task and network (404), and needs a token (401)', async () => {
+  it("hides another client's project, task and network (404), and needs a token (401)", async () => {
     const res = await t.request('POST', `/cloud/v1/networks/${project}/76`, { headers: me.headers, body: { name: 'mine' } });
     expect(res.statusCode, res.body).toBe(200);
     expect((await t.request('GET', `/cloud/v1/tasks/${res.json().tasks[0]}`, { headers: other.headers })).statusCode).toBe(404);
@@ -115,7 +129,12 @@ describe('refusals and tenancy', () => {
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ code: 401, exception_class: 'NotAuthenticatedError' });
     const missing = await t.request('GET', '/cloud/v1/tasks/00000000-0000-4000-8000-000000000000', { headers: me.headers });
-    expect(missing.json()).toMatchObject({ code: 404, exception_class: 'NotFoundError', message: expect.stringMatching(/Task .* not found/), request_id: expect.any(String) });
+    expect(missing.json()).toMatchObject({
+      code: 404,
+      exception_class: 'NotFoundError',
+      message: expect.stringMatching(/Task .* not found/),
+      request_id: expect.any(String),
+    });
     expect((await t.request('GET', '/_edgeplane/tasks/mode', { headers: me.headers })).statusCode).toBe(403);
   });
 

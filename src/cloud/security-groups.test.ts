@@ -24,7 +24,12 @@ describe('groups', () => {
     const [def] = list.json().results;
     expect(list.json().count).toBe(1);
     expect(def).toMatchObject({ name: 'default', region_id: R, project_id: f.project });
-    expect(def.security_group_rules.map((r: any) => [r.direction, r.ethertype, r.remote_group_id])).toEqual([['egress', 'IPv4', null], ['egress', 'IPv6', null], ['ingress', 'IPv4', def.id], ['ingress', 'IPv6', def.id]]);
+    expect(def.security_group_rules.map((r: any) => [r.direction, r.ethertype, r.remote_group_id])).toEqual([
+      ['egress', 'IPv4', null],
+      ['egress', 'IPv6', null],
+      ['ingress', 'IPv4', def.id],
+      ['ingress', 'IPv6', def.id],
+    ]);
     expect((await f.req('GET', `/cloud/v1/securitygroups/${f.project}/38`)).json().results[0].id).not.toBe(def.id);
     const refused = await f.req('DELETE', `${v1()}/${def.id}`);
     expect(refused.statusCode).toBe(409);
@@ -39,10 +44,19 @@ describe('groups', () => {
     const got = await f.req('GET', `${v1()}/${created.json().id}`);
     expectConforms('GET', '/cloud/v1/securitygroups/{project_id}/{region_id}/{group_id}', got);
     expect(got.json()).toMatchObject({ name: 'web', description: 'front', revision_number: 1, tags_v2: [{ key: 'env', value: 'prod', read_only: false }] });
-    expect(got.json().security_group_rules.map((r: any) => `${r.direction}/${r.ethertype}/${r.protocol}`)).toEqual(['egress/IPv4/null', 'egress/IPv6/null', 'ingress/IPv4/null', 'ingress/IPv6/null']);
+    expect(got.json().security_group_rules.map((r: any) => `${r.direction}/${r.ethertype}/${r.protocol}`)).toEqual([
+      'egress/IPv4/null',
+      'egress/IPv6/null',
+      'ingress/IPv4/null',
+      'ingress/IPv6/null',
+    ]);
     expect((await group(await create({ name: 'empty', rules: [] }))).security_group_rules).toEqual([]);
-    const ssh = await group(await create({ name: 'ssh', rules: [{ direction: 'ingress', protocol: 'tcp', port_range_min: 22, remote_ip_prefix: '10.1.2.3/16' }] }));
-    expect(ssh.security_group_rules).toMatchObject([{ direction: 'ingress', protocol: 'tcp', port_range_min: 22, port_range_max: 22, remote_ip_prefix: '10.1.0.0/16', ethertype: 'IPv4' }]);
+    const ssh = await group(
+      await create({ name: 'ssh', rules: [{ direction: 'ingress', protocol: 'tcp', port_range_min: 22, remote_ip_prefix: '10.1.2.3/16' }] }),
+    );
+    expect(ssh.security_group_rules).toMatchObject([
+      { direction: 'ingress', protocol: 'tcp', port_range_min: 22, port_range_max: 22, remote_ip_prefix: '10.1.0.0/16', ethertype: 'IPv4' },
+    ]);
   });
 
   it('refuses bad rules in a create with the field at fault, storing nothing', async () => {
@@ -62,18 +76,29 @@ describe('groups', () => {
     }
     const dup = await f.req('POST', v2(), { name: 'dup-rules', rules: [{ direction: 'egress' }, { direction: 'egress', remote_ip_prefix: '0.0.0.0/0' }] });
     expect(dup.json().errors[0]).toMatchObject({ loc: ['body', 'rules', 1], msg: expect.stringMatching(/repeats/) });
-    const unknownRemote = await f.req('POST', v2(), { name: 'remote', rules: [{ direction: 'ingress', remote_group_id: '00000000-0000-4000-8000-00000000beef' }] });
+    const unknownRemote = await f.req('POST', v2(), {
+      name: 'remote',
+      rules: [{ direction: 'ingress', remote_group_id: '00000000-0000-4000-8000-00000000beef' }],
+    });
     expect(unknownRemote.statusCode).toBe(400);
     expect((await f.req('GET', v1())).json().count).toBe(count);
   });
 
   it('updates through a task, no task when nothing changes, rules as the complete new set', async () => {
     const id = await create({ name: 'update-me', rules: [{ direction: 'ingress', protocol: 'tcp', port_range_min: 80 }, { direction: 'egress' }] });
-    const noop = await f.req('PATCH', `${v2()}/${id}`, { name: 'update-me', rules: [{ direction: 'egress' }, { direction: 'ingress', protocol: 'tcp', port_range_min: 80, port_range_max: 80 }] });
+    const noop = await f.req('PATCH', `${v2()}/${id}`, {
+      name: 'update-me',
+      rules: [{ direction: 'egress' }, { direction: 'ingress', protocol: 'tcp', port_range_min: 80, port_range_max: 80 }],
+    });
     expectConforms('PATCH', '/cloud/v2/security_groups/{project_id}/{region_id}/{group_id}', noop);
     expect(noop.json()).toEqual({ tasks: [], id });
     const before = await group(id);
-    const changed = await f.req('PATCH', `${v2()}/${id}`, { name: 'updated', description: 'new', tags: { team: 'a' }, rules: [{ direction: 'egress' }, { direction: 'ingress', protocol: 'udp', port_range_min: 53 }] });
+    const changed = await f.req('PATCH', `${v2()}/${id}`, {
+      name: 'updated',
+      description: 'new',
+      tags: { team: 'a' },
+      rules: [{ direction: 'egress' }, { direction: 'ingress', protocol: 'udp', port_range_min: 53 }],
+    });
     expect((await f.finished(changed)).task_type).toBe('update_security_group');
     const after = await group(id);
     expect(after).toMatchObject({ name: 'updated', description: 'new', revision_number: before.revision_number + 1, tags_v2: [{ key: 'team', value: 'a' }] });
@@ -84,7 +109,13 @@ describe('groups', () => {
 
   it('adds and removes rules one by one through tasks, refusing a duplicate', async () => {
     const id = await create({ name: 'rules', rules: [] });
-    const added = await f.req('POST', `${v2()}/${id}/rules`, { direction: 'ingress', protocol: 'tcp', port_range_min: 443, port_range_max: 443, description: 'https' });
+    const added = await f.req('POST', `${v2()}/${id}/rules`, {
+      direction: 'ingress',
+      protocol: 'tcp',
+      port_range_min: 443,
+      port_range_max: 443,
+      description: 'https',
+    });
     expectConforms('POST', '/cloud/v2/security_groups/{project_id}/{region_id}/{group_id}/rules', added);
     const ruleId = (await f.finished(added)).created_resources.security_group_rules[0];
     expect((await group(id)).security_group_rules).toMatchObject([{ id: ruleId, security_group_id: id, description: 'https' }]);
@@ -105,11 +136,21 @@ describe('groups', () => {
     expect(created.json().security_group_rules).toMatchObject([{ direction: 'ingress', protocol: null }]);
     const rule = await f.req('POST', `${v1()}/${id}/rules`, { direction: 'egress', protocol: 'tcp', port_range_min: 25 });
     expectConforms('POST', '/cloud/v1/securitygroups/{project_id}/{region_id}/{group_id}/rules', rule);
-    const replaced = await f.req('PUT', `/cloud/v1/securitygrouprules/${f.project}/${R}/${rule.json().id}`, { direction: 'egress', protocol: 'tcp', port_range_min: 587 });
+    const replaced = await f.req('PUT', `/cloud/v1/securitygrouprules/${f.project}/${R}/${rule.json().id}`, {
+      direction: 'egress',
+      protocol: 'tcp',
+      port_range_min: 587,
+    });
     expectConforms('PUT', '/cloud/v1/securitygrouprules/{project_id}/{region_id}/{rule_id}', replaced);
     expect(replaced.json()).toMatchObject({ port_range_min: 587, security_group_id: id });
     expect(replaced.json().id).not.toBe(rule.json().id);
-    const patched = await f.req('PATCH', `${v1()}/${id}`, { name: 'legacy-2', changed_rules: [{ action: 'delete', security_group_rule_id: replaced.json().id }, { action: 'create', direction: 'egress', protocol: 'udp' }] });
+    const patched = await f.req('PATCH', `${v1()}/${id}`, {
+      name: 'legacy-2',
+      changed_rules: [
+        { action: 'delete', security_group_rule_id: replaced.json().id },
+        { action: 'create', direction: 'egress', protocol: 'udp' },
+      ],
+    });
     expectConforms('PATCH', '/cloud/v1/securitygroups/{project_id}/{region_id}/{group_id}', patched);
     expect(patched.json().security_group_rules.map((r: any) => `${r.direction}/${r.protocol}`)).toEqual(['egress/udp', 'ingress/null']);
     const copy = await f.req('POST', `${v1()}/${id}/copy`, { name: 'legacy-copy' });
@@ -125,7 +166,7 @@ describe('groups', () => {
     expect((await f.req('GET', `${v1()}/${copy.json().id}`)).statusCode).toBe(404);
   });
 
-  it('cannot delete a group another group\'s rule names as its remote group', async () => {
+  it("cannot delete a group another group's rule names as its remote group", async () => {
     const target = await create({ name: 'target', rules: [] });
     await create({ name: 'referrer', rules: [{ direction: 'ingress', remote_group_id: target }] });
     const res = await f.req('DELETE', `${v1()}/${target}`);
@@ -150,10 +191,21 @@ describe('groups of instance ports', () => {
     const refused = await f.req('DELETE', `${v1()}/${web}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toMatch(/in use by 1 instance port/);
-    const both = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, { name: 'both-vm', flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 10 }], security_groups: [{ id: def.id }], interfaces: [{ type: 'external', security_groups: [{ id: web }] }] });
+    const both = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
+      name: 'both-vm',
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'new-volume', size: 10 }],
+      security_groups: [{ id: def.id }],
+      interfaces: [{ type: 'external', security_groups: [{ id: web }] }],
+    });
     expect(both.statusCode).toBe(400);
     expect(both.json().errors[0].loc).toEqual(['body', 'security_groups']);
-    const unknown = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, { name: 'unknown-vm', flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 10 }], interfaces: [{ type: 'external', security_groups: [{ id: '00000000-0000-4000-8000-00000000cafe' }] }] });
+    const unknown = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
+      name: 'unknown-vm',
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'new-volume', size: 10 }],
+      interfaces: [{ type: 'external', security_groups: [{ id: '00000000-0000-4000-8000-00000000cafe' }] }],
+    });
     expect(unknown.json().errors[0].loc).toEqual(['body', 'interfaces', 0, 'security_groups']);
   });
 
@@ -164,7 +216,9 @@ describe('groups of instance ports', () => {
     expect(add.statusCode).toBe(204);
     expect((await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${id}`)).json().security_groups).toEqual([{ name: 'default' }, { name: 'extra' }]);
     const port = (await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${id}/interfaces`)).json().results[0].port_id;
-    const del = await f.req('POST', `/cloud/v1/instances/${f.project}/${R}/${id}/delsecuritygroup`, { ports_security_group_names: [{ port_id: port, security_group_names: ['default'] }] });
+    const del = await f.req('POST', `/cloud/v1/instances/${f.project}/${R}/${id}/delsecuritygroup`, {
+      ports_security_group_names: [{ port_id: port, security_group_names: ['default'] }],
+    });
     expect(del.statusCode).toBe(204);
     expect((await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${id}`)).json().security_groups).toEqual([{ name: 'extra' }]);
     expect((await f.req('POST', `/cloud/v1/instances/${f.project}/${R}/${id}/addsecuritygroup`, { name: 'no-such-group' })).statusCode).toBe(400);

@@ -26,7 +26,14 @@ describe('SSH keys', () => {
     const created = await f.req('POST', keys, { name: 'laptop', public_key: line });
     expect(created.statusCode).toBe(201);
     expectConforms('POST', '/cloud/v1/ssh_keys/{project_id}', created);
-    expect(created.json()).toMatchObject({ name: 'laptop', public_key: line, private_key: null, shared_in_project: true, state: 'ACTIVE', project_id: f.project });
+    expect(created.json()).toMatchObject({
+      name: 'laptop',
+      public_key: line,
+      private_key: null,
+      shared_in_project: true,
+      state: 'ACTIVE',
+      project_id: f.project,
+    });
     expect(created.json().fingerprint).toMatch(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/);
     const id = created.json().id;
     const got = await f.req('GET', `${keys}/${id}`);
@@ -85,10 +92,21 @@ describe('SSH keys', () => {
   });
 
   it('is what instances and clusters name: an unknown key is refused', async () => {
-    const vm = await f.req('POST', `/cloud/v2/instances/${f.project}/76`, { name: 'keyed', flavor: 'g1-standard-1-2', ssh_key_name: 'no-such-key', volumes: [{ source: 'new-volume', size: 10 }], interfaces: [{ type: 'external' }] });
+    const vm = await f.req('POST', `/cloud/v2/instances/${f.project}/76`, {
+      name: 'keyed',
+      flavor: 'g1-standard-1-2',
+      ssh_key_name: 'no-such-key',
+      volumes: [{ source: 'new-volume', size: 10 }],
+      interfaces: [{ type: 'external' }],
+    });
     expect(vm.statusCode).toBe(400);
     expect(vm.json().errors).toEqual([{ loc: ['body', 'ssh_key_name'], msg: expect.stringMatching(/no SSH key named no-such-key/), type: 'value_error' }]);
-    const cluster = await f.req('POST', `/cloud/v2/k8s/clusters/${f.project}/76`, { name: 'keyless', keypair: 'no-such-key', version: 'v1.30.8', pools: [{ name: 'pool-1', flavor_id: 'g1-standard-2-4', min_node_count: 1 }] });
+    const cluster = await f.req('POST', `/cloud/v2/k8s/clusters/${f.project}/76`, {
+      name: 'keyless',
+      keypair: 'no-such-key',
+      version: 'v1.30.8',
+      pools: [{ name: 'pool-1', flavor_id: 'g1-standard-2-4', min_node_count: 1 }],
+    });
     expect(cluster.statusCode).toBe(400);
     expect(cluster.json().errors[0].loc).toEqual(['body', 'keypair']);
     await f.sshKey('real-key');
@@ -103,7 +121,14 @@ describe('SSH keys', () => {
     expect((await f.req('GET', keys, undefined, stranger)).statusCode).toBe(404);
     expect((await f.t.request('GET', keys)).statusCode).toBe(401);
     const reader = await f.t.account({ role: 'Users' });
-    expect((await f.t.request('POST', `/cloud/v1/ssh_keys/${(await f.t.request('GET', '/cloud/v1/projects', { headers: reader.headers })).json().results[0].id}`, { headers: reader.headers, body: { name: 'nope-key' } })).statusCode).toBe(403);
+    expect(
+      (
+        await f.t.request('POST', `/cloud/v1/ssh_keys/${(await f.t.request('GET', '/cloud/v1/projects', { headers: reader.headers })).json().results[0].id}`, {
+          headers: reader.headers,
+          body: { name: 'nope-key' },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await f.req('GET', `${keys}/${id}`)).statusCode).toBe(200);
   });
 });

@@ -26,7 +26,14 @@ describe('snapshots', () => {
     expect(task).toMatchObject({ task_type: 'create_snapshot', created_resources: { snapshots: [created.json().id] } });
     const got = await f.req('GET', `${snapshots()}/${created.json().id}`);
     expectConforms('GET', '/cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}', got);
-    expect(got.json()).toMatchObject({ name: 'before-upgrade', volume_id: vol, size: 15, status: 'available', description: 'safety', creator_task_id: task.id });
+    expect(got.json()).toMatchObject({
+      name: 'before-upgrade',
+      volume_id: vol,
+      size: 15,
+      status: 'available',
+      description: 'safety',
+      creator_task_id: task.id,
+    });
     expect((await volume(vol)).snapshot_ids).toEqual([created.json().id]);
     const list = await f.req('GET', `${snapshots()}?volume_id=${vol}`);
     expectConforms('GET', '/cloud/v1/snapshots/{project_id}/{region_id}', list);
@@ -88,7 +95,13 @@ describe('volume actions', () => {
     expect(await volume(vol)).toMatchObject({ status: 'available', attachments: [] });
     const patched = await f.req('PATCH', `${volumes()}/${vol}`, { name: 'data-2', tags: { a: null, c: '3' } });
     expectConforms('PATCH', '/cloud/v1/volumes/{project_id}/{region_id}/{volume_id}', patched);
-    expect(patched.json()).toMatchObject({ name: 'data-2', tags: [{ key: 'b', value: '2' }, { key: 'c', value: '3' }] });
+    expect(patched.json()).toMatchObject({
+      name: 'data-2',
+      tags: [
+        { key: 'b', value: '2' },
+        { key: 'c', value: '3' },
+      ],
+    });
   });
 
   it('extends (a task, only larger, within quota) and retypes', async () => {
@@ -153,7 +166,9 @@ describe('metadata (the tags under their deprecated name)', () => {
     expectConforms('GET', '/cloud/v1/volumes/{project_id}/{region_id}/{volume_id}/metadata_item', item);
     expect(item.json()).toEqual({ key: 'c', value: '3', read_only: false });
     expect((await f.req('GET', `${volumes()}/${vol}/metadata_item?key=b`)).statusCode).toBe(404);
-    expect((await f.req('GET', `${volumes()}/${vol}/metadata_item`)).json().errors).toEqual([{ loc: ['query', 'key'], msg: 'Field required', type: 'missing' }]);
+    expect((await f.req('GET', `${volumes()}/${vol}/metadata_item`)).json().errors).toEqual([
+      { loc: ['query', 'key'], msg: 'Field required', type: 'missing' },
+    ]);
     expect((await f.req('DELETE', `${volumes()}/${vol}/metadata_item?key=c`)).statusCode).toBe(204);
     expect((await volume(vol)).tags).toEqual([]);
     expect((await f.req('POST', meta, { 'bad key': 'x' })).statusCode).toBe(400);

@@ -82,7 +82,13 @@ describe('console files', () => {
   });
 
   it('answers a missing asset, a dot file or a path out of the folder with a 404, never the page', async () => {
-    for (const url of ['/console/assets/missing.js', '/console/missing.png', '/console/.vite/manifest.json', '/console/..%2F..%2Fpackage.json', `/console/..%2F${path.basename(dir)}-secret.txt`]) {
+    for (const url of [
+      '/console/assets/missing.js',
+      '/console/missing.png',
+      '/console/.vite/manifest.json',
+      '/console/..%2F..%2Fpackage.json',
+      `/console/..%2F${path.basename(dir)}-secret.txt`,
+    ]) {
       const answer = await app.request('GET', url);
       expect(answer.statusCode, url).toBe(404);
       expect(answer.json(), url).toMatchObject({ status: 404, code: 'not_found' });

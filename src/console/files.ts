@@ -105,7 +105,10 @@ function precompressed(dir: string, file: string, accepted: string | undefined, 
   if (!accepted) return undefined;
   const available = ENCODINGS.filter(({ suffix }) => fs.existsSync(path.join(dir, decodeURIComponent(file) + suffix)));
   if (available.length === 0) return undefined;
-  const chosen = negotiate(accepted, available.map(({ name }) => name));
+  const chosen = negotiate(
+    accepted,
+    available.map(({ name }) => name),
+  );
   return available.find(({ name }) => name === chosen);
 }
 

@@ -17,13 +17,17 @@ function clientFor(command: Command): ControlClient {
   const flags = command.optsWithGlobals<Target>();
   const fallback = controlTarget();
   const token = flags.adminToken ?? fallback.adminToken;
-  if (!token) throw new UsageError('the operator token is needed: --admin-token or EDGEPLANE_ADMIN_TOKEN (printed at the server\'s first start, or the value it was started with)');
+  if (!token)
+    throw new UsageError(
+      "the operator token is needed: --admin-token or EDGEPLANE_ADMIN_TOKEN (printed at the server's first start, or the value it was started with)",
+    );
   return new ControlClient(flags.url ?? fallback.url, token);
 }
 
 /** What to check after a failed call, in the command line's own terms. */
 function hintFor(error: unknown): string {
-  if (error instanceof ControlUnreachableError) return '\n  check --url or EDGEPLANE_URL (default http://127.0.0.1:8080), and that `edgeplane serve` is running there';
+  if (error instanceof ControlUnreachableError)
+    return '\n  check --url or EDGEPLANE_URL (default http://127.0.0.1:8080), and that `edgeplane serve` is running there';
   if (error instanceof ControlError && (error.status === 401 || error.status === 403)) {
     return '\n  check --admin-token or EDGEPLANE_ADMIN_TOKEN: the control API takes the operator token, not a client API token';
   }
@@ -38,7 +42,9 @@ function run(work: (client: ControlClient, ...args: any[]) => Promise<unknown>) 
       const result = await work(clientFor(command), ...args.slice(0, -1));
       if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } catch (error) {
-      process.stderr.write(`edgeplane ${command.parent?.name() === 'edgeplane' ? '' : `${command.parent?.name()} `}${command.name()}: ${(error as Error).message}${hintFor(error)}\n`);
+      process.stderr.write(
+        `edgeplane ${command.parent?.name() === 'edgeplane' ? '' : `${command.parent?.name()} `}${command.name()}: ${(error as Error).message}${hintFor(error)}\n`,
+      );
       process.exitCode = error instanceof UsageError || error instanceof InvalidArgumentError ? EXIT_USAGE : EXIT_FAILURE;
     }
   };
@@ -75,14 +81,32 @@ function group(program: Command, name: string, description: string): Command {
 
 export function registerControlCommands(program: Command): void {
   const clock = group(program, 'clock', 'read or move the server clock');
-  clock.command('get', { isDefault: true }).description('show the server time').action(run((c) => c.clock.get()));
-  clock.command('freeze').description('stop time').action(run((c) => c.clock.freeze()));
-  clock.command('resume').description('let time flow again').action(run((c) => c.clock.resume()));
-  clock.command('set <time>').description('jump to an ISO 8601 time').action(run((c, time: string) => c.clock.set(time)));
-  clock.command('advance <seconds>').description('move time forward').action(run((c, seconds: string) => c.clock.advance(number(seconds))));
+  clock
+    .command('get', { isDefault: true })
+    .description('show the server time')
+    .action(run((c) => c.clock.get()));
+  clock
+    .command('freeze')
+    .description('stop time')
+    .action(run((c) => c.clock.freeze()));
+  clock
+    .command('resume')
+    .description('let time flow again')
+    .action(run((c) => c.clock.resume()));
+  clock
+    .command('set <time>')
+    .description('jump to an ISO 8601 time')
+    .action(run((c, time: string) => c.clock.set(time)));
+  clock
+    .command('advance <seconds>')
+    .description('move time forward')
+    .action(run((c, seconds: string) => c.clock.advance(number(seconds))));
 
   const faults = group(program, 'faults', 'declare, list and delete injected faults');
-  faults.command('list', { isDefault: true }).option('--scenario <name>').action(run((c, o: { scenario?: string }) => c.faults.list(o.scenario)));
+  faults
+    .command('list', { isDefault: true })
+    .option('--scenario <name>')
+    .action(run((c, o: { scenario?: string }) => c.faults.list(o.scenario)));
   faults
     .command('add')
     .description('declare a fault (give --operation or --path, and --status, --latency or --task-error)')
@@ -101,15 +125,28 @@ export function registerControlCommands(program: Command): void {
     .action(
       run((c, o: Record<string, any>) => {
         const fault: FaultCreate = {
-          operationId: o.operation, method: o.method, path: o.path, scenario: o.scenario, status: o.status, message: o.message, retryAfter: o.retryAfter,
-          latencyMs: o.latency, taskError: o.taskError, times: o.times, probability: o.probability, seed: o.seed,
+          operationId: o.operation,
+          method: o.method,
+          path: o.path,
+          scenario: o.scenario,
+          status: o.status,
+          message: o.message,
+          retryAfter: o.retryAfter,
+          latencyMs: o.latency,
+          taskError: o.taskError,
+          times: o.times,
+          probability: o.probability,
+          seed: o.seed,
         };
         return c.faults.create(Object.fromEntries(Object.entries(fault).filter(([, v]) => v !== undefined)) as FaultCreate);
       }),
     );
   faults.command('get <id>').action(run((c, id: string) => c.faults.get(number(id))));
   faults.command('delete <id>').action(run(async (c, id: string) => c.faults.delete(number(id))));
-  faults.command('clear').option('--scenario <name>').action(run((c, o: { scenario?: string }) => c.faults.clear(o.scenario)));
+  faults
+    .command('clear')
+    .option('--scenario <name>')
+    .action(run((c, o: { scenario?: string }) => c.faults.clear(o.scenario)));
 
   const journal = group(program, 'journal', 'read or clear the request journal');
   journal
@@ -128,8 +165,17 @@ export function registerControlCommands(program: Command): void {
     .action(
       run((c, o: Record<string, any>) =>
         c.journal.list({
-          clientId: o.client, operationId: o.operation, method: o.method, path: o.path, status: o.status?.split(',').map(number), scenario: o.scenario,
-          since: o.since, until: o.until, order: o.order, limit: o.limit, offset: o.offset,
+          clientId: o.client,
+          operationId: o.operation,
+          method: o.method,
+          path: o.path,
+          status: o.status?.split(',').map(number),
+          scenario: o.scenario,
+          since: o.since,
+          until: o.until,
+          order: o.order,
+          limit: o.limit,
+          offset: o.offset,
         }),
       ),
     );
@@ -148,8 +194,14 @@ export function registerControlCommands(program: Command): void {
         return { written: o.output, version: document.version, tables: Object.keys(document.tables).length };
       }),
     );
-  state.command('import <file>').description('replace the state with a document (all-or-nothing)').action(run((c, file: string) => c.state.import(readJson(file))));
-  state.command('reset').option('--client <id>', 'one client only', number).action(run((c, o: { client?: number }) => c.state.reset(o.client)));
+  state
+    .command('import <file>')
+    .description('replace the state with a document (all-or-nothing)')
+    .action(run((c, file: string) => c.state.import(readJson(file))));
+  state
+    .command('reset')
+    .option('--client <id>', 'one client only', number)
+    .action(run((c, o: { client?: number }) => c.state.reset(o.client)));
 
   group(program, 'seed', 'apply a seed file to a running server')
     .argument('<file>')

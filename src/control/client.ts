@@ -81,7 +81,11 @@ export class ControlClient {
     export: (clientId?: number) => this.call<StateDocument>('GET', '/state', undefined, { clientId }),
     import: (document: StateDocument) => this.call<{ version: string; tables: number; rows: number }>('PUT', '/state', document),
     reset: (clientId?: number) =>
-      this.call<{ clientId: number | null; demo: { clientId: number; apiKey: string } | null }>('POST', '/state/reset', clientId === undefined ? {} : { clientId }),
+      this.call<{ clientId: number | null; demo: { clientId: number; apiKey: string } | null }>(
+        'POST',
+        '/state/reset',
+        clientId === undefined ? {} : { clientId },
+      ),
   };
 
   constructor(

@@ -57,7 +57,7 @@ describe('startEdgeplane', () => {
     expect(await ep.control.faults.get(fault.id)).toMatchObject({ fired: 1, remaining: 0 });
   });
 
-  it('parallel scenarios do not see each other\'s faults', async () => {
+  it("parallel scenarios do not see each other's faults", async () => {
     await ep.control.faults.create({ path: '/iam/clients/me', status: 429, scenario: 'suite-a' });
     const [a, b] = await Promise.all([
       api('/iam/clients/me', { headers: { 'x-edgeplane-scenario': 'suite-a' } }),

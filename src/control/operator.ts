@@ -15,7 +15,10 @@ export class OperatorToken implements OperatorVerifier {
     const row = await db.selectFrom('settings').select('value').where('key', '=', SETTING).executeTakeFirst();
     if (row) return { operator: new OperatorToken(String(row.value)) };
     const generated = `op_${randomSecret()}`;
-    await db.insertInto('settings').values({ key: SETTING, value: hashSecret(generated) }).execute();
+    await db
+      .insertInto('settings')
+      .values({ key: SETTING, value: hashSecret(generated) })
+      .execute();
     return { operator: new OperatorToken(hashSecret(generated)), generated };
   }
 

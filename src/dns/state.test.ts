@@ -21,7 +21,9 @@ async function fill(account: TestAccount, zone: string): Promise<void> {
   await call('POST', `/dns/v2/zones/${zone}/www.${zone}/A`, { resource_records: [{ content: ['192.0.2.1'] }] }, account);
   await call('PATCH', `/dns/v2/zones/${zone}/dnssec`, { enabled: true }, account);
   await call('POST', '/dns/v2/network-mappings', { name: `map-${zone}`, mapping: [{ tags: ['x'], cidr4: ['192.0.2.0/24'] }] }, account);
-  const id = Number((await t.db.kysely.selectFrom('dns_zones').select('id').where('name', '=', zone).where('client_id', '=', account.clientId).executeTakeFirstOrThrow()).id);
+  const id = Number(
+    (await t.db.kysely.selectFrom('dns_zones').select('id').where('name', '=', zone).where('client_id', '=', account.clientId).executeTakeFirstOrThrow()).id,
+  );
   await new CountStore(t.db.kysely).add([{ zone_id: id, client_id: account.clientId, minute: 0, qtype: 'A', count: 3 }]);
 }
 
@@ -40,13 +42,19 @@ describe('DNS state', () => {
     const exported = (await t.request('GET', `/_edgeplane/state?clientId=${a.clientId}`, { headers: t.operator })).json();
     for (const table of DNS_TABLES) {
       expect(exported.tables[table].length, table).toBeGreaterThan(0);
-      expect(exported.tables[table].every((row: { client_id: number }) => Number(row.client_id) === a.clientId), table).toBe(true);
+      expect(
+        exported.tables[table].every((row: { client_id: number }) => Number(row.client_id) === a.clientId),
+        table,
+      ).toBe(true);
     }
     const zoneBefore = (await call('GET', '/dns/v2/zones/a-zone.example')).json();
     expect((await t.request('POST', '/_edgeplane/state/reset', { headers: t.operator, body: { clientId: a.clientId } })).statusCode).toBeLessThan(300);
     for (const table of DNS_TABLES) {
       const rows = await t.db.kysely.selectFrom(table).select('client_id').execute();
-      expect(rows.every((row) => Number(row.client_id) === b.clientId), table).toBe(true);
+      expect(
+        rows.every((row) => Number(row.client_id) === b.clientId),
+        table,
+      ).toBe(true);
       expect(rows.length, table).toBeGreaterThan(0);
     }
     expect((await resolver.resolve('www.a-zone.example', 'A')).rcode).toBe('REFUSED');

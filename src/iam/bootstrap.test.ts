@@ -33,7 +33,10 @@ describe('checkApiKey', () => {
 
   it('does not bring a revoked key back', async () => {
     const account = await t.account();
-    const second = await t.request('POST', `/iam/v2/clients/${account.clientId}/tokens`, { headers: account.headers, body: { name: 'second', exp_date: null, client_user: { role: { id: 1, name: 'Administrators' } } } });
+    const second = await t.request('POST', `/iam/v2/clients/${account.clientId}/tokens`, {
+      headers: account.headers,
+      body: { name: 'second', exp_date: null, client_user: { role: { id: 1, name: 'Administrators' } } },
+    });
     expect(second.statusCode).toBe(200);
     const { id, token } = second.json();
     expect((await t.request('DELETE', `/iam/v2/clients/${account.clientId}/tokens/${id}`, { headers: account.headers })).statusCode).toBe(204);

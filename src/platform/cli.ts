@@ -30,14 +30,16 @@ export function settingOption(name: SettingName): Option {
 /** An integer flag's value, or a usage error that names the flag and the range. */
 export function integerFlag(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(text)})`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(text)})`);
   return value;
 }
 
 /** A number flag's value, or a usage error that names the flag and the range. */
 export function numberFlag(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (text.trim() === '' || !(value >= min && value <= max)) throw new UsageError(`${flag} must be a number from ${min} to ${max} (got ${JSON.stringify(text)})`);
+  if (text.trim() === '' || !(value >= min && value <= max))
+    throw new UsageError(`${flag} must be a number from ${min} to ${max} (got ${JSON.stringify(text)})`);
   return value;
 }
 
@@ -50,7 +52,10 @@ export function timeFlag(flag: string, text: string): number {
 
 /** The shared `generate` parent, made by whichever product registers a generator first. */
 export function generateCommand(program: Command): Command {
-  return program.commands.find((c) => c.name() === 'generate') ?? program.command('generate').description('generate deterministic test data into the database a server uses');
+  return (
+    program.commands.find((c) => c.name() === 'generate') ??
+    program.command('generate').description('generate deterministic test data into the database a server uses')
+  );
 }
 
 /** The database settings a command shares with `serve`, as flags. */
@@ -92,7 +97,10 @@ export async function withCommandDatabase<T>(open: OpenCommandDatabase, flags: D
  * A generator with the flags every generator shares, under the same names: --count (how many; the
  * product's old name stays as a hidden alias), --days, --seed, and the database settings of `serve`.
  */
-export function generatorCommand(program: Command, spec: { name: string; description: string; noun: string; count: number; days: number; maxDays: number; alias?: string }): Command {
+export function generatorCommand(
+  program: Command,
+  spec: { name: string; description: string; noun: string; count: number; days: number; maxDays: number; alias?: string },
+): Command {
   const command = generateCommand(program)
     .command(spec.name)
     .description(spec.description)
@@ -115,7 +123,9 @@ export async function requireClients(ids: number[], exists: (id: number) => Prom
   const missing: number[] = [];
   for (const id of ids) if (!(await exists(id))) missing.push(id);
   if (missing.length > 0) {
-    throw new Error(`no account ${missing.join(', ')} in ${where}: give the id of an existing client (GET /iam/clients/me shows yours), or use the database the server runs on (--data-dir, --database-url)`);
+    throw new Error(
+      `no account ${missing.join(', ')} in ${where}: give the id of an existing client (GET /iam/clients/me shows yours), or use the database the server runs on (--data-dir, --database-url)`,
+    );
   }
 }
 

@@ -52,7 +52,11 @@ export class Clock {
   }
 
   state(): ClockState {
-    return { now: new Date(this.now()).toISOString(), frozen: this.frozenAt !== null, offsetMs: this.frozenAt === null ? this.offsetMs : this.frozenAt - this.realNow() };
+    return {
+      now: new Date(this.now()).toISOString(),
+      frozen: this.frozenAt !== null,
+      offsetMs: this.frozenAt === null ? this.offsetMs : this.frozenAt - this.realNow(),
+    };
   }
 
   /** Called after every change of time, so time-driven work (tasks, retention) can catch up at once. */

@@ -22,7 +22,10 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
  * Undefined means CORS is off. The setting's syntax is checked by the config schema.
  */
 export function corsOriginCheck(setting: string): ((origin: string) => boolean) | undefined {
-  const items = setting.split(',').map((item) => item.trim()).filter((item) => item !== '' && item !== 'off');
+  const items = setting
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '' && item !== 'off');
   if (items.length === 0) return undefined;
   if (items.includes('*')) return () => true;
   const exact = new Set(items.filter((item) => item !== 'local').map((origin) => origin.toLowerCase()));

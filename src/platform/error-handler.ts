@@ -35,7 +35,8 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 // Failures of the database itself (down, locked, full) are the client's cue to retry, not a bug.
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|connection timeout|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|database or disk is full|the database system is (starting|shutting) up|terminating connection|Cannot use a pool after calling end|driver has already been destroyed|database connection is not open/i;
+const UNAVAILABLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|connection timeout|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|database or disk is full|the database system is (starting|shutting) up|terminating connection|Cannot use a pool after calling end|driver has already been destroyed|database connection is not open/i;
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -71,11 +72,7 @@ export function registerErrorHandling(app: FastifyInstance, surfaces: Surface[],
       request.log.error({ err: error.cause ?? error, url: request.url, method: request.method }, 'request failed');
     }
     const body = envelopeFor(request.url)(error, { requestId: String(request.id) });
-    return reply
-      .status(error.status)
-      .headers(error.headers)
-      .type('application/json; charset=utf-8')
-      .send(JSON.stringify(body));
+    return reply.status(error.status).headers(error.headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
   };
 
   app.setErrorHandler((error, request, reply) => send(request, reply, toAppError(error)));

@@ -12,7 +12,7 @@ describe('AppError', () => {
     expect(client.status).toBe(404);
   });
 
-  it('captures no stack for a fault rule\'s injected 500, and keeps it injected under another code', () => {
+  it("captures no stack for a fault rule's injected 500, and keeps it injected under another code", () => {
     const injected = new AppError('internal', 'Injected fault 1: answering 500.', { injected: true });
     expect(injected.stack?.split('\n').filter((line) => line.trim().startsWith('at '))).toEqual([]);
     expect(injected.as('service_unavailable').injected).toBe(true);

@@ -67,7 +67,9 @@ export class AppError extends Error {
 
   /** The same failure under another code (and so another status). */
   as(code: ErrorCode): AppError {
-    return code === this.code ? this : new AppError(code, this.message, { fields: this.fields, headers: this.headers, cause: this.cause, injected: this.injected });
+    return code === this.code
+      ? this
+      : new AppError(code, this.message, { fields: this.fields, headers: this.headers, cause: this.cause, injected: this.injected });
   }
 }
 

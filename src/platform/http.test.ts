@@ -42,7 +42,10 @@ describe('bad requests get a clear 4xx in the product envelope', () => {
     expect(Object.keys(errors).sort()).toEqual(['exp_date', 'name']);
     expect(errors.name[0]).toMatch(/string/);
     expect(errors.exp_date[0]).toMatch(/required/);
-    const accepted = await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, { headers: a.headers, body: { ...tokenBody, surprise: true, client_user: { role: { name: 'Users' }, also: 1 } } });
+    const accepted = await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, {
+      headers: a.headers,
+      body: { ...tokenBody, surprise: true, client_user: { role: { name: 'Users' }, also: 1 } },
+    });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).not.toHaveProperty('surprise');
   });
@@ -55,7 +58,9 @@ describe('bad requests get a clear 4xx in the product envelope', () => {
 
   it('accepts Content-Type: application/json on a DELETE without a body (as the official client sends it)', async () => {
     const created = (await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, { headers: a.headers, body: tokenBody })).json();
-    const res = await t.request('DELETE', `/iam/v2/clients/${a.clientId}/tokens/${created.id}`, { headers: { ...a.headers, 'content-type': 'application/json' } });
+    const res = await t.request('DELETE', `/iam/v2/clients/${a.clientId}/tokens/${created.id}`, {
+      headers: { ...a.headers, 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(204);
   });
 
@@ -108,7 +113,9 @@ describe('operations endpoints', () => {
       const res = await t.request('GET', '/metrics');
       expect(res.statusCode).toBe(200);
       const value = (pattern: string) => Number(new RegExp(`^${pattern} (\\S+)$`, 'm').exec(res.body)?.[1] ?? 0);
-      const buckets = [...res.body.matchAll(/^edgeplane_http_request_duration_seconds_bucket\{le="([^"]+)",operation="iam.account.get",method="GET"\} (\d+)$/gm)];
+      const buckets = [
+        ...res.body.matchAll(/^edgeplane_http_request_duration_seconds_bucket\{le="([^"]+)",operation="iam.account.get",method="GET"\} (\d+)$/gm),
+      ];
       return {
         ok: value('edgeplane_http_requests_total\\{operation="iam.account.get",method="GET",status="200"\\}'),
         unauthorized: value('edgeplane_http_requests_total\\{operation="iam.account.get",method="GET",status="401"\\}'),

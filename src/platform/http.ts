@@ -140,7 +140,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i += 1; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i += 1; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -158,7 +159,8 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new AppError('bad_request', `JSON parse error - arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+      return done(new AppError('bad_request', `JSON parse error - arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep`), undefined);
     parseJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(new AppError('bad_request', `JSON parse error - ${error.message}`), undefined);
       done(null, value);
@@ -177,7 +179,10 @@ export interface OperationEntry {
 
 /** `/cdn/resources/:id` and `/cdn/resources/{resource_id}` are the same operation: parameter names differ. */
 export function operationKey(method: string, path: string): string {
-  const normal = path.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z0-9_]+/g, '{}').replace(/\/+$/, '');
+  const normal = path
+    .replace(/\{[^}]+\}/g, '{}')
+    .replace(/:[A-Za-z0-9_]+/g, '{}')
+    .replace(/\/+$/, '');
   return `${method.toUpperCase()} ${normal}`;
 }
 
@@ -213,4 +218,3 @@ export function trackRoutes(app: FastifyInstance): RouteCatalogue {
     operations: () => [...operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
   };
 }
-

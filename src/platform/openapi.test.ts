@@ -84,7 +84,8 @@ describe('the catalogue engine in /openapi.json', () => {
       const doc = (await app.request('GET', '/openapi.json')).json();
       const listed = new Map<string, string>();
       for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { 'x-edgeplane-implementation': string }>>)) {
-        for (const [method, op] of Object.entries(item)) listed.set(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`, op['x-edgeplane-implementation']);
+        for (const [method, op] of Object.entries(item))
+          listed.set(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`, op['x-edgeplane-implementation']);
       }
       const missing = catalogueOperations().filter((op) => !listed.has(`${op.method} ${op.path.replace(/\{[^}]+\}/g, '{}')}`));
       expect(missing).toEqual([]);

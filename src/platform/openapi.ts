@@ -23,7 +23,11 @@ export interface OpenApiOptions {
 
 type OpenApiDocument = { paths?: Record<string, Record<string, { operationId?: string; [key: string]: unknown }>> };
 
-function markImplementations(doc: OpenApiDocument, implementationOf: OpenApiOptions['implementationOf'], aliases: { method: string; path: string; operationId: string }[]): OpenApiDocument {
+function markImplementations(
+  doc: OpenApiDocument,
+  implementationOf: OpenApiOptions['implementationOf'],
+  aliases: { method: string; path: string; operationId: string }[],
+): OpenApiDocument {
   if (!implementationOf) return doc;
   const paths = (doc.paths ??= {});
   for (const alias of aliases) {
@@ -32,7 +36,8 @@ function markImplementations(doc: OpenApiDocument, implementationOf: OpenApiOpti
   }
   for (const item of Object.values(paths)) {
     for (const operation of Object.values(item)) {
-      if (operation && typeof operation === 'object' && 'operationId' in operation) operation['x-edgeplane-implementation'] = implementationOf(operation.operationId);
+      if (operation && typeof operation === 'object' && 'operationId' in operation)
+        operation['x-edgeplane-implementation'] = implementationOf(operation.operationId);
     }
   }
   return doc;
@@ -42,7 +47,14 @@ const DOCS_PREFIX = '/docs';
 // Collapsed tags and no schema section: the page shows hundreds of operations, and expanding them all
 // at once is most of what made it slow to open. The filter box finds a tag; operation ids are the ones
 // faults and the journal use.
-const UI_CONFIG = { docExpansion: 'none', defaultModelsExpandDepth: -1, deepLinking: true, filter: true, displayOperationId: true, persistAuthorization: true } as const;
+const UI_CONFIG = {
+  docExpansion: 'none',
+  defaultModelsExpandDepth: -1,
+  deepLinking: true,
+  filter: true,
+  displayOperationId: true,
+  persistAuthorization: true,
+} as const;
 // The top bar's "explore another URL" box belongs to a generic viewer, not to this server's reference.
 const UI_CSS = '.swagger-ui .topbar .download-url-wrapper { display: none; } .swagger-ui .topbar { background: #0f3d5c; }';
 const UI_THEME = {
@@ -54,7 +66,8 @@ const UI_LOGO = { type: 'image/svg+xml', content: Buffer.from(WORDMARK_SVG), hre
 
 export async function registerOpenApi(app: FastifyInstance, { version, tags, implementationOf, aliases }: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
-    transformObject: (document) => markImplementations((document as { openapiObject: OpenApiDocument }).openapiObject, implementationOf, aliases?.() ?? []) as never,
+    transformObject: (document) =>
+      markImplementations((document as { openapiObject: OpenApiDocument }).openapiObject, implementationOf, aliases?.() ?? []) as never,
     openapi: {
       openapi: '3.1.0',
       info: {

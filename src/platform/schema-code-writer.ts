@@ -10,7 +10,10 @@ import { type SchemaCode, schemaCodeKey, type Serialize, type ValidatorKind, wri
 import { makeAjv } from './validation.js';
 
 // ajv's standalone module is CommonJS with a default export.
-const writeStandalone = ((standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode) as unknown as (ajv: Ajv, validate: ValidateFunction) => string;
+const writeStandalone = ((standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode) as unknown as (
+  ajv: Ajv,
+  validate: ValidateFunction,
+) => string;
 
 export class SchemaCodeWriter implements SchemaCode {
   readonly collects = true;
@@ -33,7 +36,8 @@ export class SchemaCodeWriter implements SchemaCode {
 
   serializer(schema: object): Serialize | undefined {
     const key = schemaCodeKey('serializer', schema);
-    if (!this.files.has(key)) this.files.set(key, () => fastJson(structuredClone(schema), { mode: 'standalone', inlineValidators: true } as never) as unknown as string);
+    if (!this.files.has(key))
+      this.files.set(key, () => fastJson(structuredClone(schema), { mode: 'standalone', inlineValidators: true } as never) as unknown as string);
     return undefined;
   }
 

@@ -25,14 +25,24 @@ const Body = Type.Object(
     kind: Type.Optional(StringEnum(['a', 'b'])),
     size: Type.Optional(Type.Integer()),
     options: Type.Optional(Type.Object({ gzip: Type.Optional(Nullable(Options)), cors: Type.Optional(Nullable(Options)) }, { additionalProperties: false })),
-    origin: Type.Optional(Type.Union([Type.Object({ host: Type.String() }, { additionalProperties: false }), Type.Object({ group: Type.Integer() }, { additionalProperties: false })])),
+    origin: Type.Optional(
+      Type.Union([
+        Type.Object({ host: Type.String() }, { additionalProperties: false }),
+        Type.Object({ group: Type.Integer() }, { additionalProperties: false }),
+      ]),
+    ),
     id: Type.Optional(ReadOnlyField()),
     created: Type.Optional(Type.String({ format: 'date-time' })),
   },
   { additionalProperties: false },
 );
 const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, default: 10 })), tag: Type.Optional(Type.Array(Type.String())) });
-const Answer = Type.Object({ id: Type.Integer(), name: Type.String(), note: Nullable(Type.String()), items: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }) })) });
+const Answer = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  note: Nullable(Type.String()),
+  items: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }) })),
+});
 const Listing = Type.Union([Type.Array(Answer), Type.Object({ count: Type.Integer(), results: Type.Array(Answer) })]);
 
 const routes = [
@@ -59,7 +69,12 @@ const loaded = compilers(ahead);
 const compiled = compilers();
 
 const errorsOf = (validate: ValidateFunction) =>
-  (validate.errors ?? []).map((e: ErrorObject) => ({ keyword: e.keyword, instancePath: e.instancePath, params: e.params, readOnly: (e.parentSchema as Record<string, unknown> | undefined)?.['x-read-only'] }));
+  (validate.errors ?? []).map((e: ErrorObject) => ({
+    keyword: e.keyword,
+    instancePath: e.instancePath,
+    params: e.params,
+    readOnly: (e.parentSchema as Record<string, unknown> | undefined)?.['x-read-only'],
+  }));
 
 describe('schema code compiled by the build', () => {
   it('writes one module per distinct schema, found by its hash', () => {
@@ -112,7 +127,12 @@ describe('schema code compiled by the build', () => {
   });
 
   it('compiles as usual a schema the build did not see', () => {
-    const other = createSchemaCompiler(ahead)({ schema: Type.Object({ n: Type.Integer() }), method: 'GET', url: '/other', httpPart: 'querystring' }) as ValidateFunction;
+    const other = createSchemaCompiler(ahead)({
+      schema: Type.Object({ n: Type.Integer() }),
+      method: 'GET',
+      url: '/other',
+      httpPart: 'querystring',
+    }) as ValidateFunction;
     expect(other({ n: '3' })).toBe(true);
     expect(other({ n: 'three' })).toBe(false);
   });

@@ -34,7 +34,10 @@ export interface SchemaCode {
 
 /** The file name (without extension) of a schema's compiled code. */
 export function schemaCodeKey(kind: ValidatorKind | 'serializer', schema: object): string {
-  return createHash('sha256').update(`${SCHEMA_CODE_VERSION}\n${kind}\n${JSON.stringify(schema)}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${SCHEMA_CODE_VERSION}\n${kind}\n${JSON.stringify(schema)}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**

@@ -17,7 +17,7 @@ export function Nullable<T extends TSchema>(schema: T, options: TSchemaOptions =
 }
 
 /** The standard error body schema used in route `response` maps: any JSON object. */
-export const ErrorBody = Type.Object({}, { additionalProperties: true, description: 'Error in the product\'s error envelope' });
+export const ErrorBody = Type.Object({}, { additionalProperties: true, description: "Error in the product's error envelope" });
 
 /** Date-time text as the APIs print it. */
 export const DateTimeString = Type.String({ format: 'date-time' });

@@ -48,13 +48,18 @@ describe('response serialisation of a list or a page of it', () => {
     expect(rewritten.anyOf).toBeUndefined();
     expect(rewritten.type).toEqual(['array', 'object']);
     // A union whose branches share keywords, or of other types, is left alone.
-    expect((nullableForSerializer(Type.Union([Type.Object({ a: Type.String() }), Type.Object({ b: Type.String() })])) as { anyOf?: unknown[] }).anyOf).toHaveLength(2);
+    expect(
+      (nullableForSerializer(Type.Union([Type.Object({ a: Type.String() }), Type.Object({ b: Type.String() })])) as { anyOf?: unknown[] }).anyOf,
+    ).toHaveLength(2);
     expect((nullableForSerializer(Type.Union([Type.String(), Type.Array(Type.String())])) as { anyOf?: unknown[] }).anyOf).toHaveLength(2);
   });
 
   it('serialises either form exactly as JSON.stringify', () => {
     const serialize = fastJson(nullableForSerializer(schema) as object);
-    const items = [{ id: 1, name: 'a' }, { id: 2, name: null }];
+    const items = [
+      { id: 1, name: 'a' },
+      { id: 2, name: null },
+    ];
     expect(serialize(items)).toBe(JSON.stringify(items));
     expect(serialize([])).toBe('[]');
     expect(serialize({ count: 2, results: items })).toBe(JSON.stringify({ count: 2, results: items }));

@@ -26,14 +26,26 @@ describe('union errors', () => {
   it('name the closest form and what failed in it', () => {
     // Form 3 lacks one field; form 2 lacks one and refuses another.
     expect(fieldsFor(listener, { target: { port: 70000 } })).toEqual([
-      { location: 'body', path: ['target'], message: 'Input does not match any allowed form (closest: form 3, where address: Field required)', type: 'value_error' },
+      {
+        location: 'body',
+        path: ['target'],
+        message: 'Input does not match any allowed form (closest: form 3, where address: Field required)',
+        type: 'value_error',
+      },
     ]);
     expect(fieldsFor(listener, { target: { name: 'web', port: 70000, weight: 'x' } })).toEqual([
-      { location: 'body', path: ['target'], message: 'Input does not match any allowed form (closest: form 2, where port: Input must be <= 65535)', type: 'value_error' },
+      {
+        location: 'body',
+        path: ['target'],
+        message: 'Input does not match any allowed form (closest: form 2, where port: Input must be <= 65535)',
+        type: 'value_error',
+      },
     ]);
   });
 
   it('say no more than that when the input has the shape of no form', () => {
-    expect(fieldsFor(listener, { target: 7 })).toEqual([{ location: 'body', path: ['target'], message: 'Input does not match any allowed form', type: 'value_error' }]);
+    expect(fieldsFor(listener, { target: 7 })).toEqual([
+      { location: 'body', path: ['target'], message: 'Input does not match any allowed form', type: 'value_error' },
+    ]);
   });
 });

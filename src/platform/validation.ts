@@ -62,7 +62,19 @@ export function prepareSchema(kind: ValidatorKind, schema: unknown): object {
 // to a validator or serialiser.
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', '$comment']);
 // Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
-const SUBSCHEMA = new Set(['items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+const SUBSCHEMA = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 const SUBSCHEMA_LISTS = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems']);
 const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
@@ -78,7 +90,8 @@ export function withoutAnnotations(schema: unknown): unknown {
     if (ANNOTATIONS.has(key)) continue;
     if (SUBSCHEMA.has(key)) copy[key] = withoutAnnotations(value);
     else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) copy[key] = value.map(withoutAnnotations);
-    else if (SUBSCHEMA_MAPS.has(key) && isNode(value)) copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub)]));
+    else if (SUBSCHEMA_MAPS.has(key) && isNode(value))
+      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub)]));
     else copy[key] = value;
   }
   return copy;
@@ -92,7 +105,11 @@ export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<
   const ajvs = { 'api-body': makeAjv('api-body'), 'control-body': makeAjv('control-body'), text: makeAjv('text') };
   // One validator per schema object and kind: a HEAD route shares its GET route's schemas, and many
   // routes share one parameter or body schema (a cloud project and region, a CDN resource id).
-  const made = { 'api-body': new WeakMap<object, ValidateFunction>(), 'control-body': new WeakMap<object, ValidateFunction>(), text: new WeakMap<object, ValidateFunction>() };
+  const made = {
+    'api-body': new WeakMap<object, ValidateFunction>(),
+    'control-body': new WeakMap<object, ValidateFunction>(),
+    text: new WeakMap<object, ValidateFunction>(),
+  };
   const validatorFor = (kind: ValidatorKind, schema: unknown): ValidateFunction => {
     const compile = () => {
       const prepared = prepareSchema(kind, schema);
@@ -240,7 +257,13 @@ export function numberSyntax(schema: unknown): ((data: unknown) => ErrorObject[]
       items.forEach((item, i) => {
         if (typeof item !== 'string' || syntax.test(item)) return;
         const instancePath = Array.isArray(value) ? `/${name}/${i}` : `/${name}`;
-        errors.push({ keyword: 'type', instancePath, schemaPath: '#', params: { type: syntax === INTEGER_TEXT ? 'integer' : 'number' }, message: `must be a ${syntax === INTEGER_TEXT ? 'whole' : 'decimal'} number written in decimal digits` });
+        errors.push({
+          keyword: 'type',
+          instancePath,
+          schemaPath: '#',
+          params: { type: syntax === INTEGER_TEXT ? 'integer' : 'number' },
+          message: `must be a ${syntax === INTEGER_TEXT ? 'whole' : 'decimal'} number written in decimal digits`,
+        });
       });
     }
     return errors.length > 0 ? errors : null;
@@ -252,7 +275,10 @@ export function unstorableErrors(data: unknown): ErrorObject[] | null {
   const trail: string[] = [];
   const nul = unstorable(data, 0, trail);
   if (nul === null) return null;
-  const path = trail.reverse().map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  const path = trail
+    .reverse()
+    .map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
   return [
     nul
       ? { keyword: 'pattern', instancePath: path, schemaPath: '#', params: { pattern: '^[^\\u0000]*$' }, message: 'must not contain a NUL character' }
@@ -470,7 +496,8 @@ export function nullableForSerializer(schema: unknown): unknown {
   const { anyOf: _anyOf, ...siblings } = copy;
   const nullIndex = branches.length === 2 ? branches.findIndex((branch) => isNode(branch) && branch.type === 'null') : -1;
   const other = branches[1 - nullIndex];
-  if (nullIndex >= 0 && isNode(other) && typeof other.type === 'string' && !COMBINATORS.some((k) => k in other)) return { ...siblings, ...other, nullable: true };
+  if (nullIndex >= 0 && isNode(other) && typeof other.type === 'string' && !COMBINATORS.some((k) => k in other))
+    return { ...siblings, ...other, nullable: true };
   const typed = typedUnion(branches);
   return typed ? { ...siblings, ...typed } : copy;
 }
@@ -516,7 +543,14 @@ export function splitCommaLists(query: Record<string, unknown>, keys: string[]):
     const value = query[key];
     if (value === undefined) continue;
     const items = Array.isArray(value) ? value : [value];
-    query[key] = items.flatMap((item) => (typeof item === 'string' ? item.split(',').map((s) => s.trim()).filter((s) => s !== '') : [item]));
+    query[key] = items.flatMap((item) =>
+      typeof item === 'string'
+        ? item
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== '')
+        : [item],
+    );
   }
 }
 

@@ -165,7 +165,10 @@ require(workerData.module);
 }
 
 /** Serves a pool's calls in a thread: `handle` gets each message and its answer is posted back. */
-export function serveWorkerCalls(port: import('node:worker_threads').MessagePort, handle: (message: Record<string, unknown>) => Promise<unknown> | unknown): void {
+export function serveWorkerCalls(
+  port: import('node:worker_threads').MessagePort,
+  handle: (message: Record<string, unknown>) => Promise<unknown> | unknown,
+): void {
   // One call at a time: a call's reads run in one transaction on the thread's one connection.
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (message: Record<string, unknown> & { id: number }) => {

@@ -4,7 +4,18 @@
 import type { Command } from 'commander';
 import { createIam } from '../iam/index.js';
 import { Clock } from '../platform/clock.js';
-import { countOf, type GeneratorFlags, generatorCommand, integerFlag, numberFlag, type OpenCommandDatabase, progressBar, requireClients, runCommand, withCommandDatabase } from '../platform/cli.js';
+import {
+  countOf,
+  type GeneratorFlags,
+  generatorCommand,
+  integerFlag,
+  numberFlag,
+  type OpenCommandDatabase,
+  progressBar,
+  requireClients,
+  runCommand,
+  withCommandDatabase,
+} from '../platform/cli.js';
 import { createWaap } from './index.js';
 
 interface WaapFlags extends GeneratorFlags {
@@ -30,7 +41,10 @@ async function run(flags: WaapFlags, open: OpenCommandDatabase, log: (line: stri
     await requireClients(existing, (id) => iam.accounts.exists(id), db.location);
     const clientIds = [...existing];
     for (let i = 0; i < newClients || clientIds.length === 0; i += 1) {
-      const { clientId, adminUserId } = await iam.accounts.createAccount({ email: `waap-${seed}-${i}-${clock.now()}@example.test`, companyName: `WAAP demo ${i + 1}` });
+      const { clientId, adminUserId } = await iam.accounts.createAccount({
+        email: `waap-${seed}-${i}-${clock.now()}@example.test`,
+        companyName: `WAAP demo ${i + 1}`,
+      });
       const { token } = await iam.tokens.issue({ clientId, userId: adminUserId, role: 'Administrators', name: 'waap generator' });
       log(`client ${clientId}: API token ${token}`);
       clientIds.push(clientId);
@@ -40,7 +54,9 @@ async function run(flags: WaapFlags, open: OpenCommandDatabase, log: (line: stri
     const progress = progressBar('WAAP events', events);
     const result = await waap.generate({ clientIds, events, days, seed, firstShare, onProgress: progress.update }).finally(() => progress.stop());
     const seconds = (performance.now() - started) / 1000;
-    log(`generated ${result.generated} WAAP events (${result.accepted} new) for ${clientIds.length} clients in ${seconds.toFixed(1)} s (${Math.round(result.generated / seconds)} events/s) into ${db.location}`);
+    log(
+      `generated ${result.generated} WAAP events (${result.accepted} new) for ${clientIds.length} clients in ${seconds.toFixed(1)} s (${Math.round(result.generated / seconds)} events/s) into ${db.location}`,
+    );
   });
 }
 

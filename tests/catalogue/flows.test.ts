@@ -31,7 +31,12 @@ describe(`flows in the official clients' forms (${engineName})`, () => {
     const sets = await call('GET', '/dns/v2/zones/example.com/rrsets');
     expectConforms('GET', '/dns/v2/zones/{zoneName}/rrsets', sets);
     expect(sets.json().total_amount).toBe(2);
-    expect(sets.json().rrsets.map((r: { type: string }) => r.type).sort()).toEqual(['A', 'CNAME']);
+    expect(
+      sets
+        .json()
+        .rrsets.map((r: { type: string }) => r.type)
+        .sort(),
+    ).toEqual(['A', 'CNAME']);
     const read = await call('GET', '/dns/v2/zones/example.com/www.example.com/A');
     expect(read.json().resource_records[0].content).toEqual(['192.0.2.10']);
     expect((await call('DELETE', '/dns/v2/zones/example.com')).statusCode).toBe(200);
@@ -51,7 +56,7 @@ describe(`flows in the official clients' forms (${engineName})`, () => {
     expect(listed.json().map((r: { cname: string }) => r.cname)).toContain('cdn.example.com');
   });
 
-  it('Cloud: object filters in the query, in the client\'s dotted form and the bracket form', async () => {
+  it("Cloud: object filters in the query, in the client's dotted form and the bracket form", async () => {
     const base = `/cloud/v3/gpu/baremetal/${project}/${region}/clusters`;
     const dotted = await call('GET', `${base}?created_at.gte=2026-01-01T00:00:00Z&tags.env=prod`);
     expect(dotted.statusCode, dotted.body).toBe(200);
@@ -63,7 +68,10 @@ describe(`flows in the official clients' forms (${engineName})`, () => {
   });
 
   it('Cloud: an SSH key', async () => {
-    const key = await call('POST', `/cloud/v1/ssh_keys/${project}`, { name: 'laptop', public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOZA/cuiHmZi65D2YxSsTwNuwGTaXVTZ+u3JRIyTbQlM me@laptop' });
+    const key = await call('POST', `/cloud/v1/ssh_keys/${project}`, {
+      name: 'laptop',
+      public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOZA/cuiHmZi65D2YxSsTwNuwGTaXVTZ+u3JRIyTbQlM me@laptop',
+    });
     expect(key.statusCode).toBe(201);
     expectConforms('POST', '/cloud/v1/ssh_keys/{project_id}', key);
     const got = await call('GET', `/cloud/v1/ssh_keys/${project}/${key.json().id}`);
@@ -82,7 +90,12 @@ describe(`flows in the official clients' forms (${engineName})`, () => {
     const group = await call('GET', `/cloud/v1/securitygroups/${project}/${region}/${groupId}`);
     expect(group.statusCode).toBe(200);
     expect(group.json().name).toBe('web');
-    const rule = await call('POST', `/cloud/v2/security_groups/${project}/${region}/${groupId}/rules`, { direction: 'ingress', protocol: 'tcp', port_range_min: 443, port_range_max: 443 });
+    const rule = await call('POST', `/cloud/v2/security_groups/${project}/${region}/${groupId}/rules`, {
+      direction: 'ingress',
+      protocol: 'tcp',
+      port_range_min: 443,
+      port_range_max: 443,
+    });
     expect(rule.statusCode).toBe(200);
     const ruleId = (await task(rule.json().tasks[0])).created_resources.security_group_rules[0];
     // The official client finds a new rule in its group's `security_group_rules`.
@@ -96,7 +109,12 @@ describe(`flows in the official clients' forms (${engineName})`, () => {
     const lbTask = await task(lb.json().tasks[0]);
     expect(lbTask.state).toBe('FINISHED');
     const lbId = lbTask.created_resources.loadbalancers[0];
-    const listener = await call('POST', `/cloud/v1/lblisteners/${project}/${region}`, { name: 'https', load_balancer_id: lbId, protocol: 'HTTPS', protocol_port: 443 });
+    const listener = await call('POST', `/cloud/v1/lblisteners/${project}/${region}`, {
+      name: 'https',
+      load_balancer_id: lbId,
+      protocol: 'HTTPS',
+      protocol_port: 443,
+    });
     expect(listener.statusCode).toBe(200);
     const listenerId = (await task(listener.json().tasks[0])).created_resources.listeners[0];
     const got = await call('GET', `/cloud/v1/lblisteners/${project}/${region}/${listenerId}`);
@@ -107,7 +125,10 @@ describe(`flows in the official clients' forms (${engineName})`, () => {
   });
 
   it('Cloud: a task failure injected by a fault leaves nothing created', async () => {
-    await t.request('POST', '/_edgeplane/faults', { headers: t.operator, body: { operationId: 'cloud.loadBalancers.create', taskError: 'no capacity', times: 1 } });
+    await t.request('POST', '/_edgeplane/faults', {
+      headers: t.operator,
+      body: { operationId: 'cloud.loadBalancers.create', taskError: 'no capacity', times: 1 },
+    });
     const lb = await call('POST', `/cloud/v1/loadbalancers/${project}/${region}`, { name: 'doomed', flavor: 'lb1-1-2' });
     const failed = await task(lb.json().tasks[0]);
     expect(failed).toMatchObject({ state: 'ERROR', error: 'no capacity', created_resources: null });
@@ -116,7 +137,10 @@ describe(`flows in the official clients' forms (${engineName})`, () => {
   });
 
   it('Cloud: a task failure injected into a catalogue-engine write leaves nothing created either', async () => {
-    await t.request('POST', '/_edgeplane/faults', { headers: t.operator, body: { operationId: 'catalogue.ProfilesHandler.post', taskError: 'no capacity', times: 1 } });
+    await t.request('POST', '/_edgeplane/faults', {
+      headers: t.operator,
+      body: { operationId: 'catalogue.ProfilesHandler.post', taskError: 'no capacity', times: 1 },
+    });
     const profile = await call('POST', `/cloud/v1/ddos/profiles/${project}/${region}`, { profile_template: 1, ip_address: '203.0.113.10', fields: [] });
     expect(profile.statusCode, profile.body).toBe(200);
     const failed = await task(profile.json().tasks[0]);
@@ -164,11 +188,17 @@ describe(`bad input, per product (${engineName})`, () => {
     ['security', 'POST', '/security/sifter/v3/profiles', { name: 3 }, 422, (b) => expect(Array.isArray(b.detail)).toBe(true)],
   ];
   it.each(cases)('%s: %s %s gets the declared status and envelope, and stores nothing', async (_p, method, url, body, status, check) => {
-    const before = await t.db.kysely.selectFrom('catalogue_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db.kysely
+      .selectFrom('catalogue_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const res = await call(method, url, body);
     expect(res.statusCode, res.body).toBe(status);
     check(res.json());
-    const after = await t.db.kysely.selectFrom('catalogue_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db.kysely
+      .selectFrom('catalogue_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 

@@ -65,13 +65,32 @@ describe(`every catalogue operation (${engineName})`, () => {
       const refused = response.statusCode < 200 || response.statusCode >= 300;
       const known = KNOWN_GAPS[`${op.method} ${op.path}`] !== undefined && response.statusCode < 500;
       if (known) knownGaps.push(line);
-      else if (byEngine ? refused || problems.length > 0 : response.statusCode >= 500 || response.statusCode === 401 || (!refused && problems.length > 0)) failures.push(line);
+      else if (byEngine ? refused || problems.length > 0 : response.statusCode >= 500 || response.statusCode === 401 || (!refused && problems.length > 0))
+        failures.push(line);
       // A modelled product refusing a generated request by a rule of its own (an instance's state, an
       // attachment) with a status the reference does not list: reported for its owner, not failed here.
       else if (!byEngine && problems.length > 0) modelledDiscrepancies.push(line);
     }
     fs.mkdirSync('.ci/out', { recursive: true });
-    fs.writeFileSync(`.ci/out/catalogue-operations-${engineName}.json`, JSON.stringify({ engine: engineName, operations: world.catalogue.operations.length, engineOps, seconds: (Date.now() - started) / 1000, failures, knownGaps, modelledDiscrepancies, worldProblems: world.problems, slowest: timings.sort((a, b) => b[0] - a[0]).slice(0, 25), requestMs: timings.reduce((n, [ms]) => n + ms, 0) }, null, 2));
+    fs.writeFileSync(
+      `.ci/out/catalogue-operations-${engineName}.json`,
+      JSON.stringify(
+        {
+          engine: engineName,
+          operations: world.catalogue.operations.length,
+          engineOps,
+          seconds: (Date.now() - started) / 1000,
+          failures,
+          knownGaps,
+          modelledDiscrepancies,
+          worldProblems: world.problems,
+          slowest: timings.sort((a, b) => b[0] - a[0]).slice(0, 25),
+          requestMs: timings.reduce((n, [ms]) => n + ms, 0),
+        },
+        null,
+        2,
+      ),
+    );
     expect(world.catalogue.operations).toHaveLength(1017);
     expect(failures).toEqual([]);
   }, 240_000);

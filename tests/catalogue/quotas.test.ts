@@ -23,7 +23,11 @@ describe(`catalogue engine quotas (${engineName})`, () => {
       const { id: _id, ...rest } = row as Record<string, unknown>;
       return { ...rest, record_key: `filler-${i}`, path: `${row.path}-filler-${i}` };
     });
-    for (let i = 0; i < copies.length; i += 500) await t.db.kysely.insertInto('catalogue_records').values(copies.slice(i, i + 500)).execute();
+    for (let i = 0; i < copies.length; i += 500)
+      await t.db.kysely
+        .insertInto('catalogue_records')
+        .values(copies.slice(i, i + 500))
+        .execute();
     const refused = await t.request('POST', '/fastedge/v1/kv', { headers: me.headers, body: { name: 'one-too-many' } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toMatch(/5000 Kv records, the most Edgeplane keeps/);

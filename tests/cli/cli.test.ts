@@ -88,7 +88,7 @@ describe('edgeplane generate', () => {
     for (const product of ['waap', 'cdn', 'ddos']) {
       const unknown = await runCli(['generate', product, '--client-id', '99', '--count', '5', '--data-dir', dataDir]);
       expect(unknown.code).toBe(1);
-      expect(unknown.stderr).toContain(`edgeplane generate ${product}: no account 99 in sqlite ${path.join(dataDir, "edgeplane.sqlite")}:`);
+      expect(unknown.stderr).toContain(`edgeplane generate ${product}: no account 99 in sqlite ${path.join(dataDir, 'edgeplane.sqlite')}:`);
     }
   });
 

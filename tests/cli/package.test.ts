@@ -18,7 +18,9 @@ beforeAll(async () => {
   assertBuilt();
   // --ignore-scripts: `prepare` would build again; dist/ is checked to be current above.
   const json = await new Promise<string>((resolve, reject) =>
-    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
   );
   [packed] = JSON.parse(json) as Packed[];
 }, 120_000);
@@ -27,7 +29,16 @@ const listed = () => packed.files.map((f) => f.path);
 
 describe('npm pack', () => {
   it('ships what runs: the command, the server bundle and its code cache, the library, the query threads', () => {
-    for (const file of ['package.json', 'README.md', 'dist/edgeplane.mjs', 'dist/server.cjs', 'dist/server.cjs.v8-cache', 'dist/index.mjs', 'dist/waap-query-worker.cjs', 'dist/src/index.d.ts']) {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'dist/edgeplane.mjs',
+      'dist/server.cjs',
+      'dist/server.cjs.v8-cache',
+      'dist/index.mjs',
+      'dist/waap-query-worker.cjs',
+      'dist/src/index.d.ts',
+    ]) {
       expect(listed()).toContain(file);
     }
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -38,7 +49,12 @@ describe('npm pack', () => {
 
   it('ships the committed reference catalogue and every page of the docs, but not their screenshots', () => {
     const wanted = (dir: string) =>
-      fs.existsSync(path.join(ROOT, dir)) ? fs.readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(ROOT, path.join(e.parentPath, e.name))) : [];
+      fs.existsSync(path.join(ROOT, dir))
+        ? fs
+            .readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
+            .filter((e) => e.isFile())
+            .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)))
+        : [];
     const docs = wanted('docs');
     const pages = docs.filter((file) => file.endsWith('.md'));
     expect(pages.length).toBeGreaterThan(0);
@@ -49,7 +65,13 @@ describe('npm pack', () => {
   });
 
   it('leaves out sources, tests, benchmarks, scripts, CI, source maps and the build stamp', () => {
-    const unwanted = listed().filter((file) => /^(src|tests|bench|scripts|migrations|\.ci|node_modules)\//.test(file) || /\.map$/.test(file) || file.startsWith('dist/tests/') || file === 'dist/.build-inputs');
+    const unwanted = listed().filter(
+      (file) =>
+        /^(src|tests|bench|scripts|migrations|\.ci|node_modules)\//.test(file) ||
+        /\.map$/.test(file) ||
+        file.startsWith('dist/tests/') ||
+        file === 'dist/.build-inputs',
+    );
     expect(unwanted).toEqual([]);
   });
 

@@ -12,7 +12,9 @@ import { ADMIN, allNetworks, allTasks, call, createNetworks, startServerProcess,
 const databaseUrl = testDatabaseUrl();
 const schema = `crash_${randomBytes(4).toString('hex')}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-crash-'));
-const storage: Record<string, string> = databaseUrl ? { EDGEPLANE_DATABASE_URL: databaseUrl, EDGEPLANE_DATABASE_SCHEMA: schema } : { EDGEPLANE_DATA_DIR: dataDir };
+const storage: Record<string, string> = databaseUrl
+  ? { EDGEPLANE_DATABASE_URL: databaseUrl, EDGEPLANE_DATABASE_SCHEMA: schema }
+  : { EDGEPLANE_DATA_DIR: dataDir };
 const running: ServerProcess[] = [];
 
 afterAll(async () => {

@@ -12,7 +12,12 @@ export const UBUNTU = DEFAULT_PUBLIC_IMAGE.id;
 
 /** A real OpenSSH public key line of the given type. */
 export function publicKey(type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519', comment = 'test@example'): string {
-  const pair = type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : type === 'ecdsa' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+  const pair =
+    type === 'rsa'
+      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+      : type === 'ecdsa'
+        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        : generateKeyPairSync('ed25519');
   const key = sshpk.parseKey(pair.publicKey.export({ type: 'spki', format: 'pem' }) as string, 'pem');
   return `${key.toString('ssh').split(' ').slice(0, 2).join(' ')} ${comment}`;
 }
@@ -45,7 +50,12 @@ export async function cloudFixture(): Promise<CloudFixture> {
     return done;
   };
   const fixture: CloudFixture = {
-    t, me, project, req, finished, task,
+    t,
+    me,
+    project,
+    req,
+    finished,
+    task,
     async networkWithSubnet(name, cidr, region = 76) {
       const net = await finished(await req('POST', `/cloud/v1/networks/${project}/${region}`, { name }));
       const networkId = net.created_resources.networks[0];
@@ -58,9 +68,15 @@ export async function cloudFixture(): Promise<CloudFixture> {
       return res.json().id;
     },
     async instance(name, body = {}, region = 76) {
-      const done = await finished(await req('POST', `/cloud/v2/instances/${project}/${region}`, {
-        name, flavor: 'g1-standard-1-2', volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }], interfaces: [{ type: 'external' }], ...body,
-      }));
+      const done = await finished(
+        await req('POST', `/cloud/v2/instances/${project}/${region}`, {
+          name,
+          flavor: 'g1-standard-1-2',
+          volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }],
+          interfaces: [{ type: 'external' }],
+          ...body,
+        }),
+      );
       return done.created_resources.instances[0];
     },
     async setMode(mode, taskType) {

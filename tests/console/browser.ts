@@ -12,7 +12,16 @@ export const SCREENSHOTS = path.join(root, 'docs', 'console');
 
 // Without these, Chromium on a machine with no network waits on update, sync and QUIC probes.
 // Playwright gives every launch a fresh profile folder (its own --user-data-dir).
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Whether the browser tests run: always in CI (where a missing Chromium is a failure, and .ci/run installs
@@ -27,7 +36,11 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 const newest = (dir: string): number =>
-  Math.max(...fs.readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs)));
+  Math.max(
+    ...fs
+      .readdirSync(dir, { withFileTypes: true })
+      .map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs)),
+  );
 
 /**
  * Builds the console when dist/console is missing or older than its sources (a few seconds), so a test

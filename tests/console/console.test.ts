@@ -93,7 +93,10 @@ describe.skipIf(!BROWSER_TESTS)(`web console${BROWSER_SUITE_NOTE}`, () => {
 
   it('loads a view in under a second', async () => {
     // The server's first answer of a query compiles and caches; that is the API's cost, not the console's.
-    await app.request('GET', '/waap/v1/analytics/requests', { headers: account.headers, query: { start: new Date(Date.parse(NOW) - 86_400_000).toISOString(), ordering: '-request_time', limit: '100' } });
+    await app.request('GET', '/waap/v1/analytics/requests', {
+      headers: account.headers,
+      query: { start: new Date(Date.parse(NOW) - 86_400_000).toISOString(), ordering: '-request_time', limit: '100' },
+    });
     await signedIn('/console/cdn/rule-templates');
     // The best of up to five loads: the machine is shared (CI runs other test files beside this one), and
     // a slow load says more about the neighbours than about the console. One under a second is the proof.
@@ -107,9 +110,14 @@ describe.skipIf(!BROWSER_TESTS)(`web console${BROWSER_SUITE_NOTE}`, () => {
     }
     const timing = await page.evaluate(() => ({
       ready: Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd),
-      list: performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/waap/v1/analytics/requests')).map((entry) => Math.round(entry.duration)),
+      list: performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/waap/v1/analytics/requests'))
+        .map((entry) => Math.round(entry.duration)),
     }));
-    console.log(`console: WAAP log with rows ${runs.join(', ')} ms after navigation (last run: DOMContentLoaded at ${timing.ready} ms, list calls ${timing.list.join(', ')} ms)`);
+    console.log(
+      `console: WAAP log with rows ${runs.join(', ')} ms after navigation (last run: DOMContentLoaded at ${timing.ready} ms, list calls ${timing.list.join(', ')} ms)`,
+    );
     expect(Math.min(...runs)).toBeLessThan(1000);
   }, 120_000);
 
@@ -122,7 +130,9 @@ describe.skipIf(!BROWSER_TESTS)(`web console${BROWSER_SUITE_NOTE}`, () => {
     await page.click('form.filters button[type=submit]');
     await page.waitForURL(/decision=blocked/);
     const start = new Date(Date.parse(NOW) - 86_400_000).toISOString();
-    const expected = (await app.request('GET', '/waap/v1/analytics/requests', { headers: account.headers, query: { start, decision: 'blocked', limit: '0' } })).json() as { count: number };
+    const expected = (
+      await app.request('GET', '/waap/v1/analytics/requests', { headers: account.headers, query: { start, decision: 'blocked', limit: '0' } })
+    ).json() as { count: number };
     expect(expected.count).toBeGreaterThan(0);
     await poll(() => range.textContent()).toContain(`of ${expected.count.toLocaleString('en-US')}`);
     const firstRow = page.locator('table[aria-label="WAAP request events"] tbody tr[data-row]').first();
@@ -162,10 +172,12 @@ describe.skipIf(!BROWSER_TESTS)(`web console${BROWSER_SUITE_NOTE}`, () => {
     expect(after.filter((id) => before.includes(id))).toEqual([]);
     // The same events as the API's own order gives them: the page after offset 100,000 in ascending
     // order from the oldest end is reachable by offset, so compare against it.
-    const oldest = (await app.request('GET', '/waap/v1/analytics/requests', {
-      headers: account.headers,
-      query: { start: new Date(Date.parse(NOW) - 86_400_000).toISOString(), ordering: 'request_time', limit: '100', offset: String(EVENTS - 100_200) },
-    })).json() as { results: { id: string; domain_id: number }[] };
+    const oldest = (
+      await app.request('GET', '/waap/v1/analytics/requests', {
+        headers: account.headers,
+        query: { start: new Date(Date.parse(NOW) - 86_400_000).toISOString(), ordering: 'request_time', limit: '100', offset: String(EVENTS - 100_200) },
+      })
+    ).json() as { results: { id: string; domain_id: number }[] };
     expect(after).toEqual(oldest.results.map((event) => `${event.domain_id}:${event.id}`).reverse());
     await page.keyboard.press('[');
     await poll(() => range.textContent()).toBe(`100,001–100,100 of ${total}`);
@@ -263,7 +275,10 @@ describe.skipIf(!BROWSER_TESTS)(`web console${BROWSER_SUITE_NOTE}`, () => {
 
   it('shows the journal live with request and response bodies', async () => {
     await signedIn('/console/operator/journal');
-    const created = await app.request('POST', '/cdn/resources/rule_templates', { headers: account.headers, body: { rule: '/journal/.*', ruleType: 0, name: 'from the journal test' } });
+    const created = await app.request('POST', '/cdn/resources/rule_templates', {
+      headers: account.headers,
+      body: { rule: '/journal/.*', ruleType: 0, name: 'from the journal test' },
+    });
     const entries = (await control('GET', `/_edgeplane/journal?requestId=${created.headers['x-request-id']}`)) as { results: { seq: number }[] };
     // The live table shows the new entry within a refresh.
     const row = page.locator(`table[aria-label="Request journal"] tbody tr[data-row="${entries.results[0].seq}"]`);

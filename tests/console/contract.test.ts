@@ -43,7 +43,13 @@ describe('console bundle budget', () => {
     expect(requestLog, 'the WAAP section chunk').toBeDefined();
     visit(requestLog as string);
     const firstView = [...files].reduce((sum, file) => sum + brotliKiB(file), 0);
-    const all = ['index.html', ...fs.readdirSync(path.join(dist, 'assets')).filter((f) => /\.(js|css)$/.test(f)).map((f) => `assets/${f}`)];
+    const all = [
+      'index.html',
+      ...fs
+        .readdirSync(path.join(dist, 'assets'))
+        .filter((f) => /\.(js|css)$/.test(f))
+        .map((f) => `assets/${f}`),
+    ];
     const whole = all.reduce((sum, file) => sum + brotliKiB(file), 0);
     console.log(`console bundle: first view ${firstView.toFixed(1)} KiB, whole ${whole.toFixed(1)} KiB (brotli)`);
     expect(firstView).toBeLessThanOrEqual(FIRST_VIEW_BUDGET_KIB);

@@ -20,7 +20,8 @@ afterAll(async () => t.close());
 function objectsByPath(schema: unknown, resolve: (node: Node) => Node, path = '', out = new Map<string, Node[]>(), depth = 0): Map<string, Node[]> {
   if (!isNode(schema) || depth > 12) return out;
   const node = resolve(schema);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) for (const branch of (node[key] as unknown[] | undefined) ?? []) objectsByPath(branch, resolve, path, out, depth + 1);
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const branch of (node[key] as unknown[] | undefined) ?? []) objectsByPath(branch, resolve, path, out, depth + 1);
   if (node.items) objectsByPath(node.items, resolve, `${path}[]`, out, depth + 1);
   if (isNode(node.properties)) {
     (out.get(path) ?? out.set(path, []).get(path)!).push(node);
@@ -54,7 +55,8 @@ describe('unknown body fields', () => {
           if (!there.has(where)) continue;
           compared += 1;
           const wanted = closedInReference(there.get(where)!);
-          if (closedHere(nodes) !== wanted) mismatches.push(`${method.toUpperCase()} ${path} body${where ? `.${where}` : ''}: ${wanted ? 'closed' : 'open'} in the reference`);
+          if (closedHere(nodes) !== wanted)
+            mismatches.push(`${method.toUpperCase()} ${path} body${where ? `.${where}` : ''}: ${wanted ? 'closed' : 'open'} in the reference`);
         }
       }
     }

@@ -20,7 +20,18 @@ afterAll(async () => {
 
 describe('restart', () => {
   it('keeps accounts and tokens, creates the demo account only once', async () => {
-    const config = loadConfig({}, { dataDir, databaseUrl, databaseSchema: schema, port: 0, logLevel: 'silent', apiKey: 'demo-key-for-restart-test', adminToken: 'restart-operator-token-0123' });
+    const config = loadConfig(
+      {},
+      {
+        dataDir,
+        databaseUrl,
+        databaseSchema: schema,
+        port: 0,
+        logLevel: 'silent',
+        apiKey: 'demo-key-for-restart-test',
+        adminToken: 'restart-operator-token-0123',
+      },
+    );
     const first = await startServer(config);
     const headers = { authorization: 'APIKey demo-key-for-restart-test' };
     const me = await fetch(`${first.url}/iam/clients/me`, { headers });

@@ -55,8 +55,15 @@ describe('README examples', () => {
     expect(output).toMatch(/^203\.0\.113\.\d+$/m);
     const [status] = jsonValues(output) as any[];
     expect(status).toMatchObject({
-      name: 'web-lb', provisioning_status: 'ACTIVE', operating_status: 'ONLINE',
-      listeners: [{ name: 'http', pools: [{ name: 'web', health_monitor: { type: 'HTTP' }, members: [{ address: '10.0.1.2', protocol_port: 80, operating_status: 'ONLINE' }] }] }],
+      name: 'web-lb',
+      provisioning_status: 'ACTIVE',
+      operating_status: 'ONLINE',
+      listeners: [
+        {
+          name: 'http',
+          pools: [{ name: 'web', health_monitor: { type: 'HTTP' }, members: [{ address: '10.0.1.2', protocol_port: 80, operating_status: 'ONLINE' }] }],
+        },
+      ],
     });
   });
 });

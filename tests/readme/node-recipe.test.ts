@@ -17,7 +17,9 @@ beforeAll(() => {
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', type: 'module', private: true }));
   fs.writeFileSync(
     path.join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, types: ['node'] } }),
+    JSON.stringify({
+      compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, types: ['node'] },
+    }),
   );
   fs.mkdirSync(path.join(project, 'tests'));
   fs.writeFileSync(path.join(project, 'tests', 'edge.test.ts'), readmeBlock('In-process use (Node test suites)', 'ts'));

@@ -89,7 +89,11 @@ describe('slow clients', () => {
     const { t, port } = await listening({ requestTimeout: 1000 });
     const a = await t.account();
     const slowHeaders = raw(port, 'GET /_edgeplane/health HTTP/1.1\r\nHost: x\r\nX-Slow: ', 10_000);
-    const slowBody = raw(port, `POST /cdn/resources/rule_templates HTTP/1.1\r\nHost: x\r\nAuthorization: ${a.headers.authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`, 10_000);
+    const slowBody = raw(
+      port,
+      `POST /cdn/resources/rule_templates HTTP/1.1\r\nHost: x\r\nAuthorization: ${a.headers.authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+      10_000,
+    );
     // While both hold a connection, a normal client is answered at once.
     const normal = await raw(port, 'GET /_edgeplane/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(normal.data).toMatch(/^HTTP\/1.1 200/);

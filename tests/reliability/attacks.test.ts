@@ -53,7 +53,14 @@ describe(`attacks of issue 14 (${engineName})`, () => {
       event(mine, 101_000, NOW - 500, { path: long }),
     ];
     expect((await ingest(t, records)).accepted).toBe(1001);
-    expect((await ingest(t, Array.from({ length: 5 }, (_, i) => event(theirs, 200_000 + i, NOW - 1000 - i)))).accepted).toBe(5);
+    expect(
+      (
+        await ingest(
+          t,
+          Array.from({ length: 5 }, (_, i) => event(theirs, 200_000 + i, NOW - 1000 - i)),
+        )
+      ).accepted,
+    ).toBe(5);
 
     const list = (query: string) => t.request('GET', `/waap/v1/analytics/requests?start=${start()}&limit=5&${query}`, { headers: a.headers });
     const csv = (query: string) => t.request('GET', `/_edgeplane/waap/requests.csv?client_id=${a.clientId}&start=${start()}&${query}`, { headers: t.operator });
@@ -133,15 +140,22 @@ describe(`attacks of issue 14 (${engineName})`, () => {
     for (const query of [`{${'a{'.repeat(5000)}b${'}'.repeat(5001)}}`, `{ x(a: ${'['.repeat(3000)}${']'.repeat(3000)}) }`]) {
       const deep = await post(query);
       expect(deep.res.statusCode).toBe(200);
-      expect(deep.res.json()).toEqual({ errors: [{ message: 'Syntax Error: Document nests brackets more than 64 levels deep. Parsing aborted.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
+      expect(deep.res.json()).toEqual({
+        errors: [{ message: 'Syntax Error: Document nests brackets more than 64 levels deep. Parsing aborted.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }],
+      });
       expect(deep.ms).toBeLessThan(FAST_MS);
     }
     // Each fragment spreads the next twice: 22 of them (under 1 KB) held the event loop 6 s; 40 would take days.
     const n = 40;
-    const fragments = Array.from({ length: n }, (_, i) => (i === n - 1 ? `fragment F${i} on Query { retentionDays }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`));
+    const fragments = Array.from({ length: n }, (_, i) =>
+      i === n - 1 ? `fragment F${i} on Query { retentionDays }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
+    );
     const doubling = await post(`query Q { ...F0 } ${fragments.join(' ')}`);
     expect(doubling.res.statusCode).toBe(200);
-    expect(doubling.res.json().errors[0]).toMatchObject({ message: expect.stringMatching(/^Operation "Q" selects .* root fields; the limit is 10\.$/), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(doubling.res.json().errors[0]).toMatchObject({
+      message: expect.stringMatching(/^Operation "Q" selects .* root fields; the limit is 10\.$/),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     expect(doubling.ms).toBeLessThan(FAST_MS);
     // The route checks its own body: its strings are bounded too.
     const long = await post(`{ retentionDays }${' '.repeat(262_144)}`);
@@ -151,7 +165,10 @@ describe(`attacks of issue 14 (${engineName})`, () => {
 
   it('a string whose schema sets no maximum gets the default bound of 16,384 characters', async () => {
     // control.faults.create declares no maxLength for operationId or path.
-    for (const body of [{ operationId: 'x'.repeat(16_385), status: 503 }, { path: `/${'a'.repeat(16_384)}`, status: 503 }]) {
+    for (const body of [
+      { operationId: 'x'.repeat(16_385), status: 503 },
+      { path: `/${'a'.repeat(16_384)}`, status: 503 },
+    ]) {
       const res = await t.request('POST', '/_edgeplane/faults', { headers: t.operator, body });
       expect(res.statusCode).toBe(422);
       expect(JSON.stringify(res.json())).toMatch(/16384/);
@@ -160,14 +177,25 @@ describe(`attacks of issue 14 (${engineName})`, () => {
     expect(list.json()).toEqual([]);
   });
 
-  it('the state export streams rows of any size in bounded pieces, soft-deleted rows included (was a 500 past V8\'s longest string)', async () => {
+  it("the state export streams rows of any size in bounded pieces, soft-deleted rows included (was a 500 past V8's longest string)", async () => {
     // Rows stored before names were bounded (the API refuses them now): 24 deleted templates of 512 KiB names.
     const c = await t.account();
     const size = 512 * 1024;
     const now = Date.now();
     for (let i = 0; i < 24; i += 6) {
       const rows = Array.from({ length: 6 }, (_, j) => ({
-        client_id: c.clientId, name: `${i + j}`.padEnd(size, 'n'), rule: `/old${i + j}`, rule_type: 0, weight: 1, override_origin_protocol: null, options: '{}', is_default: 0, system_key: null, deleted: 1, created_at: now, updated_at: now,
+        client_id: c.clientId,
+        name: `${i + j}`.padEnd(size, 'n'),
+        rule: `/old${i + j}`,
+        rule_type: 0,
+        weight: 1,
+        override_origin_protocol: null,
+        options: '{}',
+        is_default: 0,
+        system_key: null,
+        deleted: 1,
+        created_at: now,
+        updated_at: now,
       }));
       await t.db.kysely.insertInto('cdn_rule_templates').values(rows).execute();
     }
@@ -188,7 +216,9 @@ describe(`attacks of issue 14 (${engineName})`, () => {
     for (const url of [`/_edgeplane/state?clientId=${c.clientId}`, '/_edgeplane/state']) {
       const res = await t.request('GET', url, { headers: t.operator });
       expect(res.statusCode).toBe(200);
-      const templates = (res.json().tables.cdn_rule_templates as { client_id: number; name: string; deleted: number }[]).filter((row) => row.client_id === c.clientId && row.deleted === 1);
+      const templates = (res.json().tables.cdn_rule_templates as { client_id: number; name: string; deleted: number }[]).filter(
+        (row) => row.client_id === c.clientId && row.deleted === 1,
+      );
       expect(templates).toHaveLength(24);
       expect(templates.every((row) => row.name.length === size)).toBe(true);
     }

@@ -16,7 +16,9 @@ const databaseUrl = testDatabaseUrl();
 const engine = databaseUrl ? 'postgres' : 'sqlite';
 const schema = `crashmix_${randomBytes(4).toString('hex')}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-crashmix-'));
-const storage: Record<string, string> = databaseUrl ? { EDGEPLANE_DATABASE_URL: databaseUrl, EDGEPLANE_DATABASE_SCHEMA: schema } : { EDGEPLANE_DATA_DIR: dataDir };
+const storage: Record<string, string> = databaseUrl
+  ? { EDGEPLANE_DATABASE_URL: databaseUrl, EDGEPLANE_DATABASE_SCHEMA: schema }
+  : { EDGEPLANE_DATA_DIR: dataDir };
 const running: ServerProcess[] = [];
 
 afterAll(async () => {
@@ -40,7 +42,13 @@ async function load(server: ServerProcess, round: number, project: number, regio
       sent += 1;
       try {
         if (kind === 0) {
-          const body = { name: `r${round}-${i}`, rule: `/round${round}/item${i}/*`, ruleType: 0, weight: round * 1000 + i + 1, options: { gzipOn: { enabled: true, value: true } } };
+          const body = {
+            name: `r${round}-${i}`,
+            rule: `/round${round}/item${i}/*`,
+            ruleType: 0,
+            weight: round * 1000 + i + 1,
+            options: { gzipOn: { enabled: true, value: true } },
+          };
           const res = await call(server, 'POST', '/cdn/resources/rule_templates', body);
           acked.templates.set(res.id, { name: body.name, rule: body.rule, weight: body.weight });
         } else if (kind === 1) {
@@ -119,7 +127,19 @@ describe(`crash safety under mixed writes (${engine}, ${ROUNDS} SIGKILLs)`, () =
     fs.mkdirSync('.ci/out/reliability', { recursive: true });
     fs.writeFileSync(
       `.ci/out/reliability/crash-${engine}.json`,
-      JSON.stringify({ engine, rounds: ROUNDS, requestsSent: sent, acknowledged: { templates: acked.templates.size, events: acked.events.size, tasks: acked.tasks.size }, tasksChecked: tasks.length, finished: finished.length, error: tasks.length - finished.length }, null, 2),
+      JSON.stringify(
+        {
+          engine,
+          rounds: ROUNDS,
+          requestsSent: sent,
+          acknowledged: { templates: acked.templates.size, events: acked.events.size, tasks: acked.tasks.size },
+          tasksChecked: tasks.length,
+          finished: finished.length,
+          error: tasks.length - finished.length,
+        },
+        null,
+        2,
+      ),
     );
     await server.kill('SIGTERM');
   }, 600_000);

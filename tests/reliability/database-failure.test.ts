@@ -121,7 +121,12 @@ describe.skipIf(!initdb)('PostgreSQL stopped under load (private cluster)', () =
     expect(server.child.exitCode).toBeNull();
     // Nothing but success or a clean 503 during the whole outage: no 500, no hang.
     expect(during.filter((o) => ![200, 201, 503].includes(o.status)).map((o) => `${o.status} ${o.body.slice(0, 120)}`)).toEqual([]);
-    figures.postgres = { requestsDuringOutage: during.length, unavailable: during.filter((o) => o.status === 503).length, slowest503Ms: Math.max(...during.filter((o) => o.status === 503).map((o) => o.ms), 0), resumedAfterRestartMs: resumedMs };
+    figures.postgres = {
+      requestsDuringOutage: during.length,
+      unavailable: during.filter((o) => o.status === 503).length,
+      slowest503Ms: Math.max(...during.filter((o) => o.status === 503).map((o) => o.ms), 0),
+      resumedAfterRestartMs: resumedMs,
+    };
   }, 120_000);
 });
 

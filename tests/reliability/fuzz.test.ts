@@ -170,7 +170,8 @@ function startHealthProbe(): void {
       const overlap = (w: { start: number; end: number }) => Math.min(w.end, now) - Math.max(w.start, due);
       const longest = windows.reduce<(typeof windows)[number] | undefined>((a, b) => (!a || overlap(b) > overlap(a) ? b : a), undefined);
       if (cpuMs > HEALTH_BUDGET_MS && longest && overlap(longest) > 0) {
-        if (!suspects.has(longest.description) && suspects.size < MAX_SUSPECTS) suspects.set(longest.description, { request: longest.request, description: longest.description, lateMs: Math.round(late), cpuMs: Math.round(cpuMs) });
+        if (!suspects.has(longest.description) && suspects.size < MAX_SUSPECTS)
+          suspects.set(longest.description, { request: longest.request, description: longest.description, lateMs: Math.round(late), cpuMs: Math.round(cpuMs) });
       } else if (starved.length < 20) starved.push({ ms: Math.round(late), cpuMs: Math.round(cpuMs) });
     }
     tick = now;
@@ -384,7 +385,17 @@ describe(`fuzzing every operation (${engineName}, ${BUDGET} requests, seed ${SEE
     const perOperation = Math.ceil((BUDGET - capped.reduce((n, op) => n + RUN_CAP[op.operationId], 0)) / (fuzzed.length - capped.length));
     let checks = 0;
     for (const op of fuzzed) {
-      const s: Stats = { requests: 0, byStatus: {}, validAccepted: 0, valid: 0, invalidRefused: 0, invalid: 0, storageChecks: 0, validRefusals: [], injectMs: 0 };
+      const s: Stats = {
+        requests: 0,
+        byStatus: {},
+        validAccepted: 0,
+        valid: 0,
+        invalidRefused: 0,
+        invalid: 0,
+        storageChecks: 0,
+        validRefusals: [],
+        injectMs: 0,
+      };
       stats.set(op.operationId, s);
       const auth = authFor(op);
       const known = knownFor(op);
@@ -395,7 +406,10 @@ describe(`fuzzing every operation (${engineName}, ${BUDGET} requests, seed ${SEE
       const safeOp = fixtureSafe(op);
       const validArb = validRequest(safeOp, known, auth);
       if (validRuns > 0) {
-        await fc.assert(fc.asyncProperty(validArb, (r) => send(op, s, r, true, false)), { numRuns: validRuns, seed: SEED, endOnFailure: true });
+        await fc.assert(
+          fc.asyncProperty(validArb, (r) => send(op, s, r, true, false)),
+          { numRuns: validRuns, seed: SEED, endOnFailure: true },
+        );
       }
       await fc.assert(
         fc.asyncProperty(invalidRequest(safeOp, known, auth), async (r) => {
@@ -428,7 +442,10 @@ describe(`fuzzing every operation (${engineName}, ${BUDGET} requests, seed ${SEE
     const before = await tableCounts();
     const res = await t.request('POST', '/_edgeplane/seed', {
       headers: t.operator,
-      body: { clients: [{ ref: 'partial', email: 'partial-seed@example.test', companyName: 'Partial' }], requests: [{ method: 'GET', path: '/iam/clients/me', as: 'nobody' }] },
+      body: {
+        clients: [{ ref: 'partial', email: 'partial-seed@example.test', companyName: 'Partial' }],
+        requests: [{ method: 'GET', path: '/iam/clients/me', as: 'nobody' }],
+      },
     });
     expect(res.statusCode).toBe(422);
     const after = await tableCounts();

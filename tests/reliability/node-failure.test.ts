@@ -47,7 +47,10 @@ describe.skipIf(!databaseUrl)('node failure: one of two processes on one Postgre
     expect(networks).toHaveLength(tasks.length);
     expect(new Set(networks.map((n) => n.creator_task_id)).size).toBe(tasks.length);
     fs.mkdirSync('.ci/out/reliability', { recursive: true });
-    fs.writeFileSync('.ci/out/reliability/node-failure.json', JSON.stringify({ tasks: tasks.length, inFlightAtKill: inFlight, recoveredInMs: tookMs }, null, 2));
+    fs.writeFileSync(
+      '.ci/out/reliability/node-failure.json',
+      JSON.stringify({ tasks: tasks.length, inFlightAtKill: inFlight, recoveredInMs: tookMs }, null, 2),
+    );
     await survivor.kill('SIGTERM');
   }, 180_000);
 });

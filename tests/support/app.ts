@@ -26,13 +26,20 @@ export interface TestApp extends Edgeplane {
   account(options?: { role?: GroupName; reseller?: boolean; resellerId?: number }): Promise<TestAccount>;
   /** A reseller admin-portal token for an account (the account must be a reseller). */
   resellerToken(clientId: number, userId: number): Promise<string>;
-  request(method: string, url: string, options?: { headers?: Record<string, string>; body?: unknown; query?: Record<string, string | string[]> }): Promise<LightMyRequestResponse>;
+  request(
+    method: string,
+    url: string,
+    options?: { headers?: Record<string, string>; body?: unknown; query?: Record<string, string | string[]> },
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
 export const engineName = testDatabaseUrl() ? 'postgres' : 'sqlite';
 
-export async function createTestApp(overrides: Partial<Record<SettingName, unknown>> = {}, options: { consoleDir?: string; monotonicNow?: () => number } = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Record<SettingName, unknown>> = {},
+  options: { consoleDir?: string; monotonicNow?: () => number } = {},
+): Promise<TestApp> {
   const databaseUrl = testDatabaseUrl();
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const config = loadConfig({}, { memory: true, databaseUrl, databaseSchema: schema, adminToken: OPERATOR_TOKEN, logLevel: 'error', ...overrides });

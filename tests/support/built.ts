@@ -89,12 +89,7 @@ export function alive(pid: number): boolean {
 /** The pids of a process's children (Linux). */
 export function childrenOf(pid: number): number[] {
   try {
-    return fs
-      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
     return [];
   }
@@ -109,7 +104,10 @@ export async function reap(child: ChildProcess): Promise<void> {
 }
 
 /** Starts a shell command the way a user's terminal or CI step would, output collected. */
-export function shell(script: string, options: { cwd?: string; env?: Record<string, string> } = {}): { child: ChildProcess; output: () => string; done: Promise<number> } {
+export function shell(
+  script: string,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): { child: ChildProcess; output: () => string; done: Promise<number> } {
   const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -132,7 +130,10 @@ export function readmeBlock(heading: string, language: string, index = 0): strin
   const start = lines.findIndex((line) => line.heading > 0 && line.text.includes(heading));
   if (start < 0) throw new Error(`README has no heading with "${heading}"`);
   const end = lines.findIndex((line, i) => i > start && line.heading > 0 && line.heading <= 3);
-  const text = lines.slice(start + 1, end < 0 ? undefined : end).map((line) => line.text).join('\n');
+  const text = lines
+    .slice(start + 1, end < 0 ? undefined : end)
+    .map((line) => line.text)
+    .join('\n');
   const blocks = [...text.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\``, 'gm'))].map((m) => m[1]);
   if (blocks[index] === undefined) throw new Error(`README section "${heading}" has no ${language} block #${index + 1}`);
   return blocks[index];

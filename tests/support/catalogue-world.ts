@@ -88,7 +88,7 @@ export class World {
     const override = MODELLED[`${op.method} ${op.path}`];
     if (override) return override(this);
     const plan = this.plan(op);
-    const url = await this.lookupUrl(op, seed) ?? (await this.url(op, seed, plan.kind === 'create' ? plan.resource : undefined));
+    const url = (await this.lookupUrl(op, seed)) ?? (await this.url(op, seed, plan.kind === 'create' ? plan.resource : undefined));
     const query = this.query(op, seed);
     const body = this.body(op, seed);
     return { url: query ? `${url}?${query}` : url, ...body };
@@ -98,7 +98,9 @@ export class World {
   private async lookupUrl(op: CatalogueOperation, seed: string): Promise<string | undefined> {
     const plan = this.plan(op);
     if (plan.kind !== 'lookup' || !plan.resource) return undefined;
-    const list = this.catalogue.operations.find((o) => o.method === 'GET' && this.plan(o).kind === 'list' && this.plan(o).resource?.collection === plan.resource!.collection);
+    const list = this.catalogue.operations.find(
+      (o) => o.method === 'GET' && this.plan(o).kind === 'list' && this.plan(o).resource?.collection === plan.resource!.collection,
+    );
     if (!list) return undefined;
     await this.create(plan.resource, `${seed}-lookup`);
     const body = safeJson((await this.request('GET', await this.url(list, seed))).body);
@@ -121,7 +123,10 @@ export class World {
       if (resource && (resource.creatable || resource.listable || RECIPES[resource.collection]) && resource.collection !== fresh?.collection) {
         const pending = resource.keyParams - 1;
         const scope = out.slice(0, out.length - pending).filter((_, j) => isParam(segments[j]));
-        const values = await this.ensure(resource, scope.map((v) => decodeURIComponent(v)));
+        const values = await this.ensure(
+          resource,
+          scope.map((v) => decodeURIComponent(v)),
+        );
         if (values) {
           out.splice(out.length - pending, pending, ...values.map((v) => encodeURIComponent(v)));
           continue;
@@ -143,17 +148,25 @@ export class World {
     const scopeKey = `${resource.collection}|${scopeSoFar.join('/')}`;
     if (this.made.has(scopeKey)) return this.made.get(scopeKey);
     const recipe = RECIPES[resource.collection];
-    const created = recipe ? { key: await recipe(this) } : resource.creatable ? await this.create(resource, 'world') : await this.firstListed(resource, scopeSoFar);
+    const created = recipe
+      ? { key: await recipe(this) }
+      : resource.creatable
+        ? await this.create(resource, 'world')
+        : await this.firstListed(resource, scopeSoFar);
     this.made.set(scopeKey, created?.key);
     return created?.key;
   }
 
   /** A catalogue's first entry (what nobody creates, its list enumerates), in the scope of `values`. */
   private async firstListed(resource: Resource, values: string[]): Promise<{ key: string[] } | undefined> {
-    const list = this.catalogue.operations.find((o) => o.method === 'GET' && ['list', 'catalogList'].includes(this.plan(o).kind) && this.plan(o).resource?.collection === resource.collection);
+    const list = this.catalogue.operations.find(
+      (o) => o.method === 'GET' && ['list', 'catalogList'].includes(this.plan(o).kind) && this.plan(o).resource?.collection === resource.collection,
+    );
     if (!list) return undefined;
     let i = 0;
-    const path = `/${segmentsOf(list.path).map((s) => (isParam(s) ? values[i++] ?? '' : s)).join('/')}`;
+    const path = `/${segmentsOf(list.path)
+      .map((s) => (isParam(s) ? (values[i++] ?? '') : s))
+      .join('/')}`;
     const body = safeJson((await this.request('GET', path)).body);
     const items = Array.isArray(body) ? body : body?.[this.plan(list).list?.itemsField ?? 'results'];
     const key = Array.isArray(items) ? items[0]?.[resource.keyFields[0]] : undefined;
@@ -184,10 +197,16 @@ export class World {
     const field = resource.keyFields[0];
     if (keyParam && body.contentType === 'application/json' && isRecord(body.body) && field in body.body) {
       const bodySchema = this.inference.schemas.objectOf(op.requestBody?.content['application/json'])?.properties?.[field];
-      const patterns = [keyParam.schema, bodySchema].map((s) => this.inference.schemas.flat(s).pattern as string | undefined).filter((p): p is string => typeof p === 'string');
-      const candidates = [fill(keyParam.schema, `${seed}:${resource.collection}`, this.fillContext()), fill(bodySchema, `${seed}:${resource.collection}`, this.fillContext())];
+      const patterns = [keyParam.schema, bodySchema]
+        .map((s) => this.inference.schemas.flat(s).pattern as string | undefined)
+        .filter((p): p is string => typeof p === 'string');
+      const candidates = [
+        fill(keyParam.schema, `${seed}:${resource.collection}`, this.fillContext()),
+        fill(bodySchema, `${seed}:${resource.collection}`, this.fillContext()),
+      ];
       const value = candidates.find((c) => patterns.every((p) => new RegExp(p).test(String(c)))) ?? candidates[0];
-      if (typeof value === 'string' || typeof value === 'number') (body.body as Record<string, unknown>)[field] = typeof body.body[field] === 'number' ? Number(value) : value;
+      if (typeof value === 'string' || typeof value === 'number')
+        (body.body as Record<string, unknown>)[field] = typeof body.body[field] === 'number' ? Number(value) : value;
     }
     return { url: query ? `${url}?${query}` : url, ...body };
   }
@@ -229,7 +248,9 @@ export class World {
 
   /** A create that answers no key: the newest record of its collection's list. */
   private async newestKey(resource: Resource): Promise<string[] | undefined> {
-    const list = this.catalogue.operations.find((o) => o.method === 'GET' && this.plan(o).kind === 'list' && this.plan(o).resource?.collection === resource.collection);
+    const list = this.catalogue.operations.find(
+      (o) => o.method === 'GET' && this.plan(o).kind === 'list' && this.plan(o).resource?.collection === resource.collection,
+    );
     if (!list) return undefined;
     const response = await this.request('GET', await this.url(list, 'list'));
     const body = safeJson(response.body);
@@ -243,7 +264,8 @@ export class World {
     const pairs: string[] = [];
     for (const p of op.parameters.filter((q) => q.in === 'query' && q.required)) {
       const value = this.known[p.name] ?? fill(p.schema, `${seed}:${p.name}`, this.fillContext());
-      for (const v of Array.isArray(value) ? value : [value]) pairs.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`);
+      for (const v of Array.isArray(value) ? value : [value])
+        pairs.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`);
     }
     return pairs.join('&');
   }
@@ -255,7 +277,12 @@ export class World {
     if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') return { body: 'binary-content', contentType: type };
     const value = fill(content[type], `${seed}:body`, this.fillContext());
     if (type === 'application/json') return { body: value, contentType: 'application/json' };
-    return { body: new URLSearchParams(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])).toString(), contentType: type };
+    return {
+      body: new URLSearchParams(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+      ).toString(),
+      contentType: type,
+    };
   }
 
   private fillContext(): FillContext {
@@ -266,23 +293,66 @@ export class World {
 /** Requests to modelled operations that a schema-generated request cannot pass (values their services check). */
 const MODELLED: Record<string, (world: World) => Promise<Generated>> = {
   'POST /cdn/advanced/v2/query': async () => ({ url: '/cdn/advanced/v2/query', body: { query: '{ __typename }' }, contentType: 'application/json' }),
-  'POST /cdn/resources/rule_templates': async () => ({ url: '/cdn/resources/rule_templates', body: { name: 'generated', rule: '/static/*', ruleType: 0, options: {} }, contentType: 'application/json' }),
-  'PUT /cdn/resources/rule_templates/{rule_template_id}': async (world) => ({ url: `/cdn/resources/rule_templates/${(await world.made1('cdn/resources/ruletemplates'))}`, body: { name: 'replaced', rule: '/static/*', ruleType: 0, options: {} }, contentType: 'application/json' }),
-  'POST /cloud/v1/subnets/{project_id}/{region_id}': async (world) => ({ url: `/cloud/v1/subnets/${world.known.project_id}/${world.known.region_id}`, body: { name: 'generated', network_id: await world.made1('cloud/networks/{}/{}'), cidr: '10.30.0.0/24' }, contentType: 'application/json' }),
-  'POST /cloud/v2/instances/{project_id}/{region_id}': async (world) => ({ url: `/cloud/v2/instances/${world.known.project_id}/${world.known.region_id}`, body: { name: 'generated-vm', flavor: 'g1-standard-2-4', volumes: [{ source: 'new-volume', size: 20, type_name: 'ssd_hiiops' }], interfaces: [{ type: 'external' }] }, contentType: 'application/json' }),
-  'POST /cloud/v2/k8s/clusters/{project_id}/{region_id}': async (world) => ({ url: `/cloud/v2/k8s/clusters/${world.known.project_id}/${world.known.region_id}`, body: { name: 'generated-k8s', keypair: 'my-key', version: 'v1.30.8', pools: [{ name: 'pool-1', flavor_id: 'g1-standard-2-4', min_node_count: 1 }] }, contentType: 'application/json' }),
+  'POST /cdn/resources/rule_templates': async () => ({
+    url: '/cdn/resources/rule_templates',
+    body: { name: 'generated', rule: '/static/*', ruleType: 0, options: {} },
+    contentType: 'application/json',
+  }),
+  'PUT /cdn/resources/rule_templates/{rule_template_id}': async (world) => ({
+    url: `/cdn/resources/rule_templates/${await world.made1('cdn/resources/ruletemplates')}`,
+    body: { name: 'replaced', rule: '/static/*', ruleType: 0, options: {} },
+    contentType: 'application/json',
+  }),
+  'POST /cloud/v1/subnets/{project_id}/{region_id}': async (world) => ({
+    url: `/cloud/v1/subnets/${world.known.project_id}/${world.known.region_id}`,
+    body: { name: 'generated', network_id: await world.made1('cloud/networks/{}/{}'), cidr: '10.30.0.0/24' },
+    contentType: 'application/json',
+  }),
+  'POST /cloud/v2/instances/{project_id}/{region_id}': async (world) => ({
+    url: `/cloud/v2/instances/${world.known.project_id}/${world.known.region_id}`,
+    body: {
+      name: 'generated-vm',
+      flavor: 'g1-standard-2-4',
+      volumes: [{ source: 'new-volume', size: 20, type_name: 'ssd_hiiops' }],
+      interfaces: [{ type: 'external' }],
+    },
+    contentType: 'application/json',
+  }),
+  'POST /cloud/v2/k8s/clusters/{project_id}/{region_id}': async (world) => ({
+    url: `/cloud/v2/k8s/clusters/${world.known.project_id}/${world.known.region_id}`,
+    body: { name: 'generated-k8s', keypair: 'my-key', version: 'v1.30.8', pools: [{ name: 'pool-1', flavor_id: 'g1-standard-2-4', min_node_count: 1 }] },
+    contentType: 'application/json',
+  }),
   'POST /cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/upgrade': async (world) => {
     await world.made1('cloud/k8s/clusters/{}/{}');
-    return { url: `/cloud/v2/k8s/clusters/${world.known.project_id}/${world.known.region_id}/world-k8s/upgrade`, body: { version: 'v1.31.4' }, contentType: 'application/json' };
+    return {
+      url: `/cloud/v2/k8s/clusters/${world.known.project_id}/${world.known.region_id}/world-k8s/upgrade`,
+      body: { version: 'v1.31.4' },
+      contentType: 'application/json',
+    };
   },
-  'POST /cloud/v2/instances/{project_id}/{region_id}/{instance_id}/action': async (world) => ({ url: `/cloud/v2/instances/${world.known.project_id}/${world.known.region_id}/${await world.made1('cloud/instances/{}/{}')}/action`, body: { action: 'stop' }, contentType: 'application/json' }),
-  'GET /waap/v1/statistics/series': async () => ({ url: `/waap/v1/statistics/series?from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}&granularity=1h&metrics=total_requests` }),
+  'POST /cloud/v2/instances/{project_id}/{region_id}/{instance_id}/action': async (world) => ({
+    url: `/cloud/v2/instances/${world.known.project_id}/${world.known.region_id}/${await world.made1('cloud/instances/{}/{}')}/action`,
+    body: { action: 'stop' },
+    contentType: 'application/json',
+  }),
+  'GET /waap/v1/statistics/series': async () => ({
+    url: `/waap/v1/statistics/series?from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}&granularity=1h&metrics=total_requests`,
+  }),
   'GET /security/notifier/v1/event_logs/{event_log_id}': async (world) => {
     const log = await world.operatorRequest('POST', '/_edgeplane/security/event-logs', { client_id: world.account.clientId, alert_type: 'ddos_alert' });
     return { url: `/security/notifier/v1/event_logs/${log.json().id}` };
   },
-  'POST /iam/clients/{clientId}/tokens': async (world) => ({ url: `/iam/clients/${world.account.clientId}/tokens`, body: { name: 'generated', exp_date: null, client_user: { role: { id: 2, name: 'Users' } } }, contentType: 'application/json' }),
-  'POST /iam/v2/clients/{clientId}/tokens': async (world) => ({ url: `/iam/v2/clients/${world.account.clientId}/tokens`, body: { name: 'generated2', exp_date: null, client_user: { role: { id: 2, name: 'Users' } } }, contentType: 'application/json' }),
+  'POST /iam/clients/{clientId}/tokens': async (world) => ({
+    url: `/iam/clients/${world.account.clientId}/tokens`,
+    body: { name: 'generated', exp_date: null, client_user: { role: { id: 2, name: 'Users' } } },
+    contentType: 'application/json',
+  }),
+  'POST /iam/v2/clients/{clientId}/tokens': async (world) => ({
+    url: `/iam/v2/clients/${world.account.clientId}/tokens`,
+    body: { name: 'generated2', exp_date: null, client_user: { role: { id: 2, name: 'Users' } } },
+    contentType: 'application/json',
+  }),
   'GET /cloud/v1/tasks/{task_id}': async (world) => ({ url: `/cloud/v1/tasks/${await world.anyTask()}` }),
   'POST /cloud/v1/tasks/{task_id}/acknowledge': async (world) => ({ url: `/cloud/v1/tasks/${await world.anyTask()}/acknowledge` }),
 };
@@ -296,11 +366,19 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 const RECIPES: Record<string, (world: World) => Promise<string[] | undefined>> = {
   'waap/domains': async (world) => {
-    const res = await world.operatorRequest('POST', '/_edgeplane/waap/domains', { client_id: world.account.clientId, name: `world-${world.account.clientId}.example.com` });
+    const res = await world.operatorRequest('POST', '/_edgeplane/waap/domains', {
+      client_id: world.account.clientId,
+      name: `world-${world.account.clientId}.example.com`,
+    });
     return res.statusCode < 300 ? [String(res.json().id)] : undefined;
   },
   'cdn/resources/ruletemplates': async (world) => {
-    const res = await world.request('POST', '/cdn/resources/rule_templates', { name: 'world', rule: '/images/*', ruleType: 0, options: {} }, 'application/json');
+    const res = await world.request(
+      'POST',
+      '/cdn/resources/rule_templates',
+      { name: 'world', rule: '/images/*', ruleType: 0, options: {} },
+      'application/json',
+    );
     return res.statusCode < 300 ? [String(res.json().id)] : undefined;
   },
   'cloud/networks/{}/{}': async (world) => world.cloudCreate('/cloud/v1/networks', { name: 'world-net', create_router: true, type: 'vxlan' }, 'networks'),
@@ -311,9 +389,22 @@ const RECIPES: Record<string, (world: World) => Promise<string[] | undefined>> =
   'cloud/volumes/{}/{}': async (world) => world.cloudCreate('/cloud/v1/volumes', { source: 'new-volume', name: 'world-vol', size: 1 }, 'volumes'),
   'cloud/floatingips/{}/{}': async (world) => world.cloudCreate('/cloud/v1/floatingips', {}, 'floatingips'),
   'cloud/instances/{}/{}': async (world) =>
-    world.cloudCreate('/cloud/v2/instances', { name: 'world-vm', flavor: 'g1-standard-2-4', volumes: [{ source: 'new-volume', size: 20, type_name: 'ssd_hiiops' }], interfaces: [{ type: 'external' }] }, 'instances'),
+    world.cloudCreate(
+      '/cloud/v2/instances',
+      {
+        name: 'world-vm',
+        flavor: 'g1-standard-2-4',
+        volumes: [{ source: 'new-volume', size: 20, type_name: 'ssd_hiiops' }],
+        interfaces: [{ type: 'external' }],
+      },
+      'instances',
+    ),
   'cloud/k8s/clusters/{}/{}': async (world) => {
-    const made = await world.cloudCreate('/cloud/v2/k8s/clusters', { name: 'world-k8s', keypair: 'my-key', version: 'v1.30.8', pools: [{ name: 'pool-1', flavor_id: 'g1-standard-2-4', min_node_count: 2 }] }, 'k8s_clusters');
+    const made = await world.cloudCreate(
+      '/cloud/v2/k8s/clusters',
+      { name: 'world-k8s', keypair: 'my-key', version: 'v1.30.8', pools: [{ name: 'pool-1', flavor_id: 'g1-standard-2-4', min_node_count: 2 }] },
+      'k8s_clusters',
+    );
     return made ? ['world-k8s'] : undefined;
   },
 };

@@ -72,5 +72,8 @@ export function conformanceProblems(method: string, referencePath: string, respo
 /** Throws with every problem when the response does not conform. */
 export function expectConforms(method: string, referencePath: string, response: LightMyRequestResponse): void {
   const problems = conformanceProblems(method, referencePath, response);
-  if (problems.length > 0) throw new Error(`${method} ${referencePath} -> ${response.statusCode} does not conform:\n  ${problems.join('\n  ')}\nbody: ${response.body.slice(0, 2000)}`);
+  if (problems.length > 0)
+    throw new Error(
+      `${method} ${referencePath} -> ${response.statusCode} does not conform:\n  ${problems.join('\n  ')}\nbody: ${response.body.slice(0, 2000)}`,
+    );
 }

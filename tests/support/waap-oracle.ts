@@ -82,7 +82,16 @@ export function samples(domainIds: number[], n: number, now: number, base: numbe
       reference_id: s.reference_id,
       session_id: s.session_id,
       user_agent: agent,
-      pattern_matched_tags: tags.map((tag) => ({ tag, display_name: tag.toUpperCase(), description: 'd', field: 'uri', field_name: 'q', pattern_name: 'p', pattern_value: 'v', execution_phase: 'access' })),
+      pattern_matched_tags: tags.map((tag) => ({
+        tag,
+        display_name: tag.toUpperCase(),
+        description: 'd',
+        field: 'uri',
+        field_name: 'q',
+        pattern_name: 'p',
+        pattern_value: 'v',
+        execution_phase: 'access',
+      })),
       ja3: s.ja3,
       ja4: s.ja4,
       traffic_types: s.traffic_types,
@@ -92,7 +101,13 @@ export function samples(domainIds: number[], n: number, now: number, base: numbe
   return out;
 }
 
-const globMatch = (glob: string, path: string) => new RegExp(`^${glob.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(path);
+const globMatch = (glob: string, path: string) =>
+  new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(path);
 
 type Query = Record<string, string[] | string | undefined>;
 const arr = (v: string[] | string | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : v.split(','));
@@ -109,7 +124,11 @@ export function oracle(all: Sample[], q: Query, from: number, to: number): Sampl
     incl('decision', (s) => s.decision),
     incl('optional_action', (s) => s.optional_action),
     incl('ips', (s) => s.client_ip),
-    incl('countries', (s) => s.country, (x) => x.toUpperCase()),
+    incl(
+      'countries',
+      (s) => s.country,
+      (x) => x.toUpperCase(),
+    ),
     incl('http_methods', (s) => s.method),
     incl('status_codes', (s) => s.status, Number),
     incl('request_ids', (s) => s.id),
@@ -119,7 +138,11 @@ export function oracle(all: Sample[], q: Query, from: number, to: number): Sampl
     incl('organizations', (s) => s.org),
     incl('user_agent_clients', (s) => s.ua_client),
     incl('user_agent_devices', (s) => s.ua_device),
-    incl('ja3', (s) => s.ja3.toLowerCase(), (x) => x.toLowerCase()),
+    incl(
+      'ja3',
+      (s) => s.ja3.toLowerCase(),
+      (x) => x.toLowerCase(),
+    ),
     incl('ja4', (s) => s.ja4),
     (s: Sample) => !arr(q.path) || arr(q.path)!.some((g) => globMatch(g, s.path)),
     (s: Sample) => !arr(q.exclude_path) || !arr(q.exclude_path)!.some((g) => globMatch(g, s.path)),
@@ -128,7 +151,5 @@ export function oracle(all: Sample[], q: Query, from: number, to: number): Sampl
     (s: Sample) => !arr(q.tags) || arr(q.tags)!.some((tag) => s.tags.includes(tag)),
     (s: Sample) => !arr(q.exclude_tags) || !arr(q.exclude_tags)!.some((tag) => s.tags.includes(tag)),
   ];
-  return all
-    .filter((s) => s.time >= from && s.time <= to && checks.every((c) => c(s)))
-    .sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : -1));
+  return all.filter((s) => s.time >= from && s.time <= to && checks.every((c) => c(s))).sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : -1));
 }

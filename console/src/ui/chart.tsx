@@ -28,7 +28,10 @@ export function TimeChart(props: { label: string; times: number[]; series: Serie
       cursor: { focus: { prox: 24 } },
       scales: { x: { time: true } },
       axes: [axis, { ...axis, size: 56 }],
-      series: [{ label: 'time (UTC)', value: (_u, v) => (v == null ? '–' : new Date(v * 1000).toISOString().slice(0, 16).replace('T', ' ')) }, ...props.series.map((s) => ({ label: s.label, stroke: css(s.color), width: 1.5, show: s.show ?? true, points: { show: false } }))],
+      series: [
+        { label: 'time (UTC)', value: (_u, v) => (v == null ? '–' : new Date(v * 1000).toISOString().slice(0, 16).replace('T', ' ')) },
+        ...props.series.map((s) => ({ label: s.label, stroke: css(s.color), width: 1.5, show: s.show ?? true, points: { show: false } })),
+      ],
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     };
     const chart = new uPlot(options, [props.times, ...props.series.map((s) => s.values)], element);

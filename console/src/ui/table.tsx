@@ -81,7 +81,14 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
       if (row) props.onOpen(row.original);
     }
   };
-  const firstFocusable = useMemo(() => Math.max(0, rows.findIndex((row) => row.id === props.openId)), [rows, props.openId]);
+  const firstFocusable = useMemo(
+    () =>
+      Math.max(
+        0,
+        rows.findIndex((row) => row.id === props.openId),
+      ),
+    [rows, props.openId],
+  );
 
   return (
     <div class={`table-wrap${props.loading ? ' is-loading' : ''}`} aria-busy={props.loading ? 'true' : 'false'}>

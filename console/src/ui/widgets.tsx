@@ -23,7 +23,12 @@ export function Field(props: { label: string; error?: unknown; path?: string; hi
 /** The error of a call, for the fields no input shows (`shown` lists the paths the form shows inline). */
 export function ErrorNote(props: { error: unknown; shown?: string[] }) {
   if (!props.error) return null;
-  if (!(props.error instanceof ApiError)) return <p class="note error" role="alert">{String((props.error as Error)?.message ?? props.error)}</p>;
+  if (!(props.error instanceof ApiError))
+    return (
+      <p class="note error" role="alert">
+        {String((props.error as Error)?.message ?? props.error)}
+      </p>
+    );
   const shown = props.shown ?? [];
   const others = Object.entries(props.error.fields).filter(([path]) => !shown.some((s) => path === s || path.startsWith(`${s}.`)));
   return (
@@ -45,10 +50,32 @@ export function ErrorNote(props: { error: unknown; shown?: string[] }) {
 }
 
 const STATUS_TONES: Record<string, string> = {
-  FINISHED: 'ok', ACTIVE: 'ok', active: 'ok', available: 'ok', 'in-use': 'ok', allowed: 'ok', passed: 'ok',
-  ERROR: 'bad', error: 'bad', blocked: 'bad', DELETED: 'bad', locked: 'bad',
-  NEW: 'busy', RUNNING: 'busy', creating: 'busy', deleting: 'busy', BUILD: 'busy', attaching: 'busy', PROVISIONING: 'busy',
-  monitored: 'warn', monitor: 'warn', bypass: 'warn', SHUTOFF: 'warn', SUSPENDED: 'warn', DOWN: 'warn', MAINTENANCE: 'warn',
+  FINISHED: 'ok',
+  ACTIVE: 'ok',
+  active: 'ok',
+  available: 'ok',
+  'in-use': 'ok',
+  allowed: 'ok',
+  passed: 'ok',
+  ERROR: 'bad',
+  error: 'bad',
+  blocked: 'bad',
+  DELETED: 'bad',
+  locked: 'bad',
+  NEW: 'busy',
+  RUNNING: 'busy',
+  creating: 'busy',
+  deleting: 'busy',
+  BUILD: 'busy',
+  attaching: 'busy',
+  PROVISIONING: 'busy',
+  monitored: 'warn',
+  monitor: 'warn',
+  bypass: 'warn',
+  SHUTOFF: 'warn',
+  SUSPENDED: 'warn',
+  DOWN: 'warn',
+  MAINTENANCE: 'warn',
 };
 
 export function Status(props: { value: string | null | undefined }) {
@@ -80,7 +107,14 @@ export function Drawer(props: { title: ComponentChildren; onClose: () => void; c
     };
   }, []);
   return (
-    <div class={`drawer${props.wide ? ' wide' : ''}`} role="dialog" aria-modal="false" aria-label={typeof props.title === 'string' ? props.title : 'Details'} tabIndex={-1} ref={panel}>
+    <div
+      class={`drawer${props.wide ? ' wide' : ''}`}
+      role="dialog"
+      aria-modal="false"
+      aria-label={typeof props.title === 'string' ? props.title : 'Details'}
+      tabIndex={-1}
+      ref={panel}
+    >
       <header class="drawer-head">
         <h2>{props.title}</h2>
         <button type="button" class="ghost" onClick={props.onClose} aria-label="Close details" title="Close (Esc)">

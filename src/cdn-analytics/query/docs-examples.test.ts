@@ -15,7 +15,10 @@ beforeAll(async () => {
   t.clock.set(Date.parse('2026-11-22T00:00:00Z'));
   a = await t.account();
   // The options the docs' `edgeplane generate cdn` example uses.
-  const res = await t.request('POST', '/_edgeplane/cdn/access-records/generate', { headers: t.operator, body: { clientId: a.clientId, records: 10000, days: 7, seed: 7, end: '2026-11-22T00:00:00Z' } });
+  const res = await t.request('POST', '/_edgeplane/cdn/access-records/generate', {
+    headers: t.operator,
+    body: { clientId: a.clientId, records: 10000, days: 7, seed: 7, end: '2026-11-22T00:00:00Z' },
+  });
   expect(res.statusCode).toBe(200);
 });
 afterAll(async () => t.close());

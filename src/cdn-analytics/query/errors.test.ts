@@ -79,25 +79,48 @@ describe('200 with errors: the document or its execution failed', () => {
   };
 
   it('syntax error', () =>
-    expectErrors({ query: '{ statistics(' }, { errors: [{ message: 'Syntax Error: Expected Name, found <EOF>.', locations: [{ line: 1, column: 14 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] }));
+    expectErrors(
+      { query: '{ statistics(' },
+      {
+        errors: [{ message: 'Syntax Error: Expected Name, found <EOF>.', locations: [{ line: 1, column: 14 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } }],
+      },
+    ));
 
   it('unknown field', () =>
-    expectErrors({ query: '{ visitors }' }, { errors: [{ message: 'Cannot query field "visitors" on type "Query".', locations: [{ line: 1, column: 3 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] }));
+    expectErrors(
+      { query: '{ visitors }' },
+      {
+        errors: [
+          { message: 'Cannot query field "visitors" on type "Query".', locations: [{ line: 1, column: 3 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+        ],
+      },
+    ));
 
   it('invalid DateTime literal', async () => {
     const res = await post({ query: '{ statistics(from: "yesterday", to: "2026-01-01T00:00:00Z") { rowCount } }' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().errors[0]).toMatchObject({ message: expect.stringContaining('DateTime must be an ISO 8601 date'), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(res.json().errors[0]).toMatchObject({
+      message: expect.stringContaining('DateTime must be an ISO 8601 date'),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     expect(res.json().data).toBeUndefined();
   });
 
   it('bad variable value: a request error, no data', async () => {
-    const res = await post({ query: 'query($from: DateTime!, $to: DateTime!) { statistics(from: $from, to: $to) { rowCount } }', variables: { from: 'soon', to: iso(now) } });
+    const res = await post({
+      query: 'query($from: DateTime!, $to: DateTime!) { statistics(from: $from, to: $to) { rowCount } }',
+      variables: { from: 'soon', to: iso(now) },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.data).toBeUndefined();
     expect(body.errors).toEqual([
-      { message: 'Variable "$from" got invalid value "soon"; DateTime must be an ISO 8601 date or date-time with a zone, e.g. "2026-11-01T00:00:00Z"; got "soon".', locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } },
+      {
+        message:
+          'Variable "$from" got invalid value "soon"; DateTime must be an ISO 8601 date or date-time with a zone, e.g. "2026-11-01T00:00:00Z"; got "soon".',
+        locations: [{ line: 1, column: 7 }],
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
     ]);
   });
 
@@ -106,7 +129,14 @@ describe('200 with errors: the document or its execution failed', () => {
       { query: `{ statistics(from: "${iso(now - 91 * DAY)}", to: "${iso(now)}") { rowCount } }` },
       {
         data: null,
-        errors: [{ message: '`from` is more than 90 days back: statistics are kept for 90 days only.', locations: [{ line: 1, column: 3 }], path: ['statistics'], extensions: { code: 'RETENTION_EXCEEDED' } }],
+        errors: [
+          {
+            message: '`from` is more than 90 days back: statistics are kept for 90 days only.',
+            locations: [{ line: 1, column: 3 }],
+            path: ['statistics'],
+            extensions: { code: 'RETENTION_EXCEEDED' },
+          },
+        ],
       },
     ));
 
@@ -121,15 +151,24 @@ describe('200 with errors: the document or its execution failed', () => {
     ['limit too large', `from: "${iso(now - DAY)}", to: "${iso(now)}", limit: 10001`, 'limit must be from 1 to 10000.'],
     ['negative offset', `from: "${iso(now - DAY)}", to: "${iso(now)}", offset: -1`, 'offset must not be negative.'],
     ['time order without granularity', `from: "${iso(now - DAY)}", to: "${iso(now)}", orderBy: TIME_ASC`, 'orderBy TIME_ASC needs a granularity.'],
-    ['too many buckets', `from: "${iso(now - 10 * DAY)}", to: "${iso(now)}", granularity: MINUTE`, 'The window holds more than 10000 MINUTE buckets: choose a coarser granularity or a shorter window.'],
-    ['directory without a slash', `from: "${iso(now - DAY)}", to: "${iso(now)}", filter: { directories: ["images"] }`, 'filter.directories: "images" must start with \'/\'.'],
+    [
+      'too many buckets',
+      `from: "${iso(now - 10 * DAY)}", to: "${iso(now)}", granularity: MINUTE`,
+      'The window holds more than 10000 MINUTE buckets: choose a coarser granularity or a shorter window.',
+    ],
+    [
+      'directory without a slash',
+      `from: "${iso(now - DAY)}", to: "${iso(now)}", filter: { directories: ["images"] }`,
+      'filter.directories: "images" must start with \'/\'.',
+    ],
   ];
   for (const [name, args, message] of argumentErrors) {
     it(name, () =>
       expectErrors(
         { query: `{ statistics(${args}) { rowCount } }` },
         { data: null, errors: [{ message, locations: [{ line: 1, column: 3 }], path: ['statistics'], extensions: { code: 'BAD_USER_INPUT' } }] },
-      ));
+      ),
+    );
   }
 
   it('one failing field does not fail the others (partial data)', async () => {
@@ -140,32 +179,58 @@ describe('200 with errors: the document or its execution failed', () => {
 
   it('more than 10 root fields', async () => {
     const query = `{ ${Array.from({ length: 11 }, (_, i) => `r${i}: retentionDays`).join(' ')} }`;
-    await expectErrors({ query }, { errors: [{ message: 'The operation selects 11 root fields; the limit is 10.', locations: [{ line: 1, column: 1 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+    await expectErrors(
+      { query },
+      {
+        errors: [
+          {
+            message: 'The operation selects 11 root fields; the limit is 10.',
+            locations: [{ line: 1, column: 1 }],
+            extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+          },
+        ],
+      },
+    );
   });
 
   it('too deep a document', async () => {
     const res = await post({ query: 'query Deep { statistics(from: "2026-01-01", to: "2026-01-02") { totals { a { b { c { d { e { f { g } } } } } } } } }' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().errors).toContainEqual({ message: 'Operation "Deep" is 9 levels deep; the limit is 8.', locations: [{ line: 1, column: 1 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(res.json().errors).toContainEqual({
+      message: 'Operation "Deep" is 9 levels deep; the limit is 8.',
+      locations: [{ line: 1, column: 1 }],
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
   });
 
   it('too many tokens', async () => {
     const query = `{ ${'retentionDays '.repeat(5001)} }`;
     const res = await post({ query });
     expect(res.statusCode).toBe(200);
-    expect(res.json().errors[0]).toMatchObject({ message: 'Syntax Error: Document contains more that 5000 tokens. Parsing aborted.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+    expect(res.json().errors[0]).toMatchObject({
+      message: 'Syntax Error: Document contains more that 5000 tokens. Parsing aborted.',
+      extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+    });
   });
 
   it('a mutation: the schema has none', async () => {
     const res = await post({ query: 'mutation { retentionDays }' });
-    expect(res.json()).toEqual({ errors: [{ message: 'Schema is not configured to execute mutation operation.', locations: [{ line: 1, column: 1 }], extensions: { code: 'BAD_USER_INPUT' } }] });
+    expect(res.json()).toEqual({
+      errors: [
+        { message: 'Schema is not configured to execute mutation operation.', locations: [{ line: 1, column: 1 }], extensions: { code: 'BAD_USER_INPUT' } },
+      ],
+    });
   });
 
   it('operationName picks the operation; an unknown one is an error', async () => {
     const query = 'query A { retentionDays } query B { r: retentionDays }';
     expect((await post({ query, operationName: 'B' })).json()).toEqual({ data: { r: 90 } });
-    expect((await post({ query, operationName: 'C' })).json()).toEqual({ errors: [{ message: 'Unknown operation named "C".', extensions: { code: 'BAD_USER_INPUT' } }] });
-    expect((await post({ query })).json()).toEqual({ errors: [{ message: 'Must provide operation name if query contains multiple operations.', extensions: { code: 'BAD_USER_INPUT' } }] });
+    expect((await post({ query, operationName: 'C' })).json()).toEqual({
+      errors: [{ message: 'Unknown operation named "C".', extensions: { code: 'BAD_USER_INPUT' } }],
+    });
+    expect((await post({ query })).json()).toEqual({
+      errors: [{ message: 'Must provide operation name if query contains multiple operations.', extensions: { code: 'BAD_USER_INPUT' } }],
+    });
   });
 });
 
@@ -206,7 +271,10 @@ describe('schema: introspectable and published', () => {
   it('answers the introspection query', async () => {
     const res = await post({ query: '{ __schema { queryType { name } } __type(name: "Dimension") { enumValues { name } } }' });
     expect(res.json()).toEqual({
-      data: { __schema: { queryType: { name: 'Query' } }, __type: { enumValues: ['COUNTRY', 'DIRECTORY', 'BROWSER', 'DEVICE', 'OS'].map((name) => ({ name })) } },
+      data: {
+        __schema: { queryType: { name: 'Query' } },
+        __type: { enumValues: ['COUNTRY', 'DIRECTORY', 'BROWSER', 'DEVICE', 'OS'].map((name) => ({ name })) },
+      },
     });
   });
 
@@ -225,7 +293,8 @@ describe('GET /cdn/advanced/v2: the playground', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     const html = res.body;
     expect(html).toMatch(/^<!doctype html>/);
-    for (const part of ['<textarea id="query"', '<textarea id="variables"', '<input id="key"', '<button id="run"', "+ '/query'", 'type Query {']) expect(html).toContain(part);
+    for (const part of ['<textarea id="query"', '<textarea id="variables"', '<input id="key"', '<button id="run"', "+ '/query'", 'type Query {'])
+      expect(html).toContain(part);
     // Works offline: no external scripts, styles or links.
     expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
     expect(html).not.toMatch(/https?:\/\//);

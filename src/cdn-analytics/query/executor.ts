@@ -38,7 +38,14 @@ export async function runGraphQL(request: GraphQLRequest, context: AnalyticsCont
   // graphql-js parses each level of brackets recursively: 2,500 levels (well under MAX_TOKENS' reach)
   // overflowed the stack, a 500. Refused before parsing.
   if (nestingDepth(request.query, MAX_NESTING) > MAX_NESTING) {
-    return { errors: [{ message: `Syntax Error: Document nests brackets more than ${MAX_NESTING} levels deep. Parsing aborted.`, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+    return {
+      errors: [
+        {
+          message: `Syntax Error: Document nests brackets more than ${MAX_NESTING} levels deep. Parsing aborted.`,
+          extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+        },
+      ],
+    };
   }
   let document: DocumentNode;
   try {

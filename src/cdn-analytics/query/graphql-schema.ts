@@ -57,7 +57,7 @@ const Dimension = new GraphQLEnumType({
   description: 'What statistics can be grouped by.',
   values: {
     COUNTRY: { value: 'country', description: "Country of the visitor (ISO 3166-1 alpha-2), from the client IP's location." },
-    DIRECTORY: { value: 'directory', description: "First-level directory of the requested path: `/images/a.png` is in `/images/`, `/index.html` in `/`." },
+    DIRECTORY: { value: 'directory', description: 'First-level directory of the requested path: `/images/a.png` is in `/images/`, `/index.html` in `/`.' },
     BROWSER: { value: 'browser', description: 'Browser family from the User-Agent (Chrome, Safari, Firefox, ...).' },
     DEVICE: { value: 'device', description: 'Device type from the User-Agent (see DeviceType).' },
     OS: { value: 'os', description: 'Operating system family from the User-Agent (Windows, Android, iOS, ...).' },
@@ -91,7 +91,9 @@ const GRANULARITY_TEXT: Record<keyof typeof GRANULARITY_MS, string> = {
 const Granularity = new GraphQLEnumType({
   name: 'Granularity',
   description: 'Length of the time buckets rows are grouped into. Buckets start at multiples of their length since the Unix epoch (UTC).',
-  values: Object.fromEntries(Object.keys(GRANULARITY_MS).map((name) => [name, { value: name, description: GRANULARITY_TEXT[name as keyof typeof GRANULARITY_MS] }])),
+  values: Object.fromEntries(
+    Object.keys(GRANULARITY_MS).map((name) => [name, { value: name, description: GRANULARITY_TEXT[name as keyof typeof GRANULARITY_MS] }]),
+  ),
 });
 
 const SORT_TEXT = { bucket: 'time bucket (needs a granularity)', requests: 'requests', traffic: 'traffic', unique_visitors: 'unique visitors' } as const;
@@ -100,7 +102,10 @@ const RowOrder = new GraphQLEnumType({
   name: 'RowOrder',
   description: 'Order of the rows. Ties are broken by time bucket, then by the grouped dimensions, ascending.',
   values: Object.fromEntries(
-    Object.entries(SORTS).map(([name, sort]) => [name, { value: name, description: `By ${SORT_TEXT[sort.key]}, ${sort.descending ? 'largest (newest) first' : 'smallest (oldest) first'}.` }]),
+    Object.entries(SORTS).map(([name, sort]) => [
+      name,
+      { value: name, description: `By ${SORT_TEXT[sort.key]}, ${sort.descending ? 'largest (newest) first' : 'smallest (oldest) first'}.` },
+    ]),
   ),
 });
 
@@ -125,7 +130,8 @@ const statsFields = {
   traffic: { type: new GraphQLNonNull(Long), description: 'Bytes sent to visitors.' },
   uniqueVisitors: {
     type: new GraphQLNonNull(Long),
-    description: 'Distinct visitors (visitor ID, else client IP) in the scope of this object. Not additive: the visitors of a window are not the sum of its buckets.',
+    description:
+      'Distinct visitors (visitor ID, else client IP) in the scope of this object. Not additive: the visitors of a window are not the sum of its buckets.',
   },
 };
 
@@ -141,7 +147,7 @@ const TrafficRow = new GraphQLObjectType<GroupRow>({
   fields: {
     time: { type: DateTime, description: 'Start of the time bucket.', resolve: (row) => row.bucket },
     country: { type: GraphQLString, description: 'Country code (ISO 3166-1 alpha-2).' },
-    directory: { type: GraphQLString, description: "First-level directory, e.g. `/images/`; `/` for files at the root." },
+    directory: { type: GraphQLString, description: 'First-level directory, e.g. `/images/`; `/` for files at the root.' },
     browser: { type: GraphQLString, description: 'Browser family.' },
     device: { type: DeviceType, description: 'Device type.' },
     os: { type: GraphQLString, description: 'Operating system family.' },
@@ -157,9 +163,21 @@ const TrafficStatistics = new GraphQLObjectType<StatisticsReport>({
     to: { type: new GraphQLNonNull(DateTime), description: 'End of the window (exclusive).' },
     granularity: { type: Granularity, description: 'The granularity asked for, null without one.' },
     groupBy: { type: new GraphQLNonNull(list(Dimension)), description: 'The dimensions grouped by.' },
-    totals: { type: new GraphQLNonNull(TrafficTotals), description: 'Statistics of the whole window (unique visitors distinct over the window).', resolve: (report) => report.totals() },
-    rows: { type: new GraphQLNonNull(list(TrafficRow)), description: 'One row per group, after orderBy, offset and limit.', resolve: (report) => report.rows() },
-    rowCount: { type: new GraphQLNonNull(GraphQLInt), description: 'Number of groups before offset and limit (for paging).', resolve: (report) => report.rowCount() },
+    totals: {
+      type: new GraphQLNonNull(TrafficTotals),
+      description: 'Statistics of the whole window (unique visitors distinct over the window).',
+      resolve: (report) => report.totals(),
+    },
+    rows: {
+      type: new GraphQLNonNull(list(TrafficRow)),
+      description: 'One row per group, after orderBy, offset and limit.',
+      resolve: (report) => report.rows(),
+    },
+    rowCount: {
+      type: new GraphQLNonNull(GraphQLInt),
+      description: 'Number of groups before offset and limit (for paging).',
+      resolve: (report) => report.rowCount(),
+    },
   },
 });
 
@@ -174,7 +192,11 @@ const Query = new GraphQLObjectType<unknown, AnalyticsContext>({
         from: { type: new GraphQLNonNull(DateTime), description: 'Start of the window (inclusive).' },
         to: { type: new GraphQLNonNull(DateTime), description: 'End of the window (exclusive).' },
         filter: { type: TrafficFilter, description: 'Which records to count; all of the window by default.' },
-        groupBy: { type: list(Dimension), defaultValue: [], description: 'Dimensions to group by, in the order given; none gives one row per bucket (or one row).' },
+        groupBy: {
+          type: list(Dimension),
+          defaultValue: [],
+          description: 'Dimensions to group by, in the order given; none gives one row per bucket (or one row).',
+        },
         granularity: { type: Granularity, description: 'Also group by time bucket of this length.' },
         orderBy: { type: RowOrder, description: 'Default: TIME_ASC with a granularity, REQUESTS_DESC without.' },
         limit: { type: GraphQLInt, defaultValue: DEFAULT_LIMIT, description: `Maximum rows, 1 to ${MAX_LIMIT}.` },

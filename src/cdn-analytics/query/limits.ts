@@ -69,7 +69,10 @@ class FragmentMeasures {
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         deepest = Math.max(deepest, this.depthOf(selection.selectionSet));
       } else {
-        deepest = Math.max(deepest, this.measured(this.depths, selection.name.value, (fragment) => this.depthOf(fragment.selectionSet)));
+        deepest = Math.max(
+          deepest,
+          this.measured(this.depths, selection.name.value, (fragment) => this.depthOf(fragment.selectionSet)),
+        );
       }
     }
     return deepest;
@@ -111,7 +114,8 @@ export function QueryBoundsRule(context: ValidationContext): ASTVisitor {
       const depth = measures.depthOf(node.selectionSet);
       if (depth > MAX_DEPTH) context.reportError(new GraphQLError(`${name} is ${depth} levels deep; the limit is ${MAX_DEPTH}.`, { nodes: [node] }));
       const width = measures.rootFieldCount(node.selectionSet);
-      if (width > MAX_ROOT_FIELDS) context.reportError(new GraphQLError(`${name} selects ${width} root fields; the limit is ${MAX_ROOT_FIELDS}.`, { nodes: [node] }));
+      if (width > MAX_ROOT_FIELDS)
+        context.reportError(new GraphQLError(`${name} selects ${width} root fields; the limit is ${MAX_ROOT_FIELDS}.`, { nodes: [node] }));
     },
   };
 }

@@ -65,7 +65,11 @@ describe('groupings: sums match the stored records', () => {
     });
   }
 
-  for (const [granularity, ms] of [['HOUR', HOUR], ['SIX_HOURS', 6 * HOUR], ['DAY', DAY]] as const) {
+  for (const [granularity, ms] of [
+    ['HOUR', HOUR],
+    ['SIX_HOURS', 6 * HOUR],
+    ['DAY', DAY],
+  ] as const) {
     it(`granularity ${granularity}: one row per bucket, ordered by time`, async () => {
       const result = await stats(a, { granularity });
       const expected = aggregate(recordsA, [], ms);
@@ -114,9 +118,26 @@ describe('groupings: sums match the stored records', () => {
 describe('filters', () => {
   const pick = <T>(values: T[], n: number) => [...new Set(values)].sort().slice(0, n);
   const cases: [string, () => Record<string, unknown>, (r: AccessRecord) => boolean][] = [
-    ['countries (case-insensitive)', () => ({ countries: pick(recordsA.map((r) => r.country), 2).map((c) => c.toLowerCase()) }), (r) => pick(recordsA.map((x) => x.country), 2).includes(r.country)],
+    [
+      'countries (case-insensitive)',
+      () => ({
+        countries: pick(
+          recordsA.map((r) => r.country),
+          2,
+        ).map((c) => c.toLowerCase()),
+      }),
+      (r) =>
+        pick(
+          recordsA.map((x) => x.country),
+          2,
+        ).includes(r.country),
+    ],
     ['directories', () => ({ directories: ['/images/', '/api/'] }), (r) => ['/images/', '/api/'].includes(directoryOf(r.path))],
-    ['directories as deeper path prefixes', () => ({ directories: ['/images/products/', '/static/js/'] }), (r) => r.path.startsWith('/images/products/') || r.path.startsWith('/static/js/')],
+    [
+      'directories as deeper path prefixes',
+      () => ({ directories: ['/images/products/', '/static/js/'] }),
+      (r) => r.path.startsWith('/images/products/') || r.path.startsWith('/static/js/'),
+    ],
     ['browsers', () => ({ browsers: ['Safari', 'Firefox'] }), (r) => ['Safari', 'Firefox'].includes(r.browser)],
     ['devices', () => ({ devices: ['MOBILE', 'TABLET'] }), (r) => ['mobile', 'tablet'].includes(r.device)],
     ['operatingSystems', () => ({ operatingSystems: ['Android', 'iOS'] }), (r) => ['Android', 'iOS'].includes(r.os)],
@@ -154,9 +175,15 @@ describe('filters', () => {
 
 describe('order and paging', () => {
   it('orders by requests (default), traffic or unique visitors, ties broken by the dimension', async () => {
-    for (const [orderBy, field] of [['REQUESTS_DESC', 'requests'], ['TRAFFIC_ASC', 'traffic'], ['UNIQUE_VISITORS_DESC', 'uniqueVisitors']] as const) {
+    for (const [orderBy, field] of [
+      ['REQUESTS_DESC', 'requests'],
+      ['TRAFFIC_ASC', 'traffic'],
+      ['UNIQUE_VISITORS_DESC', 'uniqueVisitors'],
+    ] as const) {
       const rows = (await stats(a, { groupBy: ['OS'], ...(orderBy === 'REQUESTS_DESC' ? {} : { orderBy }) })).rows as Record<string, number>[];
-      const sorted = [...rows].sort((x, y) => (orderBy.endsWith('DESC') ? y[field] - x[field] : x[field] - y[field]) || String(x.os).localeCompare(String(y.os)));
+      const sorted = [...rows].sort(
+        (x, y) => (orderBy.endsWith('DESC') ? y[field] - x[field] : x[field] - y[field]) || String(x.os).localeCompare(String(y.os)),
+      );
       expect(rows).toEqual(sorted);
     }
   });
@@ -179,7 +206,7 @@ describe('order and paging', () => {
 });
 
 describe('tenancy', () => {
-  it("a client sees only its own records, whatever it filters on", async () => {
+  it('a client sees only its own records, whatever it filters on', async () => {
     expect((await stats(a, {})).totals).toEqual(totalsOf(recordsA));
     expect((await stats(b, {})).totals).toEqual(totalsOf(recordsB));
     // Client A filtering on client B's resource finds nothing.
@@ -197,7 +224,18 @@ describe('tenancy', () => {
 describe('retention: 90 days', () => {
   it('hides and deletes records older than 90 days as the clock moves', async () => {
     const c = await t.account();
-    const base = { clientId: c.clientId, resourceId: 1, host: 'old.example.com', country: 'FR', browser: 'Chrome', device: 'desktop' as const, os: 'Linux', bytes: 100, status: 200, visitorId: null };
+    const base = {
+      clientId: c.clientId,
+      resourceId: 1,
+      host: 'old.example.com',
+      country: 'FR',
+      browser: 'Chrome',
+      device: 'desktop' as const,
+      os: 'Linux',
+      bytes: 100,
+      status: 200,
+      visitorId: null,
+    };
     await ingest(t, [
       { ...base, timestamp: now - 89 * DAY, path: '/old/a', clientIp: '192.0.2.1' },
       { ...base, timestamp: now - 10 * DAY, path: '/new/a', clientIp: '192.0.2.2' },

@@ -30,7 +30,11 @@ describe('analytics on a database file', () => {
     const now = t.clock.now();
     const records = [...generateRecords({ clientId: a.clientId, records: 800, days: 2, end: now, seed: 5 })];
     await ingest(t, records);
-    const res = await gql(t, a, `{ statistics(from: "${new Date(now - 2 * DAY).toISOString()}", to: "${new Date(now).toISOString()}", groupBy: [COUNTRY]) { totals { requests traffic uniqueVisitors } rows { requests } rowCount } }`);
+    const res = await gql(
+      t,
+      a,
+      `{ statistics(from: "${new Date(now - 2 * DAY).toISOString()}", to: "${new Date(now).toISOString()}", groupBy: [COUNTRY]) { totals { requests traffic uniqueVisitors } rows { requests } rowCount } }`,
+    );
     const stats = res.json().data.statistics;
     expect(stats.totals).toEqual(totalsOf(records));
     expect(stats.rows.reduce((s: number, r: { requests: number }) => s + r.requests, 0)).toBe(records.length);

@@ -13,7 +13,8 @@ export const MAX_OPERATION_NAME_LENGTH = 1_024;
 const notARequest = (why: string) => new AppError('bad_request', `The body is not a GraphQL request: ${why}`);
 
 export function graphQLRequestOf(body: unknown): GraphQLRequest {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw notARequest('expected a JSON object {"query": "...", "variables": {...}, "operationName": "..."}.');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw notARequest('expected a JSON object {"query": "...", "variables": {...}, "operationName": "..."}.');
   const { query, variables, operationName } = body as Record<string, unknown>;
   if (query === undefined || query === null) throw notARequest('"query" is missing.');
   if (typeof query !== 'string') throw notARequest('"query" must be a string.');

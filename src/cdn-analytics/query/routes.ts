@@ -18,7 +18,9 @@ const GraphQLBody = Type.Object(
   {
     query: Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'The GraphQL document (see docs/cdn-analytics.md for the schema, or introspect it).' }),
     variables: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }), { description: 'Values of the variables the document declares.' })),
-    operationName: Type.Optional(Nullable(Type.String({ maxLength: MAX_OPERATION_NAME_LENGTH, description: 'Which operation to run when the document holds several.' }))),
+    operationName: Type.Optional(
+      Nullable(Type.String({ maxLength: MAX_OPERATION_NAME_LENGTH, description: 'Which operation to run when the document holds several.' })),
+    ),
   },
   { additionalProperties: true, description: 'A GraphQL-over-HTTP request' },
 );

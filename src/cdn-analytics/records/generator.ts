@@ -16,7 +16,6 @@ export interface GenerateOptions {
 
 export const MAX_GENERATED_RECORDS = 1_000_000;
 
-
 type Weighted<T> = readonly (readonly [T, number])[];
 
 function picker<T>(table: Weighted<T>): (random: () => number) => T {
@@ -31,25 +30,96 @@ function picker<T>(table: Weighted<T>): (random: () => number) => T {
   };
 }
 
-const country = picker([['US', 24], ['DE', 12], ['GB', 8], ['FR', 7], ['NL', 5], ['IN', 9], ['BR', 6], ['JP', 5], ['PL', 4], ['SG', 3], ['CA', 4], ['AU', 3], ['ES', 4], ['IT', 4], ['TR', 2]] as const);
-const device = picker<Device>([['desktop', 44], ['mobile', 45], ['tablet', 7], ['tv', 1], ['bot', 2], ['other', 1]]);
+const country = picker([
+  ['US', 24],
+  ['DE', 12],
+  ['GB', 8],
+  ['FR', 7],
+  ['NL', 5],
+  ['IN', 9],
+  ['BR', 6],
+  ['JP', 5],
+  ['PL', 4],
+  ['SG', 3],
+  ['CA', 4],
+  ['AU', 3],
+  ['ES', 4],
+  ['IT', 4],
+  ['TR', 2],
+] as const);
+const device = picker<Device>([
+  ['desktop', 44],
+  ['mobile', 45],
+  ['tablet', 7],
+  ['tv', 1],
+  ['bot', 2],
+  ['other', 1],
+]);
 const OS_BY_DEVICE: Record<Device, (r: () => number) => string> = {
-  desktop: picker([['Windows', 68], ['macOS', 22], ['Linux', 8], ['ChromeOS', 2]]),
-  mobile: picker([['Android', 70], ['iOS', 30]]),
-  tablet: picker([['iPadOS', 55], ['Android', 45]]),
-  tv: picker([['Tizen', 40], ['webOS', 30], ['Android', 30]]),
-  bot: picker([['Linux', 90], ['Other', 10]]),
+  desktop: picker([
+    ['Windows', 68],
+    ['macOS', 22],
+    ['Linux', 8],
+    ['ChromeOS', 2],
+  ]),
+  mobile: picker([
+    ['Android', 70],
+    ['iOS', 30],
+  ]),
+  tablet: picker([
+    ['iPadOS', 55],
+    ['Android', 45],
+  ]),
+  tv: picker([
+    ['Tizen', 40],
+    ['webOS', 30],
+    ['Android', 30],
+  ]),
+  bot: picker([
+    ['Linux', 90],
+    ['Other', 10],
+  ]),
   other: picker([['Other', 100]]),
 };
 const BROWSER_BY_OS: Record<string, (r: () => number) => string> = {
-  iOS: picker([['Safari', 85], ['Chrome', 13], ['Firefox', 2]]),
-  iPadOS: picker([['Safari', 90], ['Chrome', 10]]),
-  macOS: picker([['Safari', 48], ['Chrome', 44], ['Firefox', 6], ['Edge', 2]]),
-  Windows: picker([['Chrome', 66], ['Edge', 22], ['Firefox', 9], ['Opera', 3]]),
-  Android: picker([['Chrome', 82], ['Samsung Internet', 12], ['Firefox', 3], ['Opera', 3]]),
+  iOS: picker([
+    ['Safari', 85],
+    ['Chrome', 13],
+    ['Firefox', 2],
+  ]),
+  iPadOS: picker([
+    ['Safari', 90],
+    ['Chrome', 10],
+  ]),
+  macOS: picker([
+    ['Safari', 48],
+    ['Chrome', 44],
+    ['Firefox', 6],
+    ['Edge', 2],
+  ]),
+  Windows: picker([
+    ['Chrome', 66],
+    ['Edge', 22],
+    ['Firefox', 9],
+    ['Opera', 3],
+  ]),
+  Android: picker([
+    ['Chrome', 82],
+    ['Samsung Internet', 12],
+    ['Firefox', 3],
+    ['Opera', 3],
+  ]),
 };
-const otherBrowser = picker([['Chrome', 70], ['Firefox', 20], ['Other', 10]]);
-const botBrowser = picker([['Googlebot', 60], ['Bingbot', 25], ['Other', 15]]);
+const otherBrowser = picker([
+  ['Chrome', 70],
+  ['Firefox', 20],
+  ['Other', 10],
+]);
+const botBrowser = picker([
+  ['Googlebot', 60],
+  ['Bingbot', 25],
+  ['Other', 15],
+]);
 
 interface PathKind {
   dir: string;
@@ -65,7 +135,16 @@ const paths = picker<PathKind>([
   [{ dir: '/video/', files: ['intro/seg-001.ts', 'intro/seg-002.ts', 'intro/master.m3u8'], minBytes: 300_000, maxBytes: 8_000_000 }, 6],
   [{ dir: '/blog/', files: ['2026/launch.html', '2026/edge.html', 'feed.xml'], minBytes: 5_000, maxBytes: 120_000 }, 8],
 ]);
-const status = picker([[200, 86], [304, 6], [206, 3], [301, 1], [404, 3], [403, 0.5], [500, 0.3], [503, 0.2]] as const);
+const status = picker([
+  [200, 86],
+  [304, 6],
+  [206, 3],
+  [301, 1],
+  [404, 3],
+  [403, 0.5],
+  [500, 0.3],
+  [503, 0.2],
+] as const);
 
 interface Visitor {
   ip: string;
@@ -80,9 +159,10 @@ function makeVisitor(random: () => number, n: number): Visitor {
   const d = device(random);
   const os = OS_BY_DEVICE[d](random);
   const browser = d === 'bot' ? botBrowser(random) : (BROWSER_BY_OS[os] ?? otherBrowser)(random);
-  const ip = random() < 0.85
-    ? `${1 + Math.floor(random() * 222)}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}.${1 + Math.floor(random() * 254)}`
-    : `2001:db8:${Math.floor(random() * 65536).toString(16)}::${(n + 1).toString(16)}`;
+  const ip =
+    random() < 0.85
+      ? `${1 + Math.floor(random() * 222)}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}.${1 + Math.floor(random() * 254)}`
+      : `2001:db8:${Math.floor(random() * 65536).toString(16)}::${(n + 1).toString(16)}`;
   // Some visitors behind one IP carry a visitor ID (cookie); bots never do.
   const id = d !== 'bot' && random() < 0.3 ? `vis-${n.toString(36)}-${Math.floor(random() * 1e9).toString(36)}` : null;
   return { ip, id, country: country(random), device: d, os, browser };

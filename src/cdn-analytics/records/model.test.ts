@@ -59,10 +59,14 @@ describe('validateRecord', () => {
   });
 
   it('refuses records past the 90-day retention, and non-objects', () => {
-    expect(validateRecord({ ...valid, timestamp: NOW - 90 * DAY_MS - 1 }, NOW)).toEqual({ problems: [{ field: 'timestamp', message: 'is older than the 90-day retention' }] });
+    expect(validateRecord({ ...valid, timestamp: NOW - 90 * DAY_MS - 1 }, NOW)).toEqual({
+      problems: [{ field: 'timestamp', message: 'is older than the 90-day retention' }],
+    });
     expect(validateRecord({ ...valid, timestamp: NOW - 90 * DAY_MS }, NOW)).toHaveProperty('record');
     expect(validateRecord([valid], NOW)).toEqual({ problems: [{ field: '', message: 'must be a JSON object' }] });
-    expect(validateRecord({ ...valid, timestamp: 'yesterday' }, NOW)).toEqual({ problems: [{ field: 'timestamp', message: 'must be an ISO 8601 date-time or epoch milliseconds' }] });
+    expect(validateRecord({ ...valid, timestamp: 'yesterday' }, NOW)).toEqual({
+      problems: [{ field: 'timestamp', message: 'must be an ISO 8601 date-time or epoch milliseconds' }],
+    });
   });
 
   it('counts a visitor by visitor id when present, else by IP', () => {

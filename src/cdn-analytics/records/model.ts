@@ -52,7 +52,21 @@ export function visitorKey(record: Pick<AccessRecord, 'visitorId' | 'clientIp'>)
   return record.visitorId ? `v:${record.visitorId}` : `ip:${record.clientIp}`;
 }
 
-const FIELDS = new Set(['clientId', 'timestamp', 'resourceId', 'host', 'path', 'country', 'browser', 'device', 'os', 'bytes', 'status', 'clientIp', 'visitorId']);
+const FIELDS = new Set([
+  'clientId',
+  'timestamp',
+  'resourceId',
+  'host',
+  'path',
+  'country',
+  'browser',
+  'device',
+  'os',
+  'bytes',
+  'status',
+  'clientIp',
+  'visitorId',
+]);
 const HOST = /^[A-Za-z0-9.\-]{1,253}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 
@@ -112,6 +126,20 @@ export function validateRecord(raw: unknown, now: number): { record: AccessRecor
   if (input.visitorId !== undefined && input.visitorId !== null) visitorId = text(input.visitorId, 'visitorId', 128, problems) || null;
   if (problems.length > 0) return { problems };
   return {
-    record: { clientId, timestamp, resourceId, host: host.toLowerCase(), path, country: country.toUpperCase(), browser, device: device as Device, os, bytes, status, clientIp, visitorId },
+    record: {
+      clientId,
+      timestamp,
+      resourceId,
+      host: host.toLowerCase(),
+      path,
+      country: country.toUpperCase(),
+      browser,
+      device: device as Device,
+      os,
+      bytes,
+      status,
+      clientIp,
+      visitorId,
+    },
   };
 }

@@ -33,7 +33,10 @@ const count = async (clientId: number) => (await t.request('GET', `${BASE}/count
 describe('POST /_edgeplane/cdn/access-records', () => {
   it('stores the valid records of a JSON array and reports the others', async () => {
     const a = await t.account();
-    const res = await t.request('POST', BASE, { headers: t.operator, body: [record(a.clientId), record(a.clientId, { country: 'Netherlands' }), 'x', record(a.clientId, { visitorId: 'v-1' })] });
+    const res = await t.request('POST', BASE, {
+      headers: t.operator,
+      body: [record(a.clientId), record(a.clientId, { country: 'Netherlands' }), 'x', record(a.clientId, { visitorId: 'v-1' })],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       received: 4,
@@ -46,7 +49,11 @@ describe('POST /_edgeplane/cdn/access-records', () => {
     });
     expect(await count(a.clientId)).toBe(2);
     // The stored records are what the client's analytics see.
-    const answer = await gql(t, a, `{ statistics(from: "${new Date(t.clock.now() - 86_400_000).toISOString()}", to: "${new Date(t.clock.now()).toISOString()}") { totals { requests traffic uniqueVisitors } } }`);
+    const answer = await gql(
+      t,
+      a,
+      `{ statistics(from: "${new Date(t.clock.now() - 86_400_000).toISOString()}", to: "${new Date(t.clock.now()).toISOString()}") { totals { requests traffic uniqueVisitors } } }`,
+    );
     expect(answer.json()).toEqual({ data: { statistics: { totals: { requests: 2, traffic: 10000, uniqueVisitors: 2 } } } });
   });
 
@@ -55,7 +62,12 @@ describe('POST /_edgeplane/cdn/access-records', () => {
     const body = `${JSON.stringify(record(a.clientId))}\n\n{"clientId": \n${JSON.stringify(record(a.clientId))}\n`;
     const res = await t.request('POST', BASE, { headers: { ...t.operator, 'content-type': 'application/x-ndjson' }, body });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ received: 3, accepted: 2, rejected: 1, errors: [{ index: 1, field: '', message: expect.stringMatching(/^line 3 is not valid JSON: /) }] });
+    expect(res.json()).toEqual({
+      received: 3,
+      accepted: 2,
+      rejected: 1,
+      errors: [{ index: 1, field: '', message: expect.stringMatching(/^line 3 is not valid JSON: /) }],
+    });
     expect(await count(a.clientId)).toBe(2);
   });
 
@@ -82,7 +94,10 @@ describe('POST /_edgeplane/cdn/access-records/generate', () => {
     const [a, b] = [await t.account(), await t.account()];
     const end = new Date(t.clock.now()).toISOString();
     for (const account of [a, b]) {
-      const res = await t.request('POST', `${BASE}/generate`, { headers: t.operator, body: { clientId: account.clientId, records: 1500, days: 3, seed: 9, end } });
+      const res = await t.request('POST', `${BASE}/generate`, {
+        headers: t.operator,
+        body: { clientId: account.clientId, records: 1500, days: 3, seed: 9, end },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ generated: 1500, from: new Date(t.clock.now() - 3 * 86_400_000).toISOString(), to: end });
     }
@@ -95,14 +110,22 @@ describe('POST /_edgeplane/cdn/access-records/generate', () => {
   it('422 for out-of-range options, in the control envelope', async () => {
     const res = await t.request('POST', `${BASE}/generate`, { headers: t.operator, body: { clientId: 1, records: 0, days: 91, seed: 1 } });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.')).sort()).toEqual(['body.days', 'body.records']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { loc: string[] }) => e.loc.join('.'))
+        .sort(),
+    ).toEqual(['body.days', 'body.records']);
   });
 });
 
 describe('POST /_edgeplane/cdn/access-records/purge', () => {
   it('deletes what the clock has moved past the retention', async () => {
     const a = await t.account();
-    await t.request('POST', BASE, { headers: t.operator, body: [record(a.clientId, { timestamp: new Date(t.clock.now() - 89 * 86_400_000).toISOString() }), record(a.clientId)] });
+    await t.request('POST', BASE, {
+      headers: t.operator,
+      body: [record(a.clientId, { timestamp: new Date(t.clock.now() - 89 * 86_400_000).toISOString() }), record(a.clientId)],
+    });
     const before = t.clock.now();
     t.clock.advance(89 * 86_400_000);
     try {

@@ -53,7 +53,13 @@ export async function recordRoutes(fastify: FastifyInstance, records: AccessReco
     `${BASE}/generate`,
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.cdnAccessRecords.generate', tags: [TAG], summary: 'Generate deterministic CDN access records for a client', body: GenerateBody, response: { 200: GenerateResult } },
+      schema: {
+        operationId: 'control.cdnAccessRecords.generate',
+        tags: [TAG],
+        summary: 'Generate deterministic CDN access records for a client',
+        body: GenerateBody,
+        response: { 200: GenerateResult },
+      },
     },
     async (request) => {
       const body = request.body;
@@ -66,7 +72,13 @@ export async function recordRoutes(fastify: FastifyInstance, records: AccessReco
     `${BASE}/count`,
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.cdnAccessRecords.count', tags: [TAG], summary: "Number of a client's stored access records", querystring: CountQuery, response: { 200: CountResult } },
+      schema: {
+        operationId: 'control.cdnAccessRecords.count',
+        tags: [TAG],
+        summary: "Number of a client's stored access records",
+        querystring: CountQuery,
+        response: { 200: CountResult },
+      },
     },
     async (request) => {
       const { clientId } = request.query;
@@ -78,7 +90,12 @@ export async function recordRoutes(fastify: FastifyInstance, records: AccessReco
     `${BASE}/purge`,
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.cdnAccessRecords.purge', tags: [TAG], summary: 'Run the retention job now (records older than 90 days)', response: { 200: PurgeResult } },
+      schema: {
+        operationId: 'control.cdnAccessRecords.purge',
+        tags: [TAG],
+        summary: 'Run the retention job now (records older than 90 days)',
+        response: { 200: PurgeResult },
+      },
     },
     async () => ({ deleted: await records.purgeExpired() }),
   );

@@ -11,9 +11,12 @@ export const IngestReportSchema = Type.Object({
   received: Type.Integer(),
   accepted: Type.Integer({ description: 'Records stored' }),
   rejected: Type.Integer({ description: 'Records refused (not stored)' }),
-  errors: Type.Array(Type.Object({ index: Type.Integer({ description: 'Position of the record (or NDJSON line) in the batch' }), field: Type.String(), message: Type.String() }), {
-    description: 'The first 100 problems',
-  }),
+  errors: Type.Array(
+    Type.Object({ index: Type.Integer({ description: 'Position of the record (or NDJSON line) in the batch' }), field: Type.String(), message: Type.String() }),
+    {
+      description: 'The first 100 problems',
+    },
+  ),
 });
 
 export const GenerateBody = Type.Object(
@@ -22,7 +25,9 @@ export const GenerateBody = Type.Object(
     records: Type.Integer({ minimum: 1, maximum: MAX_GENERATED_RECORDS }),
     days: Type.Integer({ minimum: 1, maximum: RETENTION_DAYS }),
     seed: Type.Integer({ minimum: 0, maximum: 4294967295 }),
-    end: Type.Optional(Type.String({ format: 'date-time', description: 'End of the generated period; default the server clock. Same options and end give the same records.' })),
+    end: Type.Optional(
+      Type.String({ format: 'date-time', description: 'End of the generated period; default the server clock. Same options and end give the same records.' }),
+    ),
     resourceIds: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, maxItems: 100 })),
   },
   { additionalProperties: false },

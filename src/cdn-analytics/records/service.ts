@@ -50,7 +50,10 @@ export class AccessRecordService {
   }
 
   /** `onProgress` is told how many records are written after each batch (the command line's progress bar). */
-  async generate(options: Omit<GenerateOptions, 'end'> & { end?: number }, onProgress?: (done: number) => void): Promise<{ generated: number; from: number; to: number }> {
+  async generate(
+    options: Omit<GenerateOptions, 'end'> & { end?: number },
+    onProgress?: (done: number) => void,
+  ): Promise<{ generated: number; from: number; to: number }> {
     const problems = [];
     if (options.records < 1 || options.records > MAX_GENERATED_RECORDS) problems.push(bodyField(['records'], `must be from 1 to ${MAX_GENERATED_RECORDS}`));
     if (options.days < 1 || options.days > RETENTION_DAYS) problems.push(bodyField(['days'], `must be from 1 to ${RETENTION_DAYS}`));

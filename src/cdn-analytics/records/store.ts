@@ -59,7 +59,10 @@ export class AccessRecordStore {
     if (records.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < records.length; i += CHUNK) {
-        await trx.insertInto('cdn_access_records').values(records.slice(i, i + CHUNK).map(toRow)).execute();
+        await trx
+          .insertInto('cdn_access_records')
+          .values(records.slice(i, i + CHUNK).map(toRow))
+          .execute();
       }
     });
   }

@@ -39,7 +39,10 @@ export class CaService {
       if (filters.resource_id !== undefined && ofResource !== row.id) return false;
       return lte === undefined || row.validity_not_after <= lte;
     });
-    return pageOf(wanted.map((row) => this.present(row, used.has(row.id))), list);
+    return pageOf(
+      wanted.map((row) => this.present(row, used.has(row.id))),
+      list,
+    );
   }
 
   async get(principal: Principal, id: number): Promise<CaAnswer> {
@@ -84,7 +87,8 @@ export class CaService {
   async delete(principal: Principal, id: number): Promise<void> {
     await this.owned(principal.clientId, id);
     const users = await this.usage.resourcesWithCa(principal.clientId, id);
-    if (users.length > 0) throw stateRefusal(`The CA certificate is used by CDN resource ${users.join(', ')} to verify its origin: detach it before deleting it`);
+    if (users.length > 0)
+      throw stateRefusal(`The CA certificate is used by CDN resource ${users.join(', ')} to verify its origin: detach it before deleting it`);
     await this.store.delete(principal.clientId, id);
   }
 
@@ -110,7 +114,8 @@ export class CaService {
   }
 
   private async checkName(clientId: number, name: string, exceptId?: number): Promise<void> {
-    if (await this.store.nameTaken(clientId, name, exceptId)) throw refused([bodyField(['name'], 'Another CA certificate of the account has this name', 'conflict')]);
+    if (await this.store.nameTaken(clientId, name, exceptId))
+      throw refused([bodyField(['name'], 'Another CA certificate of the account has this name', 'conflict')]);
   }
 
   private async write<T>(run: () => Promise<T>): Promise<T> {

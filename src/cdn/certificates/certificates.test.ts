@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const call = (method: string, url: string, body?: unknown, account = a) => t.request(method, url, { headers: account.headers, body });
-const upload = (body: Record<string, unknown> = {}, account = a) => call('POST', SSL, { name: uniqueHost('cert'), sslCertificate: LEAF_CERT, sslPrivateKey: LEAF_KEY, ...body }, account);
+const upload = (body: Record<string, unknown> = {}, account = a) =>
+  call('POST', SSL, { name: uniqueHost('cert'), sslCertificate: LEAF_CERT, sslPrivateKey: LEAF_KEY, ...body }, account);
 
 describe('uploaded certificates', () => {
   it('are parsed: issuer, subject, alternative names and validity come from the certificate', async () => {
@@ -49,7 +50,12 @@ describe('uploaded certificates', () => {
     ['the key of another certificate', { sslPrivateKey: OTHER_KEY }, 'sslPrivateKey', /does not belong/],
     ['an expired certificate', { sslCertificate: EXPIRED_CERT, sslPrivateKey: OTHER_KEY }, 'sslCertificate', /expired on 2021-01-01/],
     ['a chain in the wrong order', { sslCertificate: `${TEST_CA}${LEAF_CERT}` }, 'sslCertificate', /followed by the one that signed it/],
-    ['a chain to an untrusted root when asked to check', { sslCertificate: `${LEAF_CERT}${TEST_CA}`, validate_root_ca: true }, 'sslCertificate', /trusted certificate authority/],
+    [
+      'a chain to an untrusted root when asked to check',
+      { sslCertificate: `${LEAF_CERT}${TEST_CA}`, validate_root_ca: true },
+      'sslCertificate',
+      /trusted certificate authority/,
+    ],
     ['no key', { sslPrivateKey: undefined }, 'sslPrivateKey', /required/],
   ];
   it.each(refusals)('refuses %s with a 400 naming the field, storing nothing', async (_name, body, field, message) => {
@@ -92,7 +98,10 @@ describe('uploaded certificates', () => {
     expect(resource.sslData).toBe(cert.id);
     const list = await call('GET', SSL, undefined, c);
     expectConforms('GET', SSL, list);
-    expect(list.json().map((x: { id: number; hasRelatedResources: boolean }) => [x.id, x.hasRelatedResources])).toEqual([[cert.id, true], [spare.id, false]]);
+    expect(list.json().map((x: { id: number; hasRelatedResources: boolean }) => [x.id, x.hasRelatedResources])).toEqual([
+      [cert.id, true],
+      [spare.id, false],
+    ]);
     const page = await t.request('GET', SSL, { headers: c.headers, query: { limit: '1', resource_id: String(resource.id) } });
     expect(page.json()).toMatchObject({ count: 1, results: [{ id: cert.id }] });
     expect((await t.request('GET', SSL, { headers: c.headers, query: { automated: 'true' } })).json()).toEqual([]);
@@ -109,8 +118,13 @@ describe('uploaded certificates', () => {
   it('a resource refuses a certificate without sslEnabled, or one of another account', async () => {
     const cert = (await upload({}, b)).json();
     const mine = (await upload()).json();
-    expect((await call('POST', '/cdn/resources', { cname: uniqueHost(), origin: 'origin.example.com', sslData: mine.id })).json().errors.sslData[0]).toMatch(/sslEnabled/);
-    expect((await call('POST', '/cdn/resources', { cname: uniqueHost(), origin: 'origin.example.com', sslEnabled: true, sslData: cert.id })).json().errors.sslData[0]).toMatch(/No SSL certificate/);
+    expect((await call('POST', '/cdn/resources', { cname: uniqueHost(), origin: 'origin.example.com', sslData: mine.id })).json().errors.sslData[0]).toMatch(
+      /sslEnabled/,
+    );
+    expect(
+      (await call('POST', '/cdn/resources', { cname: uniqueHost(), origin: 'origin.example.com', sslEnabled: true, sslData: cert.id })).json().errors
+        .sslData[0],
+    ).toMatch(/No SSL certificate/);
   });
 });
 
@@ -119,7 +133,12 @@ describe('trusted CA certificates', () => {
     const res = await call('POST', CA, { name: 'root', sslCertificate: TEST_CA });
     expect(res.statusCode, res.body).toBe(201);
     expectConforms('POST', CA, res);
-    expect(res.json()).toMatchObject({ name: 'root', cert_subject_cn: 'Edgeplane Test Root CA', cert_issuer: 'Edgeplane Test Root CA', hasRelatedResources: false });
+    expect(res.json()).toMatchObject({
+      name: 'root',
+      cert_subject_cn: 'Edgeplane Test Root CA',
+      cert_issuer: 'Edgeplane Test Root CA',
+      hasRelatedResources: false,
+    });
     const renamed = await call('PUT', `${CA}/${res.json().id}`, { name: 'root-2' });
     expectConforms('PUT', `${CA}/{id}`, renamed);
     expect(renamed.json().name).toBe('root-2');

@@ -67,7 +67,13 @@ describe("Let's Encrypt issuing", () => {
 
   it('cannot cover a wildcard host name', async () => {
     const cert = await automated();
-    const res = await call('POST', '/cdn/resources', { cname: uniqueHost(), origin: 'origin.example.com', secondaryHostnames: [`*.${uniqueHost('w')}`], sslEnabled: true, sslData: cert.id });
+    const res = await call('POST', '/cdn/resources', {
+      cname: uniqueHost(),
+      origin: 'origin.example.com',
+      secondaryHostnames: [`*.${uniqueHost('w')}`],
+      sslEnabled: true,
+      sslData: cert.id,
+    });
     expect(res.json().errors.sslData[0]).toMatch(/wildcard/);
   });
 
@@ -94,9 +100,13 @@ describe("Let's Encrypt issuing", () => {
     expect(JSON.parse(row.le_attempts)[0].cancelled_at).toBeTypeOf('number');
   });
 
-  it('renew, retry and status are for Let\'s Encrypt certificates only', async () => {
+  it("renew, retry and status are for Let's Encrypt certificates only", async () => {
     const own = (await call('POST', SSL, { name: uniqueHost('own'), sslCertificate: LEAF_CERT, sslPrivateKey: LEAF_KEY })).json();
-    for (const [method, path] of [['GET', 'status'], ['POST', 'renew'], ['POST', 'force-retry']]) {
+    for (const [method, path] of [
+      ['GET', 'status'],
+      ['POST', 'renew'],
+      ['POST', 'force-retry'],
+    ]) {
       const res = await call(method, `${SSL}/${own.id}/${path}`);
       expect(res.statusCode).toBe(400);
       expect(res.json().errors.certificate[0]).toMatch(/Not a Let's Encrypt certificate/);

@@ -19,7 +19,12 @@ export function parseChain(pem: string): Parsed<X509Certificate[]> {
     try {
       certificates.push(new X509Certificate(block));
     } catch {
-      return { problem: blocks.length === 1 ? 'The certificate cannot be read: its PEM data is damaged' : `Certificate ${i + 1} of the chain cannot be read: its PEM data is damaged` };
+      return {
+        problem:
+          blocks.length === 1
+            ? 'The certificate cannot be read: its PEM data is damaged'
+            : `Certificate ${i + 1} of the chain cannot be read: its PEM data is damaged`,
+      };
     }
   }
   return { value: certificates };
@@ -30,7 +35,8 @@ export function parseKey(pem: string): Parsed<KeyObject> {
   if (pem.includes('ENCRYPTED')) {
     return { problem: 'The private key is encrypted: upload it without a passphrase' };
   }
-  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) return { problem: 'Not a PEM private key: expected -----BEGIN PRIVATE KEY----- ... -----END PRIVATE KEY-----' };
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem))
+    return { problem: 'Not a PEM private key: expected -----BEGIN PRIVATE KEY----- ... -----END PRIVATE KEY-----' };
   try {
     return { value: createPrivateKey({ key: pem, format: 'pem' }) };
   } catch {

@@ -38,7 +38,13 @@ export function sslRoutes(fastify: FastifyInstance, service: SslService): void {
 
   app.get(
     BASE,
-    cdnRoute({ operationId: 'cdn.sslCertificates.list', tags: TAGS, summary: 'List SSL certificates', querystring: CertificateListQuery, response: { 200: SslList, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.list',
+      tags: TAGS,
+      summary: 'List SSL certificates',
+      querystring: CertificateListQuery,
+      response: { 200: SslList, ...errors },
+    }),
     async (request, reply) => {
       const query = request.query;
       const list = listRequest(query);
@@ -47,22 +53,47 @@ export function sslRoutes(fastify: FastifyInstance, service: SslService): void {
   );
   app.post(
     BASE,
-    cdnRoute({ operationId: 'cdn.sslCertificates.create', tags: TAGS, summary: 'Upload a certificate, or ask for a Let\'s Encrypt one (automated: true)', body: SslCreate, response: { 201: SslSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.create',
+      tags: TAGS,
+      summary: "Upload a certificate, or ask for a Let's Encrypt one (automated: true)",
+      body: SslCreate,
+      response: { 201: SslSchema, ...errors },
+    }),
     async (request, reply) => reply.status(201).send(await service.create(principalOf(request), request.body)),
   );
   app.get(
     ITEM,
-    cdnRoute({ operationId: 'cdn.sslCertificates.get', tags: TAGS, summary: 'Get an SSL certificate', params: SslParams, response: { 200: SslSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.get',
+      tags: TAGS,
+      summary: 'Get an SSL certificate',
+      params: SslParams,
+      response: { 200: SslSchema, ...errors },
+    }),
     async (request) => service.get(principalOf(request), request.params.ssl_id),
   );
   app.put(
     ITEM,
-    cdnRoute({ operationId: 'cdn.sslCertificates.replace', tags: TAGS, summary: 'Replace an uploaded certificate and key', params: SslParams, body: SslReplace, response: { 200: SslSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.replace',
+      tags: TAGS,
+      summary: 'Replace an uploaded certificate and key',
+      params: SslParams,
+      body: SslReplace,
+      response: { 200: SslSchema, ...errors },
+    }),
     async (request) => service.replace(principalOf(request), request.params.ssl_id, request.body),
   );
   app.delete(
     ITEM,
-    cdnRoute({ operationId: 'cdn.sslCertificates.delete', tags: TAGS, summary: 'Delete a certificate no resource uses', params: SslParams, response: { ...NO_CONTENT, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.delete',
+      tags: TAGS,
+      summary: 'Delete a certificate no resource uses',
+      params: SslParams,
+      response: { ...NO_CONTENT, ...errors },
+    }),
     async (request, reply) => {
       await service.delete(principalOf(request), request.params.ssl_id);
       return reply.status(204).send();
@@ -70,17 +101,36 @@ export function sslRoutes(fastify: FastifyInstance, service: SslService): void {
   );
   app.get(
     `${BASE}/:cert_id/usage`,
-    cdnRoute({ operationId: 'cdn.sslCertificates.usage', tags: TAGS, summary: 'CDN resources using a certificate', params: CertParams, response: { 200: UsageSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.usage',
+      tags: TAGS,
+      summary: 'CDN resources using a certificate',
+      params: CertParams,
+      response: { 200: UsageSchema, ...errors },
+    }),
     async (request) => service.usageOf(principalOf(request), request.params.cert_id),
   );
   app.get(
     `${BASE}/:cert_id/status`,
-    cdnRoute({ operationId: 'cdn.sslCertificates.issuingStatus', tags: TAGS, summary: 'Let\'s Encrypt issuing attempts', params: CertParams, querystring: IssuingStatusQuery, response: { 200: IssuingStatusSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.issuingStatus',
+      tags: TAGS,
+      summary: "Let's Encrypt issuing attempts",
+      params: CertParams,
+      querystring: IssuingStatusQuery,
+      response: { 200: IssuingStatusSchema, ...errors },
+    }),
     async (request) => service.status(principalOf(request), request.params.cert_id, request.query.exclude ?? []),
   );
   app.post(
     `${BASE}/:cert_id/renew`,
-    cdnRoute({ operationId: 'cdn.sslCertificates.renew', tags: TAGS, summary: 'Renew a Let\'s Encrypt certificate', params: CertParams, response: { ...STARTED, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.renew',
+      tags: TAGS,
+      summary: "Renew a Let's Encrypt certificate",
+      params: CertParams,
+      response: { ...STARTED, ...errors },
+    }),
     async (request, reply) => {
       await service.renew(principalOf(request), request.params.cert_id);
       return reply.status(201).send();
@@ -88,7 +138,13 @@ export function sslRoutes(fastify: FastifyInstance, service: SslService): void {
   );
   app.post(
     `${BASE}/:cert_id/force-retry`,
-    cdnRoute({ operationId: 'cdn.sslCertificates.forceRetry', tags: TAGS, summary: 'Retry a failed Let\'s Encrypt issuing', params: CertParams, response: { ...STARTED, ...errors, 429: ErrorBody } }),
+    cdnRoute({
+      operationId: 'cdn.sslCertificates.forceRetry',
+      tags: TAGS,
+      summary: "Retry a failed Let's Encrypt issuing",
+      params: CertParams,
+      response: { ...STARTED, ...errors, 429: ErrorBody },
+    }),
     async (request, reply) => {
       await service.forceRetry(principalOf(request), request.params.cert_id);
       return reply.status(201).send();
@@ -104,7 +160,13 @@ export function caRoutes(fastify: FastifyInstance, service: CaService): void {
 
   app.get(
     BASE,
-    cdnRoute({ operationId: 'cdn.caCertificates.list', tags: TAGS, summary: 'List trusted CA certificates', querystring: CertificateListQuery, response: { 200: CaList, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.caCertificates.list',
+      tags: TAGS,
+      summary: 'List trusted CA certificates',
+      querystring: CertificateListQuery,
+      response: { 200: CaList, ...errors },
+    }),
     async (request, reply) => {
       const query = request.query;
       const list = listRequest(query);
@@ -113,22 +175,47 @@ export function caRoutes(fastify: FastifyInstance, service: CaService): void {
   );
   app.post(
     BASE,
-    cdnRoute({ operationId: 'cdn.caCertificates.create', tags: TAGS, summary: 'Add a trusted CA certificate', body: CaCreate, response: { 201: CaSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.caCertificates.create',
+      tags: TAGS,
+      summary: 'Add a trusted CA certificate',
+      body: CaCreate,
+      response: { 201: CaSchema, ...errors },
+    }),
     async (request, reply) => reply.status(201).send(await service.create(principalOf(request), request.body)),
   );
   app.get(
     ITEM,
-    cdnRoute({ operationId: 'cdn.caCertificates.get', tags: TAGS, summary: 'Get a trusted CA certificate', params: CaParams, response: { 200: CaSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.caCertificates.get',
+      tags: TAGS,
+      summary: 'Get a trusted CA certificate',
+      params: CaParams,
+      response: { 200: CaSchema, ...errors },
+    }),
     async (request) => service.get(principalOf(request), request.params.id),
   );
   app.put(
     ITEM,
-    cdnRoute({ operationId: 'cdn.caCertificates.replace', tags: TAGS, summary: 'Rename a trusted CA certificate', params: CaParams, body: CaReplace, response: { 200: CaSchema, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.caCertificates.replace',
+      tags: TAGS,
+      summary: 'Rename a trusted CA certificate',
+      params: CaParams,
+      body: CaReplace,
+      response: { 200: CaSchema, ...errors },
+    }),
     async (request) => service.rename(principalOf(request), request.params.id, request.body.name),
   );
   app.delete(
     ITEM,
-    cdnRoute({ operationId: 'cdn.caCertificates.delete', tags: TAGS, summary: 'Delete a trusted CA certificate no resource uses', params: CaParams, response: { ...NO_CONTENT, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.caCertificates.delete',
+      tags: TAGS,
+      summary: 'Delete a trusted CA certificate no resource uses',
+      params: CaParams,
+      response: { ...NO_CONTENT, ...errors },
+    }),
     async (request, reply) => {
       await service.delete(principalOf(request), request.params.id);
       return reply.status(204).send();

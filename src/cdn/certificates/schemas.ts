@@ -10,17 +10,17 @@ const Pem = (description: string) => Type.String({ maxLength: MAX_LENGTH.pem, de
 
 export const SslCreate = Type.Object({
   name: Name,
-  sslCertificate: Type.Optional(Pem('The certificate chain in PEM, the domain\'s certificate first')),
-  sslPrivateKey: Type.Optional(Pem('The certificate\'s private key in PEM (not encrypted)')),
+  sslCertificate: Type.Optional(Pem("The certificate chain in PEM, the domain's certificate first")),
+  sslPrivateKey: Type.Optional(Pem("The certificate's private key in PEM (not encrypted)")),
   validate_root_ca: Type.Optional(Type.Boolean({ description: 'true: the chain must lead to a trusted certificate authority' })),
-  automated: Type.Optional(Type.Boolean({ description: 'true: a Let\'s Encrypt certificate, issued once attached to a CDN resource' })),
+  automated: Type.Optional(Type.Boolean({ description: "true: a Let's Encrypt certificate, issued once attached to a CDN resource" })),
 });
 export type SslCreateInput = Static<typeof SslCreate>;
 
 export const SslReplace = Type.Object({
   name: Name,
-  sslCertificate: Pem('The certificate chain in PEM, the domain\'s certificate first'),
-  sslPrivateKey: Pem('The certificate\'s private key in PEM (not encrypted)'),
+  sslCertificate: Pem("The certificate chain in PEM, the domain's certificate first"),
+  sslPrivateKey: Pem("The certificate's private key in PEM (not encrypted)"),
   validate_root_ca: Type.Optional(Type.Boolean({ description: 'true: the chain must lead to a trusted certificate authority' })),
 });
 export type SslReplaceInput = Static<typeof SslReplace>;
@@ -38,14 +38,17 @@ const facts = {
   hasRelatedResources: Type.Boolean({ description: 'Whether a CDN resource uses the certificate' }),
 };
 
-export const SslSchema = Type.Object({ ...facts, automated: Type.Boolean({ description: 'true: issued by Let\'s Encrypt' }) }, { description: 'SSL certificate' });
+export const SslSchema = Type.Object(
+  { ...facts, automated: Type.Boolean({ description: "true: issued by Let's Encrypt" }) },
+  { description: 'SSL certificate' },
+);
 export type SslAnswer = Static<typeof SslSchema>;
 
 export const SslParams = Type.Object({ ssl_id: Type.Integer({ description: 'SSL certificate ID' }) });
 export const CertParams = Type.Object({ cert_id: Type.Integer({ description: 'SSL certificate ID' }) });
 
 export const CertificateListQuery = Type.Object({
-  automated: Type.Optional(Type.Boolean({ description: 'Let\'s Encrypt certificates (true) or uploaded ones (false)' })),
+  automated: Type.Optional(Type.Boolean({ description: "Let's Encrypt certificates (true) or uploaded ones (false)" })),
   validity_not_after_lte: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'Certificates valid until at most this time' })),
   resource_id: Type.Optional(Type.Integer({ description: 'Certificates used by this CDN resource' })),
   ...PageQuery,
@@ -55,7 +58,9 @@ export type CertificateFilters = { automated?: boolean; validity_not_after_lte?:
 export const SslList = ListOf(SslSchema, 'SSL certificates: an array, or a page when limit is given');
 
 export const UsageSchema = Type.Object({
-  resources: Type.Array(Type.Object({ id: Type.Integer(), cname: Type.String(), status: Type.String() }), { description: 'CDN resources using the certificate' }),
+  resources: Type.Array(Type.Object({ id: Type.Integer(), cname: Type.String(), status: Type.String() }), {
+    description: 'CDN resources using the certificate',
+  }),
 });
 
 const Attempt = Type.Object({

@@ -29,7 +29,12 @@ export interface CertificateUsage {
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
 
 /** The checked facts of an uploaded certificate and key, or every problem with them. */
-export function checkUpload(certificate: string | undefined, privateKey: string | undefined, validateRootCa: boolean, now: number): { fields?: Pick<SslFields, 'cert_issuer' | 'cert_subject_cn' | 'cert_subject_alt' | 'validity_not_before' | 'validity_not_after'>; errors: FieldError[] } {
+export function checkUpload(
+  certificate: string | undefined,
+  privateKey: string | undefined,
+  validateRootCa: boolean,
+  now: number,
+): { fields?: Pick<SslFields, 'cert_issuer' | 'cert_subject_cn' | 'cert_subject_alt' | 'validity_not_before' | 'validity_not_after'>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   if (certificate === undefined) errors.push(bodyField(['sslCertificate'], 'Field required', 'missing'));
   if (privateKey === undefined) errors.push(bodyField(['sslPrivateKey'], 'Field required', 'missing'));
@@ -43,11 +48,19 @@ export function checkUpload(certificate: string | undefined, privateKey: string 
   const facts = factsOf(leaf);
   if (!keyMatches(leaf, key.value)) errors.push(bodyField(['sslPrivateKey'], 'The private key does not belong to the certificate', 'conflict'));
   if (facts.notAfter <= now) errors.push(bodyField(['sslCertificate'], `The certificate expired on ${new Date(facts.notAfter).toISOString()}`));
-  if (!chainIsOrdered(chain.value)) errors.push(bodyField(['sslCertificate'], 'Each certificate of the chain must be followed by the one that signed it, the domain\'s certificate first'));
-  else if (validateRootCa && !chainsToTrustedRoot(chain.value)) errors.push(bodyField(['sslCertificate'], 'The chain does not lead to a trusted certificate authority (validate_root_ca is true)'));
+  if (!chainIsOrdered(chain.value))
+    errors.push(bodyField(['sslCertificate'], "Each certificate of the chain must be followed by the one that signed it, the domain's certificate first"));
+  else if (validateRootCa && !chainsToTrustedRoot(chain.value))
+    errors.push(bodyField(['sslCertificate'], 'The chain does not lead to a trusted certificate authority (validate_root_ca is true)'));
   if (errors.length > 0) return { errors };
   return {
-    fields: { cert_issuer: facts.issuer, cert_subject_cn: facts.subjectCn, cert_subject_alt: facts.subjectAlt, validity_not_before: facts.notBefore, validity_not_after: facts.notAfter },
+    fields: {
+      cert_issuer: facts.issuer,
+      cert_subject_cn: facts.subjectCn,
+      cert_subject_alt: facts.subjectAlt,
+      validity_not_before: facts.notBefore,
+      validity_not_after: facts.notAfter,
+    },
     errors,
   };
 }
@@ -83,11 +96,31 @@ export class SslService {
     const clientId = principal.clientId;
     let fields: SslFields;
     if (input.automated === true) {
-      fields = { name: input.name, automated: 1, certificate: null, private_key: null, cert_issuer: '', cert_subject_cn: '', cert_subject_alt: '', validity_not_before: null, validity_not_after: null, le_resource_id: null, le_attempts: '[]' };
+      fields = {
+        name: input.name,
+        automated: 1,
+        certificate: null,
+        private_key: null,
+        cert_issuer: '',
+        cert_subject_cn: '',
+        cert_subject_alt: '',
+        validity_not_before: null,
+        validity_not_after: null,
+        le_resource_id: null,
+        le_attempts: '[]',
+      };
     } else {
       const upload = checkUpload(input.sslCertificate, input.sslPrivateKey, input.validate_root_ca === true, this.clock.now());
       if (!upload.fields) throw refused(upload.errors);
-      fields = { name: input.name, automated: 0, certificate: input.sslCertificate!, private_key: input.sslPrivateKey!, ...upload.fields, le_resource_id: null, le_attempts: '[]' };
+      fields = {
+        name: input.name,
+        automated: 0,
+        certificate: input.sslCertificate!,
+        private_key: input.sslPrivateKey!,
+        ...upload.fields,
+        le_resource_id: null,
+        le_attempts: '[]',
+      };
     }
     await this.checkName(clientId, input.name);
     if ((await this.store.count(clientId)) >= QUOTAS.sslCertificates) {
@@ -100,11 +133,19 @@ export class SslService {
   /** PUT: a new certificate and key (and name) for an uploaded certificate. */
   async replace(principal: Principal, id: number, input: SslReplaceInput): Promise<SslAnswer> {
     const row = await this.owned(principal.clientId, id);
-    if (row.automated === 1) throw refused([bodyField(['sslCertificate'], 'A Let\'s Encrypt certificate is issued by the CDN and cannot be replaced by an upload')]);
+    if (row.automated === 1)
+      throw refused([bodyField(['sslCertificate'], "A Let's Encrypt certificate is issued by the CDN and cannot be replaced by an upload")]);
     const upload = checkUpload(input.sslCertificate, input.sslPrivateKey, input.validate_root_ca === true, this.clock.now());
     if (!upload.fields) throw refused(upload.errors);
     await this.checkName(principal.clientId, input.name, id);
-    await this.write(() => this.store.update(principal.clientId, id, { name: input.name, certificate: input.sslCertificate, private_key: input.sslPrivateKey, ...upload.fields }, this.clock.now()));
+    await this.write(() =>
+      this.store.update(
+        principal.clientId,
+        id,
+        { name: input.name, certificate: input.sslCertificate, private_key: input.sslPrivateKey, ...upload.fields },
+        this.clock.now(),
+      ),
+    );
     return this.get(principal, id);
   }
 
@@ -145,7 +186,8 @@ export class SslService {
   async renew(principal: Principal, id: number): Promise<void> {
     const { row, resource } = await this.issuing(principal, id);
     const attempts = parseAttempts(row.le_attempts);
-    if (isRunning(attempts.at(-1), this.clock.now())) throw refused([bodyField(['resource'], 'A Let\'s Encrypt certificate is being issued for the resource: wait until it finishes')]);
+    if (isRunning(attempts.at(-1), this.clock.now()))
+      throw refused([bodyField(['resource'], "A Let's Encrypt certificate is being issued for the resource: wait until it finishes")]);
     await this.store.update(principal.clientId, id, { le_attempts: JSON.stringify(startAttempt(attempts, resource, this.clock.now())) }, this.clock.now());
   }
 
@@ -154,7 +196,8 @@ export class SslService {
     const attempts = parseAttempts(row.le_attempts);
     const latest = attempts.at(-1);
     if (isRunning(latest, this.clock.now())) throw refused([bodyField(['certificate'], 'An issuing attempt is running: wait until it finishes')]);
-    if (latest?.outcome === 'done' && latest.cancelled_at === undefined) throw refused([bodyField(['certificate'], 'The certificate was issued: there is nothing to retry')]);
+    if (latest?.outcome === 'done' && latest.cancelled_at === undefined)
+      throw refused([bodyField(['certificate'], 'The certificate was issued: there is nothing to retry')]);
     await this.store.update(principal.clientId, id, { le_attempts: JSON.stringify(startAttempt(attempts, resource, this.clock.now())) }, this.clock.now());
   }
 
@@ -170,7 +213,7 @@ export class SslService {
   /** A Let's Encrypt certificate attached to a resource, for renew, retry and status. */
   private async issuing(principal: Principal, id: number) {
     const row = await this.owned(principal.clientId, id);
-    if (row.automated !== 1) throw refused([bodyField(['certificate'], 'Not a Let\'s Encrypt certificate')]);
+    if (row.automated !== 1) throw refused([bodyField(['certificate'], "Not a Let's Encrypt certificate")]);
     const resource = row.le_resource_id === null ? undefined : await this.usage.issuingTarget(principal.clientId, row.le_resource_id);
     if (!resource) throw refused([bodyField(['certificate'], 'The certificate is not attached to a CDN resource')]);
     return { row, resource };
@@ -208,7 +251,8 @@ export class SslService {
   }
 
   private async checkName(clientId: number, name: string, exceptId?: number): Promise<void> {
-    if (await this.store.nameTaken(clientId, name, exceptId)) throw refused([bodyField(['name'], 'Another SSL certificate of the account has this name', 'conflict')]);
+    if (await this.store.nameTaken(clientId, name, exceptId))
+      throw refused([bodyField(['name'], 'Another SSL certificate of the account has this name', 'conflict')]);
   }
 
   private async write<T>(run: () => Promise<T>): Promise<T> {

@@ -52,7 +52,13 @@ const sslRow = (r: SslRow): SslRow => ({
   validity_not_after: num(r.validity_not_after),
   le_resource_id: num(r.le_resource_id),
 });
-const caRow = (r: CaRow): CaRow => ({ ...r, id: Number(r.id), client_id: Number(r.client_id), validity_not_before: Number(r.validity_not_before), validity_not_after: Number(r.validity_not_after) });
+const caRow = (r: CaRow): CaRow => ({
+  ...r,
+  id: Number(r.id),
+  client_id: Number(r.client_id),
+  validity_not_before: Number(r.validity_not_before),
+  validity_not_after: Number(r.validity_not_after),
+});
 
 type Table = 'cdn_ssl_certificates' | 'cdn_ca_certificates';
 
@@ -70,7 +76,11 @@ class CertificateTable<Row, Fields> {
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db.selectFrom(this.table).select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom(this.table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -95,7 +105,12 @@ class CertificateTable<Row, Fields> {
   }
 
   async update(clientId: number, id: number, fields: Partial<Fields>, now: number): Promise<void> {
-    await this.db.updateTable(this.table).set({ ...(fields as object), updated_at: now } as never).where('client_id', '=', clientId).where('id', '=', id).execute();
+    await this.db
+      .updateTable(this.table)
+      .set({ ...(fields as object), updated_at: now } as never)
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(clientId: number, id: number): Promise<void> {

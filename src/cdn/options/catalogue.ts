@@ -46,13 +46,35 @@ const aclOption = (what: string, description: string) =>
   );
 
 export const BROTLI_TYPES = [
-  'application/javascript', 'application/json', 'application/vnd.ms-fontobject', 'application/wasm', 'application/x-font-ttf',
-  'application/x-javascript', 'application/xml', 'application/xml+rss', 'image/svg+xml', 'image/x-icon', 'text/css', 'text/html',
-  'text/javascript', 'text/plain', 'text/xml',
+  'application/javascript',
+  'application/json',
+  'application/vnd.ms-fontobject',
+  'application/wasm',
+  'application/x-font-ttf',
+  'application/x-javascript',
+  'application/xml',
+  'application/xml+rss',
+  'image/svg+xml',
+  'image/x-icon',
+  'text/css',
+  'text/html',
+  'text/javascript',
+  'text/plain',
+  'text/xml',
 ] as const;
 
 export const STALE_ERRORS = [
-  'error', 'http_403', 'http_404', 'http_429', 'http_500', 'http_502', 'http_503', 'http_504', 'invalid_header', 'timeout', 'updating',
+  'error',
+  'http_403',
+  'http_404',
+  'http_429',
+  'http_500',
+  'http_502',
+  'http_503',
+  'http_504',
+  'invalid_header',
+  'timeout',
+  'updating',
 ] as const;
 
 export const TLS_VERSIONS = ['SSLv3', 'TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
@@ -91,11 +113,21 @@ const HeaderMap = <T extends TSchema>(value: T, description: string) =>
 /** Every option a rule (template or resource rule) takes, by its wire key. */
 export const RULE_OPTION_SCHEMAS = {
   allowedHttpMethods: option(
-    { enabled: Enabled, value: Type.Array(StringEnum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const), { uniqueItems: true, maxItems: 7 }) },
+    {
+      enabled: Enabled,
+      value: Type.Array(StringEnum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const), { uniqueItems: true, maxItems: 7 }),
+    },
     'HTTP methods allowed for content requests',
   ),
   brotli_compression: option(
-    { enabled: Enabled, value: Type.Array(StringEnum(BROTLI_TYPES), { uniqueItems: true, maxItems: BROTLI_TYPES.length, description: 'Content types to compress; text/html is mandatory' }) },
+    {
+      enabled: Enabled,
+      value: Type.Array(StringEnum(BROTLI_TYPES), {
+        uniqueItems: true,
+        maxItems: BROTLI_TYPES.length,
+        description: 'Content types to compress; text/html is mandatory',
+      }),
+    },
     'Brotli compression on the CDN side; not with fetch_compressed or slice enabled',
   ),
   browser_cache_settings: option({ enabled: Enabled, value: NginxTime('Browser cache lifetime, at most 1y; 0s disables') }, 'Browser cache lifetime'),
@@ -186,7 +218,10 @@ export const RULE_OPTION_SCHEMAS = {
   proxy_cache_key: option({ enabled: Enabled, value: Type.String({ maxLength: 255 }) }, 'Cache key from $http_x_cdn_real_host, $request_uri, $scheme, $uri'),
   proxy_cache_methods_set: valueOption('Cache POST as well as GET and HEAD'),
   proxy_connect_timeout: option({ enabled: Enabled, value: Type.String({ maxLength: 32, description: '1s to 5s' }) }, 'Origin connect timeout'),
-  proxy_read_timeout: option({ enabled: Enabled, value: Type.String({ maxLength: 32, description: '1s to 30s (20s with websockets)' }) }, 'Origin read timeout'),
+  proxy_read_timeout: option(
+    { enabled: Enabled, value: Type.String({ maxLength: 32, description: '1s to 30s (20s with websockets)' }) },
+    'Origin read timeout',
+  ),
   query_params_blacklist: option({ enabled: Enabled, value: List(Short()) }, 'Query parameters ignored in the cache key'),
   query_params_whitelist: option({ enabled: Enabled, value: List(Short()) }, 'Only these query parameters are in the cache key'),
   query_string_forwarding: option(
@@ -235,14 +270,26 @@ export const RULE_OPTION_SCHEMAS = {
     },
     'SNI hostname toward an HTTPS origin',
   ),
-  stale: option({ enabled: Enabled, value: Type.Array(StringEnum(STALE_ERRORS), { uniqueItems: true, maxItems: STALE_ERRORS.length }) }, 'Serve stale content on these errors'),
+  stale: option(
+    { enabled: Enabled, value: Type.Array(StringEnum(STALE_ERRORS), { uniqueItems: true, maxItems: STALE_ERRORS.length }) },
+    'Serve stale content on these errors',
+  ),
   static_response_headers: option({ enabled: Enabled, value: Type.Array(StaticResponseHeader, { maxItems: 50 }) }, 'Headers added to responses'),
   staticHeaders: option(
-    { enabled: Enabled, value: HeaderMap(Type.Union([Type.String({ maxLength: 512 }), Type.Array(Type.String({ maxLength: 512 }), { maxItems: MAX_ITEMS })]), 'Header name to value(s)') },
+    {
+      enabled: Enabled,
+      value: HeaderMap(
+        Type.Union([Type.String({ maxLength: 512 }), Type.Array(Type.String({ maxLength: 512 }), { maxItems: MAX_ITEMS })]),
+        'Header name to value(s)',
+      ),
+    },
     'Deprecated: use static_response_headers. Header name to value(s)',
     { deprecated: true },
   ),
-  staticRequestHeaders: option({ enabled: Enabled, value: HeaderMap(Type.String({ maxLength: 512 }), 'Header name to value') }, 'Headers added to requests toward the origin'),
+  staticRequestHeaders: option(
+    { enabled: Enabled, value: HeaderMap(Type.String({ maxLength: 512 }), 'Header name to value') },
+    'Headers added to requests toward the origin',
+  ),
   user_agent_acl: aclOption('User-Agent strings, or regexes starting with ~ or ~*', 'Access by User-Agent'),
   waap: valueOption('Web application and API protection'),
   websockets: valueOption('WebSocket connections to the origin'),
@@ -254,12 +301,19 @@ export const RESOURCE_ONLY_OPTION_SCHEMAS = {
   http3_enabled: valueOption('HTTP/3 delivery; needs sslEnabled'),
   network_error_logging: valueOption('Network Error Logging headers (NEL, Report-To)'),
   tls_versions: option(
-    { enabled: Enabled, value: Type.Array(StringEnum(TLS_VERSIONS), { uniqueItems: true, maxItems: TLS_VERSIONS.length, description: 'Protocol versions allowed (case-sensitive)' }) },
+    {
+      enabled: Enabled,
+      value: Type.Array(StringEnum(TLS_VERSIONS), {
+        uniqueItems: true,
+        maxItems: TLS_VERSIONS.length,
+        description: 'Protocol versions allowed (case-sensitive)',
+      }),
+    },
     'SSL/TLS versions allowed toward end users; OFF or null = all',
   ),
-  use_default_le_chain: valueOption('Let\'s Encrypt chain: true = default (for old Android), false = alternative'),
-  use_dns01_le_challenge: valueOption('Let\'s Encrypt challenge: true = DNS-01, false = HTTP-01'),
-  use_rsa_le_cert: valueOption('Let\'s Encrypt key type: true = RSA, false = ECDSA'),
+  use_default_le_chain: valueOption("Let's Encrypt chain: true = default (for old Android), false = alternative"),
+  use_dns01_le_challenge: valueOption("Let's Encrypt challenge: true = DNS-01, false = HTTP-01"),
+  use_rsa_le_cert: valueOption("Let's Encrypt key type: true = RSA, false = ECDSA"),
 };
 
 export const RESOURCE_OPTION_SCHEMAS = { ...RULE_OPTION_SCHEMAS, ...RESOURCE_ONLY_OPTION_SCHEMAS };

@@ -35,5 +35,11 @@ export function inheritedProblems(schemaFields: FieldError[], inherited: StoredO
   const bad = refusedOptions(schemaFields);
   return inheritedConflicts(inherited, options)
     .filter((c) => !bad.has(c.own))
-    .map((c) => bodyField(['options', c.own], `Cannot be enabled together with ${c.inherited}, which the resource enables: turn ${c.inherited} OFF in this rule`, 'conflict'));
+    .map((c) =>
+      bodyField(
+        ['options', c.own],
+        `Cannot be enabled together with ${c.inherited}, which the resource enables: turn ${c.inherited} OFF in this rule`,
+        'conflict',
+      ),
+    );
 }

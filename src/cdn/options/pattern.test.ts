@@ -16,7 +16,17 @@ describe('ruleErrors', () => {
     expect(ruleErrors('[a', 1)[0].message).toMatch(/not a valid regular expression/);
   });
   it('accepts the PCRE forms nginx users write that RE2 reads', () => {
-    for (const rule of ['/.*\\.(jpe?g|png)$', '^/(?i)images/', '/(?P<dir>[^/]+)/', '/(?<dir>[^/]+)/', '/[[:alpha:]]+/', '/\\d{2,4}/', '/a\\z', '/a\\Z', '/folder/images/*.png']) {
+    for (const rule of [
+      '/.*\\.(jpe?g|png)$',
+      '^/(?i)images/',
+      '/(?P<dir>[^/]+)/',
+      '/(?<dir>[^/]+)/',
+      '/[[:alpha:]]+/',
+      '/\\d{2,4}/',
+      '/a\\z',
+      '/a\\Z',
+      '/folder/images/*.png',
+    ]) {
       expect(ruleErrors(rule, 0), rule).toEqual([]);
     }
   });

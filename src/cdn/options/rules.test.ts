@@ -6,7 +6,15 @@ const keys = (errors: { path: (string | number)[] }[]) => errors.map((e) => e.pa
 
 describe('nginxTimeSeconds', () => {
   it.each([
-    ['10', 10], ['10s', 10], ['1500ms', 1.5], ['2m', 120], ['1h', 3600], ['1d', 86_400], ['1w', 604_800], ['1M', 2_592_000], ['1y', 31_536_000],
+    ['10', 10],
+    ['10s', 10],
+    ['1500ms', 1.5],
+    ['2m', 120],
+    ['1h', 3600],
+    ['1d', 86_400],
+    ['1w', 604_800],
+    ['1M', 2_592_000],
+    ['1y', 31_536_000],
   ])('%s is %d seconds', (text, seconds) => expect(nginxTimeSeconds(text)).toBe(seconds));
   it.each(['', '1.5s', '10x', '-1s', 's', '1 s', '1Y'])('%j is not an nginx time', (text) => expect(nginxTimeSeconds(text)).toBeUndefined());
 });
@@ -26,13 +34,25 @@ describe('conflicts', () => {
   const cases: [string, Record<string, unknown>, string[]][] = [
     ['gzipOn with fetch_compressed', { gzipOn: on({ value: true }), fetch_compressed: on({ value: true }) }, ['options.gzipOn']],
     ['gzipOn with slice', { gzipOn: on({ value: true }), slice: on({ value: true }) }, ['options.gzipOn']],
-    ['brotli with fetch_compressed', { brotli_compression: on({ value: ['text/html'] }), fetch_compressed: on({ value: true }) }, ['options.brotli_compression']],
+    [
+      'brotli with fetch_compressed',
+      { brotli_compression: on({ value: ['text/html'] }), fetch_compressed: on({ value: true }) },
+      ['options.brotli_compression'],
+    ],
     ['brotli with slice', { brotli_compression: on({ value: ['text/html'] }), slice: on({ value: true }) }, ['options.brotli_compression']],
     ['fetch_compressed with slice', { fetch_compressed: on({ value: true }), slice: on({ value: true }) }, ['options.fetch_compressed']],
     ['hostHeader with forward_host_header', { hostHeader: on({ value: 'a.com' }), forward_host_header: on({ value: true }) }, ['options.hostHeader']],
     ['both redirects', { redirect_http_to_https: on({ value: true }), redirect_https_to_http: on({ value: true }) }, ['options.redirect_https_to_http']],
-    ['ignoreQueryString with whitelist', { ignoreQueryString: on({ value: true }), query_params_whitelist: on({ value: ['a'] }) }, ['options.query_params_whitelist']],
-    ['whitelist with blacklist', { query_params_whitelist: on({ value: ['a'] }), query_params_blacklist: on({ value: ['b'] }) }, ['options.query_params_blacklist']],
+    [
+      'ignoreQueryString with whitelist',
+      { ignoreQueryString: on({ value: true }), query_params_whitelist: on({ value: ['a'] }) },
+      ['options.query_params_whitelist'],
+    ],
+    [
+      'whitelist with blacklist',
+      { query_params_whitelist: on({ value: ['a'] }), query_params_blacklist: on({ value: ['b'] }) },
+      ['options.query_params_blacklist'],
+    ],
   ];
   it.each(cases)('%s conflict', (_name, options, expected) => expect(keys(conflictErrors(options as never))).toEqual(expected));
 
@@ -58,31 +78,71 @@ describe('per-option rules', () => {
     ['browser cache of 13M', { browser_cache_settings: on({ value: '13M' }) }, ['options.browser_cache_settings.value']],
     ['edge cache default of 53w', { edge_cache_settings: on({ default: '53w' }) }, ['options.edge_cache_settings.default']],
     ['edge cache value and default', { edge_cache_settings: on({ value: '1d', default: '1d' }) }, ['options.edge_cache_settings.default']],
-    ['edge cache custom keys', { edge_cache_settings: on({ custom_values: { '404': '1m', any: '0s', '600': '1s', abc: '1s' } }) }, ['options.edge_cache_settings.custom_values.600', 'options.edge_cache_settings.custom_values.abc']],
+    [
+      'edge cache custom keys',
+      { edge_cache_settings: on({ custom_values: { '404': '1m', any: '0s', '600': '1s', abc: '1s' } }) },
+      ['options.edge_cache_settings.custom_values.600', 'options.edge_cache_settings.custom_values.abc'],
+    ],
     ['fastedge without triggers', { fastedge: on() }, ['options.fastedge']],
     ['fastedge with a trigger', { fastedge: on({ on_response_body: { app_id: '1' } }) }, []],
     ['force_return reserved code', { force_return: on({ code: 499, body: '' }) }, ['options.force_return.code']],
-    ['force_return bad times and zone', { force_return: on({ code: 200, body: '', time_interval: { start_time: '24:00', end_time: '9:5', time_zone: 'Mars/Base' } }) }, ['options.force_return.time_interval.start_time', 'options.force_return.time_interval.end_time', 'options.force_return.time_interval.time_zone']],
-    ['force_return good interval', { force_return: on({ code: 200, body: '', time_interval: { start_time: '00:00', end_time: '23:59', time_zone: 'CET' } }) }, []],
-    ['country codes', { country_acl: on({ policy_type: 'allow', excepted_values: ['GB', 'XX', 'gb'] }) }, ['options.country_acl.excepted_values.1', 'options.country_acl.excepted_values.2']],
-    ['ip networks', { ip_address_acl: on({ policy_type: 'deny', excepted_values: ['10.0.0.0/8', '10.0.0.1', '::1/129', '2a03:d000:2980:7::8/128'] }) }, ['options.ip_address_acl.excepted_values.1', 'options.ip_address_acl.excepted_values.2']],
-    ['referrers', { referrer_acl: on({ policy_type: 'deny', excepted_values: ['example.com', '*.example.net', 'https://x.com'] }) }, ['options.referrer_acl.excepted_values.2']],
-    ['user agents', { user_agent_acl: on({ policy_type: 'deny', excepted_values: ['curl/8', '~*bot', '', '~(bad'] }) }, ['options.user_agent_acl.excepted_values.3']],
+    [
+      'force_return bad times and zone',
+      { force_return: on({ code: 200, body: '', time_interval: { start_time: '24:00', end_time: '9:5', time_zone: 'Mars/Base' } }) },
+      ['options.force_return.time_interval.start_time', 'options.force_return.time_interval.end_time', 'options.force_return.time_interval.time_zone'],
+    ],
+    [
+      'force_return good interval',
+      { force_return: on({ code: 200, body: '', time_interval: { start_time: '00:00', end_time: '23:59', time_zone: 'CET' } }) },
+      [],
+    ],
+    [
+      'country codes',
+      { country_acl: on({ policy_type: 'allow', excepted_values: ['GB', 'XX', 'gb'] }) },
+      ['options.country_acl.excepted_values.1', 'options.country_acl.excepted_values.2'],
+    ],
+    [
+      'ip networks',
+      { ip_address_acl: on({ policy_type: 'deny', excepted_values: ['10.0.0.0/8', '10.0.0.1', '::1/129', '2a03:d000:2980:7::8/128'] }) },
+      ['options.ip_address_acl.excepted_values.1', 'options.ip_address_acl.excepted_values.2'],
+    ],
+    [
+      'referrers',
+      { referrer_acl: on({ policy_type: 'deny', excepted_values: ['example.com', '*.example.net', 'https://x.com'] }) },
+      ['options.referrer_acl.excepted_values.2'],
+    ],
+    [
+      'user agents',
+      { user_agent_acl: on({ policy_type: 'deny', excepted_values: ['curl/8', '~*bot', '', '~(bad'] }) },
+      ['options.user_agent_acl.excepted_values.3'],
+    ],
     ['cors star with a domain', { cors: on({ value: ['*', 'a.com'] }) }, ['options.cors.value']],
     ['cors domains', { cors: on({ value: ['a.com', 'not a domain'] }) }, ['options.cors.value.1']],
     ['connect timeout range', { proxy_connect_timeout: on({ value: '6s' }) }, ['options.proxy_connect_timeout.value']],
     ['read timeout 30s', { proxy_read_timeout: on({ value: '30s' }) }, []],
     ['read timeout 25s with websockets', { proxy_read_timeout: on({ value: '25s' }), websockets: on({ value: true }) }, ['options.proxy_read_timeout.value']],
     ['cache key variables', { proxy_cache_key: on({ value: '$scheme$host' }) }, ['options.proxy_cache_key.value']],
-    ['headers that cannot be hidden', { response_headers_hiding_policy: on({ mode: 'show', excepted: ['X-A', 'date'] }) }, ['options.response_headers_hiding_policy.excepted.1']],
+    [
+      'headers that cannot be hidden',
+      { response_headers_hiding_policy: on({ mode: 'show', excepted: ['X-A', 'date'] }) },
+      ['options.response_headers_hiding_policy.excepted.1'],
+    ],
     ['hide mode keeps required headers', { response_headers_hiding_policy: on({ mode: 'hide', excepted: ['Date'] }) }, []],
     ['rewrite without replacement', { rewrite: on({ body: '/(.*)' }) }, ['options.rewrite.body']],
     ['rewrite with a bad regex', { rewrite: on({ body: '/(.* /x' }) }, ['options.rewrite.body']],
     ['custom sni without hostname', { sni: on({ sni_type: 'custom', custom_hostname: '' }) }, ['options.sni.custom_hostname']],
     ['static bandwidth without speed', { limit_bandwidth: on({ limit_type: 'static' }) }, ['options.limit_bandwidth.speed']],
-    ['response header value', { static_response_headers: on({ value: [{ name: 'X-A', value: ['ok', ' leading space'] }] }) }, ['options.static_response_headers.value.0.value.1']],
+    [
+      'response header value',
+      { static_response_headers: on({ value: [{ name: 'X-A', value: ['ok', ' leading space'] }] }) },
+      ['options.static_response_headers.value.0.value.1'],
+    ],
     ['static headers names', { staticHeaders: on({ value: { 'X-Ok': ['a', 'b'], 'Bad Name': 'v' } }) }, ['options.staticHeaders.value.Bad Name']],
-    ['request header name of 256', { staticRequestHeaders: on({ value: { ['h'.repeat(256)]: 'v' } }) }, [`options.staticRequestHeaders.value.${'h'.repeat(256)}`]],
+    [
+      'request header name of 256',
+      { staticRequestHeaders: on({ value: { ['h'.repeat(256)]: 'v' } }) },
+      [`options.staticRequestHeaders.value.${'h'.repeat(256)}`],
+    ],
     ['request header name of 255', { staticRequestHeaders: on({ value: { ['h'.repeat(255)]: 'v' } }) }, []],
   ];
   it.each(cases)('%s', (_name, options, expected) => expect(keys(optionErrors(options as never))).toEqual(expected));

@@ -134,7 +134,12 @@ function headerMapErrors(name: string, map: Record<string, unknown>, maxName: nu
     }
     for (const value of Array.isArray(raw) ? raw : [raw]) {
       if (typeof value === 'string' && (value.length > 512 || !HEADER_VALUE.test(value))) {
-        errors.push(bodyField(at(name, 'value', header), 'Header value: at most 512 characters, starting with a letter, digit, * or {, from letters, digits, spaces and ~!@#%^&*()-_=+/|\\";:?.,><{}[]'));
+        errors.push(
+          bodyField(
+            at(name, 'value', header),
+            'Header value: at most 512 characters, starting with a letter, digit, * or {, from letters, digits, spaces and ~!@#%^&*()-_=+/|\\";:?.,><{}[]',
+          ),
+        );
       }
     }
   }
@@ -160,7 +165,8 @@ const CHECKS: Partial<Record<OptionName, Check>> = {
     }
     return errors;
   },
-  fastedge: (o) => (TRIGGERS.some((t) => o[t] != null) ? [] : [bodyField(at('fastedge'), `At least one trigger is required: ${TRIGGERS.join(', ')}`, 'missing')]),
+  fastedge: (o) =>
+    TRIGGERS.some((t) => o[t] != null) ? [] : [bodyField(at('fastedge'), `At least one trigger is required: ${TRIGGERS.join(', ')}`, 'missing')],
   force_return: (o) => {
     const errors: FieldError[] = [];
     if (typeof o.code === 'number' && RESERVED_RETURN_CODES.has(o.code)) {
@@ -180,15 +186,21 @@ const CHECKS: Partial<Record<OptionName, Check>> = {
   },
   country_acl: (o) =>
     ((o.excepted_values as unknown[]) ?? []).flatMap((code, i) =>
-      typeof code === 'string' && !COUNTRY_CODES.has(code) ? [bodyField(at('country_acl', 'excepted_values', i), `${code} is not an ISO 3166-1 alpha-2 country code`)] : [],
+      typeof code === 'string' && !COUNTRY_CODES.has(code)
+        ? [bodyField(at('country_acl', 'excepted_values', i), `${code} is not an ISO 3166-1 alpha-2 country code`)]
+        : [],
     ),
   ip_address_acl: (o) =>
     ((o.excepted_values as unknown[]) ?? []).flatMap((net, i) =>
-      typeof net === 'string' && !isCidr(net) ? [bodyField(at('ip_address_acl', 'excepted_values', i), 'Must be an IPv4 or IPv6 network with a mask, e.g. 192.168.3.2/32')] : [],
+      typeof net === 'string' && !isCidr(net)
+        ? [bodyField(at('ip_address_acl', 'excepted_values', i), 'Must be an IPv4 or IPv6 network with a mask, e.g. 192.168.3.2/32')]
+        : [],
     ),
   referrer_acl: (o) =>
     ((o.excepted_values as unknown[]) ?? []).flatMap((domain, i) =>
-      typeof domain === 'string' && !DOMAIN.test(domain.replace(/^\*\./, '')) ? [bodyField(at('referrer_acl', 'excepted_values', i), 'Must be a domain or wildcard domain without protocol')] : [],
+      typeof domain === 'string' && !DOMAIN.test(domain.replace(/^\*\./, ''))
+        ? [bodyField(at('referrer_acl', 'excepted_values', i), 'Must be a domain or wildcard domain without protocol')]
+        : [],
     ),
   user_agent_acl: (o) =>
     ((o.excepted_values as unknown[]) ?? []).flatMap((ua, i) => {
@@ -199,28 +211,40 @@ const CHECKS: Partial<Record<OptionName, Check>> = {
     const values = (o.value as unknown[]) ?? [];
     const special = values.filter((v) => v === '*' || v === '$http_origin');
     if (special.length > 0 && values.length > 1) return [bodyField(at('cors', 'value'), '"*" and "$http_origin" must be the only value')];
-    return values.flatMap((v, i) => (typeof v === 'string' && v !== '*' && v !== '$http_origin' && !DOMAIN.test(v) ? [bodyField(at('cors', 'value', i), 'Must be "*", "$http_origin" or a domain')] : []));
+    return values.flatMap((v, i) =>
+      typeof v === 'string' && v !== '*' && v !== '$http_origin' && !DOMAIN.test(v)
+        ? [bodyField(at('cors', 'value', i), 'Must be "*", "$http_origin" or a domain')]
+        : [],
+    );
   },
   proxy_connect_timeout: (o) => timeoutRange('proxy_connect_timeout', o.value, 5),
-  proxy_read_timeout: (o, all) => (isActive(all.websockets) ? timeoutRange('proxy_read_timeout', o.value, 20, ' with websockets enabled') : timeoutRange('proxy_read_timeout', o.value, 30)),
+  proxy_read_timeout: (o, all) =>
+    isActive(all.websockets) ? timeoutRange('proxy_read_timeout', o.value, 20, ' with websockets enabled') : timeoutRange('proxy_read_timeout', o.value, 30),
   proxy_cache_key: (o) => {
     const value = String(o.value ?? '');
     if (value === '') return [bodyField(at('proxy_cache_key', 'value'), 'Must not be empty')];
     const unknown = (value.match(/\$[A-Za-z_]+/g) ?? []).filter((v) => !CACHE_KEY_VARIABLES.has(v));
-    return unknown.length > 0 ? [bodyField(at('proxy_cache_key', 'value'), `Unsupported variables ${unknown.join(', ')}; allowed: ${[...CACHE_KEY_VARIABLES].join(', ')}`)] : [];
+    return unknown.length > 0
+      ? [bodyField(at('proxy_cache_key', 'value'), `Unsupported variables ${unknown.join(', ')}; allowed: ${[...CACHE_KEY_VARIABLES].join(', ')}`)]
+      : [];
   },
   response_headers_hiding_policy: (o) => {
     const excepted = (o.excepted as unknown[]) ?? [];
-    const errors = excepted.flatMap((h, i) => (typeof h === 'string' && !HEADER_TOKEN.test(h) ? [bodyField(at('response_headers_hiding_policy', 'excepted', i), 'Not a valid HTTP header name')] : []));
+    const errors = excepted.flatMap((h, i) =>
+      typeof h === 'string' && !HEADER_TOKEN.test(h) ? [bodyField(at('response_headers_hiding_policy', 'excepted', i), 'Not a valid HTTP header name')] : [],
+    );
     if (o.mode === 'show') {
       excepted.forEach((h, i) => {
-        if (typeof h === 'string' && NEVER_HIDDEN.has(h.toLowerCase())) errors.push(bodyField(at('response_headers_hiding_policy', 'excepted', i), `${h} cannot be hidden`));
+        if (typeof h === 'string' && NEVER_HIDDEN.has(h.toLowerCase()))
+          errors.push(bodyField(at('response_headers_hiding_policy', 'excepted', i), `${h} cannot be hidden`));
       });
     }
     return errors;
   },
   rewrite: (o) => {
-    const parts = String(o.body ?? '').trim().split(/\s+/);
+    const parts = String(o.body ?? '')
+      .trim()
+      .split(/\s+/);
     if (parts.length < 2 || parts[0] === '') return [bodyField(at('rewrite', 'body'), 'Must be "<regex> <replacement>", e.g. /(.*) /media/$1')];
     return isValidRegex(parts[0]) ? [] : [bodyField(at('rewrite', 'body'), 'The pattern is not a valid regular expression')];
   },
@@ -229,10 +253,20 @@ const CHECKS: Partial<Record<OptionName, Check>> = {
     if (o.sni_type === 'custom' && host === '') return [bodyField(at('sni', 'custom_hostname'), 'Required when sni_type is custom', 'missing')];
     return host !== '' && !DOMAIN.test(host) ? [bodyField(at('sni', 'custom_hostname'), 'Must be a domain name')] : [];
   },
-  limit_bandwidth: (o) => (o.limit_type === 'static' && o.speed === undefined ? [bodyField(at('limit_bandwidth', 'speed'), 'Required when limit_type is static', 'missing')] : []),
+  limit_bandwidth: (o) =>
+    o.limit_type === 'static' && o.speed === undefined ? [bodyField(at('limit_bandwidth', 'speed'), 'Required when limit_type is static', 'missing')] : [],
   static_response_headers: (o) =>
     ((o.value as { value?: unknown[] }[]) ?? []).flatMap((header, i) =>
-      (header.value ?? []).flatMap((v, j) => (typeof v === 'string' && !HEADER_VALUE.test(v) ? [bodyField(at('static_response_headers', 'value', i, 'value', j), 'Header value must start with a letter, digit, * or { and use letters, digits, spaces and ~!@#%^&*()-_=+/|\\";:?.,><{}[]')] : [])),
+      (header.value ?? []).flatMap((v, j) =>
+        typeof v === 'string' && !HEADER_VALUE.test(v)
+          ? [
+              bodyField(
+                at('static_response_headers', 'value', i, 'value', j),
+                'Header value must start with a letter, digit, * or { and use letters, digits, spaces and ~!@#%^&*()-_=+/|\\";:?.,><{}[]',
+              ),
+            ]
+          : [],
+      ),
     ),
   staticHeaders: (o) => headerMapErrors('staticHeaders', (o.value as Record<string, unknown>) ?? {}, 128),
   staticRequestHeaders: (o) => headerMapErrors('staticRequestHeaders', (o.value as Record<string, unknown>) ?? {}, 255),
@@ -245,7 +279,9 @@ export interface ResourceContext {
 
 /** Rules that involve the resource's fields, not only its options. */
 function resourceErrors(options: Options, resource: ResourceContext): FieldError[] {
-  return isActive(options.http3_enabled) && !resource.sslEnabled ? [bodyField(at('http3_enabled'), 'HTTP/3 needs HTTPS delivery: set sslEnabled to true', 'conflict')] : [];
+  return isActive(options.http3_enabled) && !resource.sslEnabled
+    ? [bodyField(at('http3_enabled'), 'HTTP/3 needs HTTPS delivery: set sslEnabled to true', 'conflict')]
+    : [];
 }
 
 /**

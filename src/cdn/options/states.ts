@@ -21,7 +21,8 @@ export function readOptions(sent: unknown, known: Record<string, unknown>): { op
   }
   if (!(EDGE_APP_ALIAS in options)) return { options, errors: [] };
   const { [EDGE_APP_ALIAS]: edgeApp, ...rest } = options;
-  if ('fastedge' in rest) return { options: rest, errors: [bodyField(['options', EDGE_APP_ALIAS], 'edge_app is another name for fastedge: send one of them', 'conflict')] };
+  if ('fastedge' in rest)
+    return { options: rest, errors: [bodyField(['options', EDGE_APP_ALIAS], 'edge_app is another name for fastedge: send one of them', 'conflict')] };
   return { options: { ...rest, fastedge: edgeApp }, errors: [] };
 }
 
@@ -52,7 +53,10 @@ export type OptionSource = 'rule' | 'resource';
  * The options in force for a request a rule applies to: the rule's option where it sets one (ON or
  * OFF), otherwise the resource's. Options neither sets are absent.
  */
-export function mergeOptions(resource: StoredOptions, rule: StoredOptions | null): { options: StoredOptions; sources: Partial<Record<OptionName, OptionSource>> } {
+export function mergeOptions(
+  resource: StoredOptions,
+  rule: StoredOptions | null,
+): { options: StoredOptions; sources: Partial<Record<OptionName, OptionSource>> } {
   const options: StoredOptions = {};
   const sources: Partial<Record<OptionName, OptionSource>> = {};
   for (const name of Object.keys(RESOURCE_OPTION_SCHEMAS) as OptionName[]) {

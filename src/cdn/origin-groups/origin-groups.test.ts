@@ -24,7 +24,13 @@ const count = async (account = a) => (await call('GET', BASE, undefined, account
 
 describe('create, read, list, change, delete', () => {
   it('creates a group as the official client sends it, with the defaults filled in', async () => {
-    const res = await call('POST', BASE, { name: 'web', sources: [{ source: 'origin.example.com', enabled: true, backup: false }, { source: '203.0.113.7:8080', backup: true }] });
+    const res = await call('POST', BASE, {
+      name: 'web',
+      sources: [
+        { source: 'origin.example.com', enabled: true, backup: false },
+        { source: '203.0.113.7:8080', backup: true },
+      ],
+    });
     expect(res.statusCode, res.body).toBe(201);
     expectConforms('POST', BASE, res);
     expect(res.json()).toEqual({
@@ -57,7 +63,8 @@ describe('create, read, list, change, delete', () => {
     expectConforms('GET', BASE, page);
     expect(page.json()).toMatchObject({ count: 2, next: null, results: [{ name: 'free' }] });
     expect(page.json().previous).toMatch(/limit=1&offset=0$/);
-    const filter = async (query: Record<string, string>) => (await t.request('GET', BASE, { headers: c.headers, query })).json().map((g: { name: string }) => g.name);
+    const filter = async (query: Record<string, string>) =>
+      (await t.request('GET', BASE, { headers: c.headers, query })).json().map((g: { name: string }) => g.name);
     expect(await filter({ name: 'free' })).toEqual(['free']);
     expect(await filter({ sources: 'ONE.example.com' })).toEqual(['used']);
     expect(await filter({ has_related_resources: 'true' })).toEqual(['used']);
@@ -80,7 +87,12 @@ describe('create, read, list, change, delete', () => {
     const res = await call('PATCH', `${BASE}/${group.id}`, { use_next: true, proxy_next_upstream: ['error', 'http_503'] });
     expect(res.statusCode, res.body).toBe(200);
     expectConforms('PATCH', ITEM, res);
-    expect(res.json()).toMatchObject({ name: group.name, use_next: true, proxy_next_upstream: ['error', 'http_503'], sources: [{ source: 'keep.example.com' }] });
+    expect(res.json()).toMatchObject({
+      name: group.name,
+      use_next: true,
+      proxy_next_upstream: ['error', 'http_503'],
+      sources: [{ source: 'keep.example.com' }],
+    });
   });
 
   it('deletes a group nobody uses: 204, then 404', async () => {
@@ -107,14 +119,29 @@ describe('refusals: 400 naming the field, nothing stored', () => {
     ['not a host', { sources: [{ source: 'not a host' }] }, 'sources.0.source', /domain name/],
     ['a source twice', { sources: [{ source: 'a.example.com' }, { source: 'a.example.com', backup: true }] }, 'sources.1.source', /already/],
     ['a lone backup', { sources: [{ source: 'a.example.com', backup: true }] }, 'sources.0.backup', /backup/],
-    ['no enabled source', { sources: [{ source: 'a.example.com', enabled: false }, { source: 'b.example.com', enabled: false }] }, 'sources', /enabled/],
+    [
+      'no enabled source',
+      {
+        sources: [
+          { source: 'a.example.com', enabled: false },
+          { source: 'b.example.com', enabled: false },
+        ],
+      },
+      'sources',
+      /enabled/,
+    ],
     ['no sources', { sources: [] }, 'sources', /at least one/],
     ['no sources field', {}, 'sources', /required/],
     ['use_next without cases', { use_next: true, proxy_next_upstream: [], sources: [{ source: 'a.example.com' }] }, 'proxy_next_upstream', /at least one/],
     ['an unknown case', { proxy_next_upstream: ['error', 'sometimes'], sources: [{ source: 'a.example.com' }] }, 'proxy_next_upstream.1', /one of/],
     ['a 256-character name', { name: 'n'.repeat(256), sources: [{ source: 'a.example.com' }] }, 'name', /255/],
     ['too many sources', { sources: Array.from({ length: QUOTAS.sourcesPerGroup + 1 }, (_, i) => ({ source: `s${i}.example.com` })) }, 'sources', /10/],
-    ['an S3 origin without keys', { sources: [{ origin_type: 's3', config: { s3_type: 'other', s3_bucket_name: 'b', s3_storage_hostname: 's3.example.com' } }] }, 'sources.0.config.s3_access_key_id', /required/],
+    [
+      'an S3 origin without keys',
+      { sources: [{ origin_type: 's3', config: { s3_type: 'other', s3_bucket_name: 'b', s3_storage_hostname: 's3.example.com' } }] },
+      'sources.0.config.s3_access_key_id',
+      /required/,
+    ],
     ['auth with auth_type none', { auth: { s3_type: 'amazon' }, sources: [{ source: 'a.example.com' }] }, 'auth', /awsSignatureV4/],
   ];
   it.each(cases)('refuses %s', async (_name, body, field, message) => {
@@ -144,8 +171,20 @@ describe('refusals: 400 naming the field, nothing stored', () => {
 
 describe('S3 origins and the deprecated group-wide credentials', () => {
   it('stores S3 origins and answers their keys masked; a masked key sent back keeps the stored one', async () => {
-    const config = { s3_type: 'amazon', s3_bucket_name: 'media', s3_region: 'eu-west-1', s3_access_key_id: 'AKIAEXAMPLEKEY', s3_secret_access_key: 'S'.repeat(40) };
-    const res = await call('POST', BASE, { name: uniqueHost('s3'), sources: [{ origin_type: 's3', config }, { source: 'fallback.example.com', backup: true }] });
+    const config = {
+      s3_type: 'amazon',
+      s3_bucket_name: 'media',
+      s3_region: 'eu-west-1',
+      s3_access_key_id: 'AKIAEXAMPLEKEY',
+      s3_secret_access_key: 'S'.repeat(40),
+    };
+    const res = await call('POST', BASE, {
+      name: uniqueHost('s3'),
+      sources: [
+        { origin_type: 's3', config },
+        { source: 'fallback.example.com', backup: true },
+      ],
+    });
     expect(res.statusCode, res.body).toBe(201);
     expectConforms('POST', BASE, res);
     expect(res.json().sources[0]).toEqual({
@@ -166,7 +205,10 @@ describe('S3 origins and the deprecated group-wide credentials', () => {
     const res = await call('POST', BASE, { name: uniqueHost('legacy'), auth_type: 'awsSignatureV4', auth });
     expect(res.statusCode, res.body).toBe(201);
     expectConforms('POST', BASE, res);
-    expect(res.json()).toMatchObject({ auth_type: 'awsSignatureV4', auth: { ...auth, s3_access_key_id: 'SECRET_VALUE', s3_secret_access_key: 'SECRET_VALUE' } });
+    expect(res.json()).toMatchObject({
+      auth_type: 'awsSignatureV4',
+      auth: { ...auth, s3_access_key_id: 'SECRET_VALUE', s3_secret_access_key: 'SECRET_VALUE' },
+    });
     expect(res.json()).not.toHaveProperty('sources');
     const noAuth = await call('POST', BASE, { name: uniqueHost('legacy'), auth_type: 'awsSignatureV4' });
     expect(noAuth.statusCode).toBe(400);
@@ -206,7 +248,12 @@ describe('groups in use', () => {
 describe('tenancy, access and quota', () => {
   it("another client's group is a 404 for every operation, and absent from its list", async () => {
     const group = await createGroup(t, a);
-    for (const [method, body] of [['GET', undefined], ['PUT', { name: 'x', use_next: false, sources: [{ source: 'a.example.com' }] }], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { name: 'x', use_next: false, sources: [{ source: 'a.example.com' }] }],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await call(method, `${BASE}/${group.id}`, body, b);
       expect(res.statusCode, `${method}`).toBe(404);
       expect(res.json()).toEqual({ detail: 'Origin group not found' });
@@ -225,9 +272,22 @@ describe('tenancy, access and quota', () => {
     const c = await t.account();
     const now = Date.now();
     const rows = Array.from({ length: QUOTAS.originGroups }, (_, i) => ({
-      client_id: c.clientId, name: `q${i}`, use_next: 0, proxy_next_upstream: '[]', auth_type: 'none', auth: null, sources: '[]', path: '', created_at: now, updated_at: now,
+      client_id: c.clientId,
+      name: `q${i}`,
+      use_next: 0,
+      proxy_next_upstream: '[]',
+      auth_type: 'none',
+      auth: null,
+      sources: '[]',
+      path: '',
+      created_at: now,
+      updated_at: now,
     }));
-    for (let i = 0; i < rows.length; i += 100) await t.db.kysely.insertInto('cdn_origin_groups').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await t.db.kysely
+        .insertInto('cdn_origin_groups')
+        .values(rows.slice(i, i + 100))
+        .execute();
     const res = await call('POST', BASE, { name: 'one more', sources: [{ source: 'a.example.com' }] }, c);
     expect(res.statusCode).toBe(403);
     expectConforms('POST', BASE, res);

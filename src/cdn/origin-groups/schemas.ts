@@ -7,14 +7,29 @@ import { Nullable, StringEnum } from '../../platform/schema.js';
 import { ListOf, PageQuery } from '../http.js';
 import { MAX_LENGTH, QUOTAS } from '../limits.js';
 
-export const NEXT_UPSTREAM_CASES = ['error', 'timeout', 'invalid_header', 'http_403', 'http_404', 'http_429', 'http_500', 'http_502', 'http_503', 'http_504'] as const;
+export const NEXT_UPSTREAM_CASES = [
+  'error',
+  'timeout',
+  'invalid_header',
+  'http_403',
+  'http_404',
+  'http_429',
+  'http_500',
+  'http_502',
+  'http_503',
+  'http_504',
+] as const;
 export const AUTH_TYPES = ['none', 'awsSignatureV4'] as const;
 export const ORIGIN_TYPES = ['host', 's3', 'fastedge'] as const;
 export const S3_TYPES = ['amazon', 'other'] as const;
 
 const Name = Type.String({ maxLength: MAX_LENGTH.name, description: 'Origin group name, unique in the account' });
 const UseNext = Type.Boolean({ description: 'Try the next origin on the proxy_next_upstream cases' });
-const NextUpstream = Type.Array(StringEnum(NEXT_UPSTREAM_CASES), { uniqueItems: true, maxItems: NEXT_UPSTREAM_CASES.length, description: 'When to try the next origin' });
+const NextUpstream = Type.Array(StringEnum(NEXT_UPSTREAM_CASES), {
+  uniqueItems: true,
+  maxItems: NEXT_UPSTREAM_CASES.length,
+  description: 'When to try the next origin',
+});
 const Backup = Type.Boolean({ description: 'A backup origin is used only when the active ones fail' });
 const Enabled = Type.Boolean({ description: 'A disabled origin is not used' });
 const HostHeaderOverride = Nullable(Type.String({ maxLength: 255 }), { description: 'Host header sent to this origin instead of the default' });
@@ -34,7 +49,9 @@ const ConfigInput = Type.Object(
 );
 
 const SourceInput = Type.Object({
-  source: Type.Optional(Type.String({ maxLength: MAX_LENGTH.hostname, description: 'Host name or public IP address of a host origin, with ":port" if needed' })),
+  source: Type.Optional(
+    Type.String({ maxLength: MAX_LENGTH.hostname, description: 'Host name or public IP address of a host origin, with ":port" if needed' }),
+  ),
   origin_type: Type.Optional(StringEnum(ORIGIN_TYPES)),
   config: Type.Optional(ConfigInput),
   backup: Type.Optional(Backup),
@@ -89,7 +106,13 @@ const S3SourceOut = Type.Object(
   { additionalProperties: false, description: 'An S3 origin' },
 );
 const FastedgeSourceOut = Type.Object(
-  { origin_type: StringEnum(ORIGIN_TYPES), config: Type.Object({ app_id: Type.String() }), backup: Backup, enabled: Enabled, host_header_override: HostHeaderOverride },
+  {
+    origin_type: StringEnum(ORIGIN_TYPES),
+    config: Type.Object({ app_id: Type.String() }),
+    backup: Backup,
+    enabled: Enabled,
+    host_header_override: HostHeaderOverride,
+  },
   { additionalProperties: false, description: 'A FastEdge application origin' },
 );
 

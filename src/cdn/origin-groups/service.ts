@@ -67,10 +67,14 @@ export class OriginGroupService {
     const wanted = rows.filter((row) => {
       if (filters.name !== undefined && row.name !== filters.name) return false;
       if (filters.has_related_resources !== undefined && used.has(row.id) !== filters.has_related_resources) return false;
-      if (filters.sources !== undefined && !storedSources(row).some((s) => 'source' in s && s.source.toLowerCase() === filters.sources!.toLowerCase())) return false;
+      if (filters.sources !== undefined && !storedSources(row).some((s) => 'source' in s && s.source.toLowerCase() === filters.sources!.toLowerCase()))
+        return false;
       return true;
     });
-    return pageOf(wanted.map((row) => present(row, used.has(row.id))), list);
+    return pageOf(
+      wanted.map((row) => present(row, used.has(row.id))),
+      list,
+    );
   }
 
   async get(principal: Principal, id: number): Promise<OriginGroup> {
@@ -160,8 +164,10 @@ export class OriginGroupService {
 
   async delete(principal: Principal, id: number): Promise<void> {
     await this.owned(principal.clientId, id);
-    if ((await this.usage.resourcesUsing(principal.clientId, id)).length > 0) throw bareRefusal('name', 'The origin group is used by CDN resources and cannot be deleted');
-    if ((await this.usage.rulesUsing(principal.clientId, id)) > 0) throw bareRefusal('name', 'The origin group is used by resource rules and cannot be deleted');
+    if ((await this.usage.resourcesUsing(principal.clientId, id)).length > 0)
+      throw bareRefusal('name', 'The origin group is used by CDN resources and cannot be deleted');
+    if ((await this.usage.rulesUsing(principal.clientId, id)) > 0)
+      throw bareRefusal('name', 'The origin group is used by resource rules and cannot be deleted');
     await this.store.delete(principal.clientId, id);
   }
 
@@ -176,7 +182,8 @@ export class OriginGroupService {
     const errors: FieldError[] = [...extra];
     const authType = input.auth_type ?? 'none';
     const nextUpstream = input.proxy_next_upstream ?? DEFAULT_NEXT_UPSTREAM;
-    if (input.use_next === true && nextUpstream.length === 0) errors.push(bodyField(['proxy_next_upstream'], 'Give at least one case when use_next is true', 'missing'));
+    if (input.use_next === true && nextUpstream.length === 0)
+      errors.push(bodyField(['proxy_next_upstream'], 'Give at least one case when use_next is true', 'missing'));
     let sources: StoredSource[] = [];
     let auth: StoredAuth | undefined;
     if (authType === 'awsSignatureV4') {
@@ -184,7 +191,8 @@ export class OriginGroupService {
       errors.push(...read.errors);
       auth = read.auth;
     } else {
-      if (input.auth) errors.push(bodyField(['auth'], 'Group-wide credentials go with auth_type awsSignatureV4; an S3 origin takes them in its config', 'conflict'));
+      if (input.auth)
+        errors.push(bodyField(['auth'], 'Group-wide credentials go with auth_type awsSignatureV4; an S3 origin takes them in its config', 'conflict'));
       if (input.sources === undefined) errors.push(bodyField(['sources'], 'Field required', 'missing'));
       else {
         const read = readSources(input.sources, row ? storedSources(row) : []);
@@ -212,10 +220,13 @@ export class OriginGroupService {
     sources.forEach((source, i) => {
       if (source.source === undefined) return;
       const host = source.source.toLowerCase();
-      if (resources.some((r) => r.hostnames.includes(host))) errors.push(bodyField(['sources', i, 'source'], 'The origin is a host name of a CDN resource using this group'));
+      if (resources.some((r) => r.hostnames.includes(host)))
+        errors.push(bodyField(['sources', i, 'source'], 'The origin is a host name of a CDN resource using this group'));
       const port = portOf({ source: source.source, backup: false, enabled: true, host_header_override: null });
       if (port !== null && resources.some((r) => r.originProtocol === 'MATCH')) {
-        errors.push(bodyField(['sources', i, 'source'], 'A CDN resource using this group has originProtocol MATCH, which chooses the port: give the origin without one'));
+        errors.push(
+          bodyField(['sources', i, 'source'], 'A CDN resource using this group has originProtocol MATCH, which chooses the port: give the origin without one'),
+        );
       }
     });
     return errors;

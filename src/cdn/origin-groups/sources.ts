@@ -25,9 +25,7 @@ interface Common {
 }
 
 export type StoredSource =
-  | (Common & { source: string })
-  | (Common & { origin_type: 's3'; config: S3Config })
-  | (Common & { origin_type: 'fastedge'; config: { app_id: string } });
+  (Common & { source: string }) | (Common & { origin_type: 's3'; config: S3Config }) | (Common & { origin_type: 'fastedge'; config: { app_id: string } });
 
 export type StoredAuth = Required<Pick<AuthInputValue, 's3_type' | 's3_access_key_id' | 's3_secret_access_key' | 's3_bucket_name'>> &
   Pick<AuthInputValue, 's3_storage_hostname' | 's3_region'>;
@@ -65,8 +63,10 @@ function s3Config(config: SourceInputValue['config'], at: (string | number)[], k
     errors.push(bodyField([...at, 'config', 's3_secret_access_key'], 'From 16 to 255 Latin letters, digits, pluses, slashes, colons, dashes and underscores'));
   }
   if (config.s3_type === 'amazon' && !config.s3_region) errors.push(bodyField([...at, 'config', 's3_region'], 'Required when s3_type is amazon', 'missing'));
-  if (config.s3_type === 'amazon' && config.s3_region && !AWS_REGION.test(config.s3_region)) errors.push(bodyField([...at, 'config', 's3_region'], 'Not an AWS region name, such as eu-west-1'));
-  if (config.s3_type === 'other' && !config.s3_storage_hostname) errors.push(bodyField([...at, 'config', 's3_storage_hostname'], 'Required when s3_type is other', 'missing'));
+  if (config.s3_type === 'amazon' && config.s3_region && !AWS_REGION.test(config.s3_region))
+    errors.push(bodyField([...at, 'config', 's3_region'], 'Not an AWS region name, such as eu-west-1'));
+  if (config.s3_type === 'other' && !config.s3_storage_hostname)
+    errors.push(bodyField([...at, 'config', 's3_storage_hostname'], 'Required when s3_type is other', 'missing'));
   if (config.s3_type === 'other' && config.s3_storage_hostname && !isDomain(config.s3_storage_hostname)) {
     errors.push(bodyField([...at, 'config', 's3_storage_hostname'], 'Must be a domain name'));
   }
@@ -95,7 +95,10 @@ function readSource(input: SourceInputValue, i: number, stored: StoredSource[], 
     return { ...common, origin_type: 'fastedge', config: { app_id: input.config.app_id } };
   }
   if (kind === 's3') {
-    const kept = stored.find((s): s is Extract<StoredSource, { origin_type: 's3' }> => 'origin_type' in s && s.origin_type === 's3' && s.config.s3_bucket_name === input.config?.s3_bucket_name);
+    const kept = stored.find(
+      (s): s is Extract<StoredSource, { origin_type: 's3' }> =>
+        'origin_type' in s && s.origin_type === 's3' && s.config.s3_bucket_name === input.config?.s3_bucket_name,
+    );
     const config = s3Config(input.config, at, kept?.config, errors);
     return config && { ...common, origin_type: 's3', config };
   }
@@ -119,7 +122,14 @@ function duplicateErrors(sources: (StoredSource | undefined)[]): FieldError[] {
     if (!s) return;
     const key = 'source' in s ? `host:${s.source.toLowerCase()}` : s.origin_type === 's3' ? `s3:${s.config.s3_bucket_name}` : undefined;
     if (key === undefined) return;
-    if (seen.has(key)) errors.push(bodyField(['sources', i, 'source' in s ? 'source' : 'config'], 'source' in s ? 'This origin is already in the group' : 'This S3 bucket is already in the group', 'conflict'));
+    if (seen.has(key))
+      errors.push(
+        bodyField(
+          ['sources', i, 'source' in s ? 'source' : 'config'],
+          'source' in s ? 'This origin is already in the group' : 'This S3 bucket is already in the group',
+          'conflict',
+        ),
+      );
     seen.add(key);
   });
   return errors;
@@ -153,14 +163,20 @@ export function readAuth(input: AuthInputValue | null | undefined, kept: StoredA
   }
   const accessKey = input.s3_access_key_id === SECRET && kept ? kept.s3_access_key_id : input.s3_access_key_id;
   const secretKey = input.s3_secret_access_key === SECRET && kept ? kept.s3_secret_access_key : input.s3_secret_access_key;
-  if (accessKey && !LEGACY_ACCESS_KEY.test(accessKey)) errors.push(bodyField(['auth', 's3_access_key_id'], 'From 3 to 512 Latin letters, digits, colons, dashes and underscores'));
+  if (accessKey && !LEGACY_ACCESS_KEY.test(accessKey))
+    errors.push(bodyField(['auth', 's3_access_key_id'], 'From 3 to 512 Latin letters, digits, colons, dashes and underscores'));
   if (secretKey && input.s3_type === 'amazon' && !/^[A-Za-z0-9+/:_-]{40}$/.test(secretKey)) {
-    errors.push(bodyField(['auth', 's3_secret_access_key'], 'An Amazon secret access key has 40 Latin letters, digits, pluses, slashes, colons, dashes and underscores'));
+    errors.push(
+      bodyField(['auth', 's3_secret_access_key'], 'An Amazon secret access key has 40 Latin letters, digits, pluses, slashes, colons, dashes and underscores'),
+    );
   }
-  if (secretKey && input.s3_type === 'other' && !SECRET_KEY.test(secretKey)) errors.push(bodyField(['auth', 's3_secret_access_key'], 'From 16 to 255 Latin letters, digits, pluses, slashes, colons, dashes and underscores'));
+  if (secretKey && input.s3_type === 'other' && !SECRET_KEY.test(secretKey))
+    errors.push(bodyField(['auth', 's3_secret_access_key'], 'From 16 to 255 Latin letters, digits, pluses, slashes, colons, dashes and underscores'));
   if (input.s3_type === 'amazon' && !input.s3_region) errors.push(bodyField(['auth', 's3_region'], 'Required when s3_type is amazon', 'missing'));
-  if (input.s3_type === 'amazon' && input.s3_region && !AWS_REGION.test(input.s3_region)) errors.push(bodyField(['auth', 's3_region'], 'Not an AWS region name, such as eu-west-1'));
-  if (input.s3_type === 'other' && !input.s3_storage_hostname) errors.push(bodyField(['auth', 's3_storage_hostname'], 'Required when s3_type is other', 'missing'));
+  if (input.s3_type === 'amazon' && input.s3_region && !AWS_REGION.test(input.s3_region))
+    errors.push(bodyField(['auth', 's3_region'], 'Not an AWS region name, such as eu-west-1'));
+  if (input.s3_type === 'other' && !input.s3_storage_hostname)
+    errors.push(bodyField(['auth', 's3_storage_hostname'], 'Required when s3_type is other', 'missing'));
   if (errors.length > 0) return { errors };
   return {
     auth: {

@@ -40,7 +40,11 @@ export class OriginGroupStore {
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db.selectFrom('cdn_origin_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('cdn_origin_groups')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -64,7 +68,12 @@ export class OriginGroupStore {
   }
 
   async update(clientId: number, id: number, fields: OriginGroupFields, now: number): Promise<void> {
-    await this.db.updateTable('cdn_origin_groups').set({ ...fields, updated_at: now }).where('client_id', '=', clientId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('cdn_origin_groups')
+      .set({ ...fields, updated_at: now })
+      .where('client_id', '=', clientId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(clientId: number, id: number): Promise<void> {

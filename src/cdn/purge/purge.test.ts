@@ -28,7 +28,10 @@ describe('purge', () => {
   it('by URL, by pattern and everything, as the official client sends them (201, recorded)', async () => {
     const c = await t.account();
     const resource = await createResource(t, c);
-    const byUrl = await t.request('POST', `/cdn/resources/${resource.id}/purge`, { headers: { ...c.headers, accept: '*/*' }, body: { urls: ['/index.html', '/app.js?v=2'] } });
+    const byUrl = await t.request('POST', `/cdn/resources/${resource.id}/purge`, {
+      headers: { ...c.headers, accept: '*/*' },
+      body: { urls: ['/index.html', '/app.js?v=2'] },
+    });
     expect(byUrl.statusCode, byUrl.body).toBe(201);
     expectConforms('POST', '/cdn/resources/{resource_id}/purge', byUrl);
     expect((await purge(resource.id, { paths: ['/images/*'] }, c)).statusCode).toBe(201);

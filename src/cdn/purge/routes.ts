@@ -20,7 +20,17 @@ export function purgeRoutes(fastify: FastifyInstance, service: PurgeService): vo
   const app = typed(fastify);
   app.post(
     '/cdn/resources/:resource_id/purge',
-    cdnRoute({ operationId: 'cdn.resources.purge', tags: TAGS, summary: 'Purge cached content: by URLs, by patterns, or everything (paths: [])', params: ResourceParams, body: PurgeBody, response: { ...ACCEPTED, ...errors } }, PURGE_ACCESS),
+    cdnRoute(
+      {
+        operationId: 'cdn.resources.purge',
+        tags: TAGS,
+        summary: 'Purge cached content: by URLs, by patterns, or everything (paths: [])',
+        params: ResourceParams,
+        body: PurgeBody,
+        response: { ...ACCEPTED, ...errors },
+      },
+      PURGE_ACCESS,
+    ),
     async (request, reply) => {
       await service.purge(principalOf(request), request.params.resource_id, request.body);
       return reply.status(201).send();
@@ -29,7 +39,17 @@ export function purgeRoutes(fastify: FastifyInstance, service: PurgeService): vo
 
   app.post(
     '/cdn/resources/:resource_id/prefetch',
-    cdnRoute({ operationId: 'cdn.resources.prefetch', tags: TAGS, summary: 'Load files into the cache before they are requested', params: ResourceParams, body: PrefetchBody, response: { ...ACCEPTED, ...errors } }, PURGE_ACCESS),
+    cdnRoute(
+      {
+        operationId: 'cdn.resources.prefetch',
+        tags: TAGS,
+        summary: 'Load files into the cache before they are requested',
+        params: ResourceParams,
+        body: PrefetchBody,
+        response: { ...ACCEPTED, ...errors },
+      },
+      PURGE_ACCESS,
+    ),
     async (request, reply) => {
       await service.prefetch(principalOf(request), request.params.resource_id, request.body);
       return reply.status(201).send();
@@ -38,11 +58,22 @@ export function purgeRoutes(fastify: FastifyInstance, service: PurgeService): vo
 
   app.get(
     '/cdn/purge_statuses',
-    cdnRoute({ operationId: 'cdn.purgeStatuses.list', tags: TAGS, summary: 'Purge history, newest first', querystring: PurgeStatusQuery, response: { 200: PurgeStatusList, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.purgeStatuses.list',
+      tags: TAGS,
+      summary: 'Purge history, newest first',
+      querystring: PurgeStatusQuery,
+      response: { 200: PurgeStatusList, ...errors },
+    }),
     async (request, reply) => {
       const query = request.query;
       const list = listRequest(query);
-      return sendList(request, reply, { ...list, limit: list.limit === undefined ? undefined : Math.min(list.limit, PURGE_LIMITS.historyPage) }, await service.history(principalOf(request), query, list));
+      return sendList(
+        request,
+        reply,
+        { ...list, limit: list.limit === undefined ? undefined : Math.min(list.limit, PURGE_LIMITS.historyPage) },
+        await service.history(principalOf(request), query, list),
+      );
     },
   );
 }

@@ -43,7 +43,8 @@ function pathErrors(field: string, values: string[], kind: 'url' | 'pattern' | '
   const pattern = kind === 'pattern';
   values.forEach((value, i) => {
     const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
-    if (scheme || (kind !== 'prefetch' && !value.startsWith('/'))) errors.push(bodyField([field, i], 'Give a path starting with "/", without scheme or domain'));
+    if (scheme || (kind !== 'prefetch' && !value.startsWith('/')))
+      errors.push(bodyField([field, i], 'Give a path starting with "/", without scheme or domain'));
     else if (pattern && value.slice(0, -1).includes('*')) errors.push(bodyField([field, i], 'A pattern may use * only at its end'));
   });
   return errors;
@@ -58,8 +59,10 @@ export class PurgeService {
 
   async purge(principal: Principal, resourceId: number, body: { urls?: string[]; paths?: string[] }): Promise<void> {
     const resource = await this.resources.owned(principal.clientId, resourceId);
-    if (body.urls !== undefined && body.paths !== undefined) throw refused([bodyField(['paths'], 'Send urls (purge by URL) or paths (purge by pattern, or [] for everything), not both', 'conflict')]);
-    if (body.urls === undefined && body.paths === undefined) throw refused([bodyField(['paths'], 'Send urls (purge by URL) or paths (purge by pattern, or [] for everything)', 'missing')]);
+    if (body.urls !== undefined && body.paths !== undefined)
+      throw refused([bodyField(['paths'], 'Send urls (purge by URL) or paths (purge by pattern, or [] for everything), not both', 'conflict')]);
+    if (body.urls === undefined && body.paths === undefined)
+      throw refused([bodyField(['paths'], 'Send urls (purge by URL) or paths (purge by pattern, or [] for everything)', 'missing')]);
     let type: RequestType;
     let payload: { urls?: string[]; paths?: string[] };
     if (body.urls !== undefined) {
@@ -87,7 +90,10 @@ export class PurgeService {
     if (query === null) return { count: 0, results: [] };
     // The official client asks for 1000 at a time; the reference's page holds at most 100.
     const limit = Math.min(list.limit ?? PURGE_LIMITS.historyPage, PURGE_LIMITS.historyPage);
-    const [count, rows] = await Promise.all([this.store.countHistory(principal.clientId, query), this.store.pageHistory(principal.clientId, query, limit, list.offset)]);
+    const [count, rows] = await Promise.all([
+      this.store.countHistory(principal.clientId, query),
+      this.store.pageHistory(principal.clientId, query, limit, list.offset),
+    ]);
     return { count, results: rows.map((row) => this.present(row)) };
   }
 
@@ -99,7 +105,10 @@ export class PurgeService {
     const { accepted, recent } = await this.store.admit(row, now - MINUTE, allowed);
     if (!accepted) {
       const freeAt = recent[recent.length - allowed].created_at + MINUTE;
-      throw rateLimited(`The resource already had ${allowed} ${WHAT[type]} request${allowed > 1 ? 's' : ''} in the last minute: retry in ${Math.ceil((freeAt - now) / 1000)} s`, (freeAt - now) / 1000);
+      throw rateLimited(
+        `The resource already had ${allowed} ${WHAT[type]} request${allowed > 1 ? 's' : ''} in the last minute: retry in ${Math.ceil((freeAt - now) / 1000)} s`,
+        (freeAt - now) / 1000,
+      );
     }
     await this.store.trim(clientId, QUOTAS.purgeHistory);
   }

@@ -29,7 +29,13 @@ export interface HistoryQuery {
   createdAtOrBefore?: number;
 }
 
-const normalise = (r: PurgeRow): PurgeRow => ({ ...r, id: Number(r.id), client_id: Number(r.client_id), resource_id: Number(r.resource_id), created_at: Number(r.created_at) });
+const normalise = (r: PurgeRow): PurgeRow => ({
+  ...r,
+  id: Number(r.id),
+  client_id: Number(r.client_id),
+  resource_id: Number(r.resource_id),
+  created_at: Number(r.created_at),
+});
 
 export class PurgeStore {
   private readonly db: Kysely<Tables>;
@@ -65,7 +71,14 @@ export class PurgeStore {
 
   /** Keeps the client's newest `keep` records. */
   async trim(clientId: number, keep: number): Promise<void> {
-    const edge = await this.db.selectFrom('cdn_purges').select('id').where('client_id', '=', clientId).orderBy('id', 'desc').offset(keep).limit(1).executeTakeFirst();
+    const edge = await this.db
+      .selectFrom('cdn_purges')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .orderBy('id', 'desc')
+      .offset(keep)
+      .limit(1)
+      .executeTakeFirst();
     if (edge) await this.db.deleteFrom('cdn_purges').where('client_id', '=', clientId).where('id', '<=', Number(edge.id)).execute();
   }
 
@@ -81,7 +94,9 @@ export class PurgeStore {
   }
 
   async countHistory(clientId: number, q: HistoryQuery): Promise<number> {
-    const row = await this.history(clientId, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.history(clientId, q)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

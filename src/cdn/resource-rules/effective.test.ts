@@ -26,7 +26,13 @@ beforeAll(async () => {
   });
   const made = async (name: string, body: Record<string, unknown>) => (rules[name] = (await createRule(t, a, resource.id, { name, ...body })).id);
   // /images/: gzip OFF, browser cache 7d ON, CORS inherited; its own origin group, over HTTPS.
-  await made('images', { rule: '^/images/', weight: 20, overrideOriginProtocol: 'HTTPS', originGroup: imagesGroup, options: { gzipOn: { enabled: false, value: true }, browser_cache_settings: { enabled: true, value: '7d' } } });
+  await made('images', {
+    rule: '^/images/',
+    weight: 20,
+    overrideOriginProtocol: 'HTTPS',
+    originGroup: imagesGroup,
+    options: { gzipOn: { enabled: false, value: true }, browser_cache_settings: { enabled: true, value: '7d' } },
+  });
   // Any PNG: earlier in the order than /images/.
   await made('png', { rule: '/.*\\.png$', weight: 10, options: { image_stack: { enabled: true, webp_enabled: true } } });
   // Two rules with the same weight: the older applies.
@@ -49,7 +55,11 @@ describe('effective options (control API)', () => {
   it('no rule matches: the resource options, its origin group and protocol', async () => {
     const body = await effective('/index.html');
     expect(body).toMatchObject({ path: '/index.html', rule: null, matching: [], originGroup: resource.originGroup, originProtocol: 'HTTP' });
-    expect(body.options).toEqual({ gzipOn: { enabled: true, value: true }, browser_cache_settings: { enabled: true, value: '1h' }, cors: { enabled: true, value: ['*'], always: false } });
+    expect(body.options).toEqual({
+      gzipOn: { enabled: true, value: true },
+      browser_cache_settings: { enabled: true, value: '1h' },
+      cors: { enabled: true, value: ['*'], always: false },
+    });
     expect(body.sources).toEqual({ gzipOn: 'resource', browser_cache_settings: 'resource', cors: 'resource' });
   });
 
@@ -95,8 +105,12 @@ describe('effective options (control API)', () => {
   });
 
   it("is for the operator; another client's resource is not found", async () => {
-    expect((await t.request('POST', EFFECTIVE, { headers: a.headers, body: { client_id: a.clientId, resource_id: resource.id, uri: '/' } })).statusCode).toBe(403);
+    expect((await t.request('POST', EFFECTIVE, { headers: a.headers, body: { client_id: a.clientId, resource_id: resource.id, uri: '/' } })).statusCode).toBe(
+      403,
+    );
     const other = await t.account();
-    expect((await t.request('POST', EFFECTIVE, { headers: t.operator, body: { client_id: other.clientId, resource_id: resource.id, uri: '/' } })).statusCode).toBe(404);
+    expect(
+      (await t.request('POST', EFFECTIVE, { headers: t.operator, body: { client_id: other.clientId, resource_id: resource.id, uri: '/' } })).statusCode,
+    ).toBe(404);
   });
 });

@@ -27,12 +27,26 @@ const rulesOf = (resourceId: number) => `/cdn/resources/${resourceId}/rules`;
 describe('create, read, list, change, delete', () => {
   it('creates a rule as the official client sends it, with the template fields and defaults', async () => {
     const resource = await createResource(t, a, { originProtocol: 'HTTPS' });
-    const res = await call('POST', rulesOf(resource.id), { name: 'images', rule: '/images/.*', ruleType: 0, options: { edge_cache_settings: { enabled: true, value: '7d' } } });
+    const res = await call('POST', rulesOf(resource.id), {
+      name: 'images',
+      rule: '/images/.*',
+      ruleType: 0,
+      options: { edge_cache_settings: { enabled: true, value: '7d' } },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expectConforms('POST', LIST, res);
     expect(res.json()).toMatchObject({
-      name: 'images', rule: '/images/.*', ruleType: 0, active: true, deleted: false, weight: 1, originGroup: null,
-      originProtocol: 'HTTPS', overrideOriginProtocol: null, preset_applied: false, primary_rule: null,
+      name: 'images',
+      rule: '/images/.*',
+      ruleType: 0,
+      active: true,
+      deleted: false,
+      weight: 1,
+      originGroup: null,
+      originProtocol: 'HTTPS',
+      overrideOriginProtocol: null,
+      preset_applied: false,
+      primary_rule: null,
     });
     expect(Object.keys(res.json().options).sort()).toEqual([...RULE_OPTION_NAMES].sort());
     expect(res.json().options.edge_cache_settings).toEqual({ enabled: true, value: '7d' });
@@ -58,7 +72,13 @@ describe('create, read, list, change, delete', () => {
 
   it('PUT resets omitted fields (keeping the name); PATCH changes only what is sent', async () => {
     const resource = await createResource(t, a);
-    const rule = await createRule(t, a, resource.id, { name: 'keep', rule: '/k', weight: 7, overrideOriginProtocol: 'HTTP', options: { gzipOn: { enabled: true, value: true } } });
+    const rule = await createRule(t, a, resource.id, {
+      name: 'keep',
+      rule: '/k',
+      weight: 7,
+      overrideOriginProtocol: 'HTTP',
+      options: { gzipOn: { enabled: true, value: true } },
+    });
     const put = await call('PUT', `${rulesOf(resource.id)}/${rule.id}`, { rule: '/k2', ruleType: 0 });
     expect(put.statusCode, put.body).toBe(200);
     expectConforms('PUT', ITEM, put);
@@ -97,7 +117,12 @@ describe('refusals', () => {
 
   it('reports schema, pattern and option problems together, and stores nothing', async () => {
     const resource = await createResource(t, a);
-    const res = await call('POST', rulesOf(resource.id), { rule: 'img', ruleType: 0, weight: 0, options: { slice: { enabled: true, value: true }, gzipOn: { enabled: true, value: true } } });
+    const res = await call('POST', rulesOf(resource.id), {
+      rule: 'img',
+      ruleType: 0,
+      weight: 0,
+      options: { slice: { enabled: true, value: true }, gzipOn: { enabled: true, value: true } },
+    });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors).sort()).toEqual(['name', 'options.gzipOn', 'rule', 'weight']);
     expect((await call('GET', rulesOf(resource.id))).json()).toEqual([]);
@@ -124,7 +149,18 @@ describe('refusals', () => {
     const resource = await createResource(t, a);
     const now = Date.now();
     const rows = Array.from({ length: QUOTAS.rulesPerResource }, (_, i) => ({
-      client_id: a.clientId, resource_id: resource.id, name: `q${i}`, rule: `/q${i}`, rule_type: 0, weight: 1, active: 1, override_origin_protocol: null, origin_group_id: null, options: '{}', created_at: now, updated_at: now,
+      client_id: a.clientId,
+      resource_id: resource.id,
+      name: `q${i}`,
+      rule: `/q${i}`,
+      rule_type: 0,
+      weight: 1,
+      active: 1,
+      override_origin_protocol: null,
+      origin_group_id: null,
+      options: '{}',
+      created_at: now,
+      updated_at: now,
     }));
     await t.db.kysely.insertInto('cdn_resource_rules').values(rows).execute();
     const res = await call('POST', rulesOf(resource.id), { name: 'over', rule: '/over', ruleType: 0 });
@@ -139,7 +175,12 @@ describe('options inherited from the resource', () => {
     const alone = await call('POST', rulesOf(resource.id), { name: 'gz', rule: '/gz', ruleType: 0, options: { gzipOn: { enabled: true, value: true } } });
     expect(alone.statusCode).toBe(400);
     expect(alone.json().errors['options.gzipOn'][0]).toMatch(/fetch_compressed, which the resource enables/);
-    const withOff = await call('POST', rulesOf(resource.id), { name: 'gz', rule: '/gz', ruleType: 0, options: { gzipOn: { enabled: true, value: true }, fetch_compressed: { enabled: true, value: false } } });
+    const withOff = await call('POST', rulesOf(resource.id), {
+      name: 'gz',
+      rule: '/gz',
+      ruleType: 0,
+      options: { gzipOn: { enabled: true, value: true }, fetch_compressed: { enabled: true, value: false } },
+    });
     expect(withOff.statusCode, withOff.body).toBe(201);
   });
 });
@@ -149,7 +190,12 @@ describe('tenancy and access', () => {
     const resource = await createResource(t, a);
     const rule = await createRule(t, a, resource.id, { rule: '/t' });
     const url = `${rulesOf(resource.id)}/${rule.id}`;
-    for (const [method, body] of [['GET', undefined], ['PUT', { rule: '/x', ruleType: 0 }], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { rule: '/x', ruleType: 0 }],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       expect((await call(method, url, body, b)).statusCode, method).toBe(404);
     }
     const mine = await createResource(t, a);

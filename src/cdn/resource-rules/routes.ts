@@ -5,7 +5,18 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { ErrorBody } from '../../platform/schema.js';
 import { bodyProblems, cdnRoute, listRequest, sendList, sendWithDeprecations } from '../http.js';
-import { EffectiveBody, EffectiveResult, ResourceParams, ResourceRuleSchema, RuleCreate, RuleList, RuleListQuery, RuleParams, RulePatch, RuleReplace } from './schemas.js';
+import {
+  EffectiveBody,
+  EffectiveResult,
+  ResourceParams,
+  ResourceRuleSchema,
+  RuleCreate,
+  RuleList,
+  RuleListQuery,
+  RuleParams,
+  RulePatch,
+  RuleReplace,
+} from './schemas.js';
 import type { ResourceRuleService, RuleResult } from './service.js';
 import { typed } from '../../platform/typed.js';
 
@@ -20,7 +31,14 @@ export function resourceRuleRoutes(fastify: FastifyInstance, service: ResourceRu
   const app = typed(fastify);
   app.get(
     BASE,
-    cdnRoute({ operationId: 'cdn.resourceRules.list', tags: TAGS, summary: 'List the rules of a CDN resource', params: ResourceParams, querystring: RuleListQuery, response: { 200: RuleList, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.resourceRules.list',
+      tags: TAGS,
+      summary: 'List the rules of a CDN resource',
+      params: ResourceParams,
+      querystring: RuleListQuery,
+      response: { 200: RuleList, ...errors },
+    }),
     async (request, reply) => {
       const list = listRequest(request.query);
       return sendList(request, reply, list, await service.list(principalOf(request), request.params.resource_id, list));
@@ -29,7 +47,17 @@ export function resourceRuleRoutes(fastify: FastifyInstance, service: ResourceRu
 
   app.post(
     BASE,
-    cdnRoute({ operationId: 'cdn.resourceRules.create', tags: TAGS, summary: 'Create a rule', params: ResourceParams, body: RuleCreate, response: { 201: ResourceRuleSchema, ...errors } }, { attachValidation: true }),
+    cdnRoute(
+      {
+        operationId: 'cdn.resourceRules.create',
+        tags: TAGS,
+        summary: 'Create a rule',
+        params: ResourceParams,
+        body: RuleCreate,
+        response: { 201: ResourceRuleSchema, ...errors },
+      },
+      { attachValidation: true },
+    ),
     async (request, reply) => {
       const problems = bodyProblems(request);
       return send(reply, await service.create(principalOf(request), request.params.resource_id, request.body, problems), 201);
@@ -47,7 +75,17 @@ export function resourceRuleRoutes(fastify: FastifyInstance, service: ResourceRu
 
   app.put(
     ITEM,
-    cdnRoute({ operationId: 'cdn.resourceRules.replace', tags: TAGS, summary: 'Replace a rule (omitted fields reset to defaults)', params: RuleParams, body: RuleReplace, response: { 200: ResourceRuleSchema, ...errors } }, { attachValidation: true }),
+    cdnRoute(
+      {
+        operationId: 'cdn.resourceRules.replace',
+        tags: TAGS,
+        summary: 'Replace a rule (omitted fields reset to defaults)',
+        params: RuleParams,
+        body: RuleReplace,
+        response: { 200: ResourceRuleSchema, ...errors },
+      },
+      { attachValidation: true },
+    ),
     async (request, reply) => {
       const problems = bodyProblems(request);
       const { resource_id, rule_id } = request.params;
@@ -57,7 +95,17 @@ export function resourceRuleRoutes(fastify: FastifyInstance, service: ResourceRu
 
   app.patch(
     ITEM,
-    cdnRoute({ operationId: 'cdn.resourceRules.update', tags: TAGS, summary: 'Change only the fields sent', params: RuleParams, body: RulePatch, response: { 200: ResourceRuleSchema, ...errors } }, { attachValidation: true }),
+    cdnRoute(
+      {
+        operationId: 'cdn.resourceRules.update',
+        tags: TAGS,
+        summary: 'Change only the fields sent',
+        params: RuleParams,
+        body: RulePatch,
+        response: { 200: ResourceRuleSchema, ...errors },
+      },
+      { attachValidation: true },
+    ),
     async (request, reply) => {
       const problems = bodyProblems(request);
       const { resource_id, rule_id } = request.params;
@@ -67,7 +115,13 @@ export function resourceRuleRoutes(fastify: FastifyInstance, service: ResourceRu
 
   app.delete(
     ITEM,
-    cdnRoute({ operationId: 'cdn.resourceRules.delete', tags: TAGS, summary: 'Delete an inactive rule', params: RuleParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }),
+    cdnRoute({
+      operationId: 'cdn.resourceRules.delete',
+      tags: TAGS,
+      summary: 'Delete an inactive rule',
+      params: RuleParams,
+      response: { 204: { type: 'null', description: 'Deleted' }, ...errors },
+    }),
     async (request, reply) => {
       const { resource_id, rule_id } = request.params;
       await service.delete(principalOf(request), resource_id, rule_id);
@@ -77,7 +131,13 @@ export function resourceRuleRoutes(fastify: FastifyInstance, service: ResourceRu
 
   app.get(
     `${ITEM}/preset`,
-    cdnRoute({ operationId: 'cdn.resourceRules.appliedPreset', tags: TAGS, summary: 'The preset applied to the rule (presets are not applied here: always 404)', params: RuleParams, response: errors }),
+    cdnRoute({
+      operationId: 'cdn.resourceRules.appliedPreset',
+      tags: TAGS,
+      summary: 'The preset applied to the rule (presets are not applied here: always 404)',
+      params: RuleParams,
+      response: errors,
+    }),
     async (request) => {
       const { resource_id, rule_id } = request.params;
       return service.appliedPreset(principalOf(request), resource_id, rule_id);

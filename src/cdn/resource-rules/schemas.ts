@@ -8,7 +8,9 @@ import { RuleOptionsInput, RuleOptionsOutput } from '../options/catalogue.js';
 import { OverrideOriginProtocol, PROTOCOLS, Rule, RuleName, RuleType, Weight } from '../rule-templates/schemas.js';
 
 const Active = Type.Boolean({ description: 'An inactive rule is not applied' });
-const OriginGroup = Nullable(Type.Integer({ description: 'Origin group ID' }), { description: 'Origin group for the requests the rule applies to; null = the resource\'s' });
+const OriginGroup = Nullable(Type.Integer({ description: 'Origin group ID' }), {
+  description: "Origin group for the requests the rule applies to; null = the resource's",
+});
 
 export const ResourceRuleSchema = Type.Object(
   {
@@ -20,7 +22,7 @@ export const ResourceRuleSchema = Type.Object(
     rule: Rule,
     ruleType: RuleType,
     weight: Weight,
-    originProtocol: StringEnum(PROTOCOLS, { description: 'The protocol in force: overrideOriginProtocol, else the resource\'s originProtocol' }),
+    originProtocol: StringEnum(PROTOCOLS, { description: "The protocol in force: overrideOriginProtocol, else the resource's originProtocol" }),
     overrideOriginProtocol: OverrideOriginProtocol,
     preset_applied: Type.Boolean({ description: 'Always false (presets are not modelled)' }),
     primary_rule: Nullable(Type.Integer(), { description: 'Always null (shared cache zones are not modelled)' }),
@@ -69,6 +71,8 @@ export const EffectiveResult = Type.Object({
   }),
   originGroup: Type.Integer({ description: 'The origin group in force' }),
   originProtocol: StringEnum(PROTOCOLS, { description: 'The origin protocol in force' }),
-  options: Type.Record(Type.String(), Type.Unknown(), { description: 'Every option in force (ON or OFF); options neither the rule nor the resource sets are absent' }),
+  options: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Every option in force (ON or OFF); options neither the rule nor the resource sets are absent',
+  }),
   sources: Type.Record(Type.String(), StringEnum(['rule', 'resource'] as const), { description: 'Where each option in force comes from' }),
 });

@@ -51,7 +51,10 @@ export class ResourceRuleService {
   async list(principal: Principal, resourceId: number, list: ListRequest): Promise<Page<ResourceRule>> {
     const resource = await this.resources.owned(principal.clientId, resourceId);
     const rows = await this.store.ofResource(principal.clientId, resourceId);
-    return pageOf(rows.map((row) => toRule(row, resource.origin_protocol)), list);
+    return pageOf(
+      rows.map((row) => toRule(row, resource.origin_protocol)),
+      list,
+    );
   }
 
   async get(principal: Principal, resourceId: number, id: number): Promise<RuleResult> {
@@ -61,7 +64,7 @@ export class ResourceRuleService {
 
   async create(principal: Principal, resourceId: number, body: unknown, schemaFields: FieldError[]): Promise<RuleResult> {
     const resource = await this.resources.owned(principal.clientId, resourceId);
-    if (resource.primary_resource !== null) throw stateRefusal('A reserve resource shares its main resource\'s configuration and cannot have rules of its own');
+    if (resource.primary_resource !== null) throw stateRefusal("A reserve resource shares its main resource's configuration and cannot have rules of its own");
     const input = asObject(body);
     const sent = readOptions(input.options, RULE_OPTION_SCHEMAS);
     const fields = this.fields(input, undefined, applyOptions({}, sent.options));
@@ -147,7 +150,15 @@ export class ResourceRuleService {
   }
 
   /** Every problem at once: schema, pattern, options (own and inherited), names, patterns, origin group. */
-  private async check(clientId: number, resource: ResourceRow, row: RuleRow | undefined, fields: RuleFields, schemaFields: FieldError[], extra: FieldError[], body: unknown): Promise<void> {
+  private async check(
+    clientId: number,
+    resource: ResourceRow,
+    row: RuleRow | undefined,
+    fields: RuleFields,
+    schemaFields: FieldError[],
+    extra: FieldError[],
+    body: unknown,
+  ): Promise<void> {
     const options = parseOptions(fields.options);
     const errors = [
       ...schemaFields,
@@ -158,8 +169,10 @@ export class ResourceRuleService {
     ];
     const refusedTop = new Set(schemaFields.map((f) => String(f.path[0])));
     const siblings = (await this.store.ofResource(clientId, resource.id)).filter((r) => r.id !== row?.id);
-    if (!refusedTop.has('name') && siblings.some((r) => r.name === fields.name)) errors.push(bodyField(['name'], 'Another rule of the resource has this name', 'conflict'));
-    if (!refusedTop.has('rule') && siblings.some((r) => r.rule === fields.rule)) errors.push(bodyField(['rule'], 'Another rule of the resource has this pattern', 'conflict'));
+    if (!refusedTop.has('name') && siblings.some((r) => r.name === fields.name))
+      errors.push(bodyField(['name'], 'Another rule of the resource has this name', 'conflict'));
+    if (!refusedTop.has('rule') && siblings.some((r) => r.rule === fields.rule))
+      errors.push(bodyField(['rule'], 'Another rule of the resource has this pattern', 'conflict'));
     const sentGroup = asObject(body).originGroup;
     if (!refusedTop.has('originGroup') && typeof sentGroup === 'number' && !(await this.groups.view(clientId, sentGroup))) {
       errors.push(bodyField(['originGroup'], 'No origin group with this ID in the account'));

@@ -44,7 +44,13 @@ export class RuleStore {
 
   /** Every rule of a resource, oldest first (at most the quota per resource). */
   async ofResource(clientId: number, resourceId: number): Promise<RuleRow[]> {
-    const rows = await this.db.selectFrom('cdn_resource_rules').selectAll().where('client_id', '=', clientId).where('resource_id', '=', resourceId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('cdn_resource_rules')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('resource_id', '=', resourceId)
+      .orderBy('id')
+      .execute();
     return rows.map(normalise);
   }
 

@@ -31,7 +31,7 @@ export function secondaryErrors(cname: string, secondary: string[]): FieldError[
   secondary.forEach((name, i) => {
     const at = ['secondaryHostnames', i];
     if (!isHostname(name, true)) errors.push(bodyField(at, 'Must be a domain name, optionally starting with *.'));
-    else if (name === cname) errors.push(bodyField(at, 'Is the resource\'s cname already', 'conflict'));
+    else if (name === cname) errors.push(bodyField(at, "Is the resource's cname already", 'conflict'));
     else if (seen.has(name)) errors.push(bodyField(at, 'Is listed twice', 'conflict'));
     seen.add(name);
   });
@@ -42,13 +42,19 @@ export function secondaryErrors(cname: string, secondary: string[]): FieldError[
 export function switchErrors(c: Candidate): FieldError[] {
   const errors: FieldError[] = [];
   if (c.sslData !== null && !c.sslEnabled) errors.push(bodyField(['sslData'], 'A certificate for delivery needs sslEnabled: true', 'conflict'));
-  if (c.proxySslCa !== null && !c.proxySslEnabled) errors.push(bodyField(['proxy_ssl_ca'], 'A CA certificate for the origin needs proxy_ssl_enabled: true', 'conflict'));
-  if (c.proxySslData !== null && !c.proxySslEnabled) errors.push(bodyField(['proxy_ssl_data'], 'A certificate for the origin needs proxy_ssl_enabled: true', 'conflict'));
+  if (c.proxySslCa !== null && !c.proxySslEnabled)
+    errors.push(bodyField(['proxy_ssl_ca'], 'A CA certificate for the origin needs proxy_ssl_enabled: true', 'conflict'));
+  if (c.proxySslData !== null && !c.proxySslEnabled)
+    errors.push(bodyField(['proxy_ssl_data'], 'A certificate for the origin needs proxy_ssl_enabled: true', 'conflict'));
   return errors;
 }
 
 /** Host names another resource (of any account) already answers for. */
-export function takenErrors(c: Pick<Candidate, 'cname' | 'secondaryHostnames'>, owners: { hostname: string; resource_id: number }[], selfId: number | undefined): FieldError[] {
+export function takenErrors(
+  c: Pick<Candidate, 'cname' | 'secondaryHostnames'>,
+  owners: { hostname: string; resource_id: number }[],
+  selfId: number | undefined,
+): FieldError[] {
   const taken = new Set(owners.filter((o) => o.resource_id !== selfId).map((o) => o.hostname));
   const errors: FieldError[] = [];
   if (taken.has(c.cname)) errors.push(bodyField(['cname'], 'Another CDN resource already uses this host name', 'conflict'));

@@ -2,7 +2,13 @@
 // resources, so they are filtered in memory, the same way on both engines).
 import type { Resource, ResourceFilters } from './schemas.js';
 
-const ids = (text: string) => new Set(text.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n)));
+const ids = (text: string) =>
+  new Set(
+    text
+      .split(',')
+      .map((s) => Number(s.trim()))
+      .filter((n) => Number.isInteger(n)),
+  );
 const time = (iso: string) => Date.parse(iso);
 
 type Check = (resource: Resource, value: never) => boolean;

@@ -122,7 +122,11 @@ describe('host names', () => {
     const res = await call('POST', BASE, { cname, originGroup: (await createGroup(t, a)).id, secondaryHostnames: [www, www, cname, taken, 'not a host'] });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors).sort()).toEqual(['secondaryHostnames.1', 'secondaryHostnames.2', 'secondaryHostnames.3', 'secondaryHostnames.4']);
-    const tooMany = await call('POST', BASE, { cname, originGroup: (await createGroup(t, a)).id, secondaryHostnames: Array.from({ length: QUOTAS.secondaryHostnames + 1 }, () => uniqueHost('s')) });
+    const tooMany = await call('POST', BASE, {
+      cname,
+      originGroup: (await createGroup(t, a)).id,
+      secondaryHostnames: Array.from({ length: QUOTAS.secondaryHostnames + 1 }, () => uniqueHost('s')),
+    });
     expect(tooMany.json().errors).toHaveProperty('secondaryHostnames');
   });
 
@@ -167,7 +171,13 @@ describe('list', () => {
 
 describe('PUT and PATCH', () => {
   it('PUT replaces every changeable field: omitted ones go back to their defaults', async () => {
-    const resource = await createResource(t, a, { name: 'n', description: 'd', originProtocol: 'HTTPS', secondaryHostnames: [uniqueHost('w')], options: { gzipOn: { enabled: true, value: true } } });
+    const resource = await createResource(t, a, {
+      name: 'n',
+      description: 'd',
+      originProtocol: 'HTTPS',
+      secondaryHostnames: [uniqueHost('w')],
+      options: { gzipOn: { enabled: true, value: true } },
+    });
     const res = await call('PUT', `${BASE}/${resource.id}`, { originGroup: resource.originGroup });
     expect(res.statusCode, res.body).toBe(200);
     expectConforms('PUT', ITEM, res);
@@ -178,7 +188,11 @@ describe('PUT and PATCH', () => {
 
   it('PATCH changes only what is sent; inside options, only the options sent; cname is not changeable', async () => {
     const resource = await createResource(t, a, { name: 'keep', options: { gzipOn: { enabled: true, value: true }, waap: { enabled: true, value: true } } });
-    const res = await call('PATCH', `${BASE}/${resource.id}`, { cname: uniqueHost(), description: 'new', options: { gzipOn: null, cors: { enabled: true, value: ['*'] } } });
+    const res = await call('PATCH', `${BASE}/${resource.id}`, {
+      cname: uniqueHost(),
+      description: 'new',
+      options: { gzipOn: null, cors: { enabled: true, value: ['*'] } },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ cname: resource.cname, name: 'keep', description: 'new' });
     expect(res.json().options).toMatchObject({ gzipOn: null, waap: { enabled: true, value: true }, cors: { enabled: true, value: ['*'], always: false } });
@@ -188,7 +202,13 @@ describe('PUT and PATCH', () => {
 describe('options: the same rules as rule templates', () => {
   it('refuses conflicting options, naming them, and stores nothing', async () => {
     const resource = await createResource(t, a);
-    const res = await call('PATCH', `${BASE}/${resource.id}`, { options: { gzipOn: { enabled: true, value: true }, fetch_compressed: { enabled: true, value: true }, browser_cache_settings: { enabled: true, value: '2y' } } });
+    const res = await call('PATCH', `${BASE}/${resource.id}`, {
+      options: {
+        gzipOn: { enabled: true, value: true },
+        fetch_compressed: { enabled: true, value: true },
+        browser_cache_settings: { enabled: true, value: '2y' },
+      },
+    });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors).sort()).toEqual(['options.browser_cache_settings.value', 'options.gzipOn']);
     expect((await call('GET', `${BASE}/${resource.id}`)).json().options.gzipOn).toBeNull();
@@ -198,7 +218,10 @@ describe('options: the same rules as rule templates', () => {
     const resource = await createResource(t, a);
     const bad = await call('PATCH', `${BASE}/${resource.id}`, { options: { http3_enabled: { enabled: true, value: true } } });
     expect(bad.json().errors['options.http3_enabled'][0]).toMatch(/sslEnabled/);
-    const ok = await call('PATCH', `${BASE}/${resource.id}`, { sslEnabled: true, options: { http3_enabled: { enabled: true, value: true }, tls_versions: { enabled: true, value: ['TLSv1.2', 'TLSv1.3'] } } });
+    const ok = await call('PATCH', `${BASE}/${resource.id}`, {
+      sslEnabled: true,
+      options: { http3_enabled: { enabled: true, value: true }, tls_versions: { enabled: true, value: ['TLSv1.2', 'TLSv1.3'] } },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().options.tls_versions).toEqual({ enabled: true, value: ['TLSv1.2', 'TLSv1.3'] });
   });
@@ -212,12 +235,22 @@ describe('options: the same rules as rule templates', () => {
   });
 
   it('names deprecated options in the Deprecation header', async () => {
-    const res = await call('POST', BASE, { cname: uniqueHost(), originGroup: (await createGroup(t, a)).id, options: { disable_cache: { enabled: true, value: false } } });
+    const res = await call('POST', BASE, {
+      cname: uniqueHost(),
+      originGroup: (await createGroup(t, a)).id,
+      options: { disable_cache: { enabled: true, value: false } },
+    });
     expect(res.headers.deprecation).toBe('options.disable_cache; use options.edge_cache_settings');
   });
 
   it('ignores unknown fields and options', async () => {
-    const res = await call('POST', BASE, { cname: uniqueHost(), originGroup: (await createGroup(t, a)).id, vp_enabled: true, newer: 1, options: { future_option: { enabled: true }, waap: { enabled: true, value: true, mode: 'x' } } });
+    const res = await call('POST', BASE, {
+      cname: uniqueHost(),
+      originGroup: (await createGroup(t, a)).id,
+      vp_enabled: true,
+      newer: 1,
+      options: { future_option: { enabled: true }, waap: { enabled: true, value: true, mode: 'x' } },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().vp_enabled).toBe(false);
     expect(res.json().options.waap).toEqual({ enabled: true, value: true });
@@ -237,7 +270,9 @@ describe('origin protocol, reserve resources, shielding', () => {
     const reserve = await createResource(t, a, { primary_resource: main.id });
     expect(reserve).toMatchObject({ primary_resource: main.id, is_primary: false });
     expect((await call('GET', `${BASE}/${main.id}`)).json().is_primary).toBe(true);
-    expect((await call('POST', BASE, { cname: uniqueHost(), originGroup: main.originGroup, primary_resource: reserve.id })).json().errors).toHaveProperty('primary_resource');
+    expect((await call('POST', BASE, { cname: uniqueHost(), originGroup: main.originGroup, primary_resource: reserve.id })).json().errors).toHaveProperty(
+      'primary_resource',
+    );
     expect((await call('POST', `${BASE}/${reserve.id}/rules`, { name: 'r', rule: '/r', ruleType: 0 })).statusCode).toBe(400);
     await call('PATCH', `${BASE}/${main.id}`, { active: false });
     const res = await call('DELETE', `${BASE}/${main.id}`);
@@ -319,7 +354,8 @@ describe('the WAAP link', () => {
     const changes: unknown[] = [];
     const stop = cdn.onWaapChange((change) => void changes.push(change));
     const group = await createGroup(t, c);
-    const on = (await cdn.resources.create(principal, { cname: uniqueHost(), originGroup: group.id, options: { waap: { enabled: true, value: true } } })).resource;
+    const on = (await cdn.resources.create(principal, { cname: uniqueHost(), originGroup: group.id, options: { waap: { enabled: true, value: true } } }))
+      .resource;
     await createResource(t, c, { originGroup: group.id, options: { waap: { enabled: true, value: false } } });
     expect(await cdn.waapDomains(c.clientId)).toEqual([{ resourceId: on.id, cname: on.cname, secondaryHostnames: [], apiDomain: false }]);
     await cdn.resources.update(principal, on.id, { options: { waap: { enabled: false, value: true } } });
@@ -369,12 +405,32 @@ describe('tenancy, access and quota', () => {
     const group = await createGroup(t, c);
     const now = Date.now();
     const row = (i: number) => ({
-      client_id: c.clientId, cname: `quota-${c.clientId}-${i}.example.com`, name: null, description: '', origin_group_id: group.id, origin_protocol: 'HTTP', active: 1,
-      secondary_hostnames: '[]', ssl_enabled: 0, ssl_data: null, proxy_ssl_enabled: 0, proxy_ssl_ca: null, proxy_ssl_data: null, primary_resource: null,
-      waap_api_domain_enabled: 0, options: '{}', shielding_pop: null, created_at: now, updated_at: now,
+      client_id: c.clientId,
+      cname: `quota-${c.clientId}-${i}.example.com`,
+      name: null,
+      description: '',
+      origin_group_id: group.id,
+      origin_protocol: 'HTTP',
+      active: 1,
+      secondary_hostnames: '[]',
+      ssl_enabled: 0,
+      ssl_data: null,
+      proxy_ssl_enabled: 0,
+      proxy_ssl_ca: null,
+      proxy_ssl_data: null,
+      primary_resource: null,
+      waap_api_domain_enabled: 0,
+      options: '{}',
+      shielding_pop: null,
+      created_at: now,
+      updated_at: now,
     });
     const rows = Array.from({ length: QUOTAS.resources }, (_, i) => row(i));
-    for (let i = 0; i < rows.length; i += 100) await t.db.kysely.insertInto('cdn_resources').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await t.db.kysely
+        .insertInto('cdn_resources')
+        .values(rows.slice(i, i + 100))
+        .execute();
     const res = await call('POST', BASE, { cname: uniqueHost(), originGroup: group.id }, c);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/500 CDN resources/);

@@ -17,13 +17,16 @@ const Id = (description: string) => Nullable(Type.Integer({ minimum: 1 }), { des
 const fields = {
   originGroup: Type.Integer({ minimum: 1, description: 'Origin group ID' }),
   active: Type.Boolean({ description: 'false: content is not delivered (and the resource may be deleted)' }),
-  originProtocol: StringEnum(PROTOCOLS, { description: 'Protocol toward the origin; MATCH uses the end user\'s' }),
+  originProtocol: StringEnum(PROTOCOLS, { description: "Protocol toward the origin; MATCH uses the end user's" }),
   name: Nullable(Type.String({ maxLength: MAX_LENGTH.name }), { description: 'CDN resource name' }),
   description: Type.String({ maxLength: MAX_LENGTH.description, description: 'Free comment' }),
-  secondaryHostnames: Type.Array(Hostname, { maxItems: QUOTAS.secondaryHostnames, description: `Additional delivery domains, at most ${QUOTAS.secondaryHostnames}` }),
+  secondaryHostnames: Type.Array(Hostname, {
+    maxItems: QUOTAS.secondaryHostnames,
+    description: `Additional delivery domains, at most ${QUOTAS.secondaryHostnames}`,
+  }),
   sslEnabled: Type.Boolean({ description: 'HTTPS delivery' }),
   sslData: Id('SSL certificate for HTTPS delivery (needs sslEnabled)'),
-  proxy_ssl_enabled: Type.Boolean({ description: 'Verify the origin\'s certificate' }),
+  proxy_ssl_enabled: Type.Boolean({ description: "Verify the origin's certificate" }),
   proxy_ssl_ca: Id('Trusted CA certificate that verifies the origin (needs proxy_ssl_enabled)'),
   proxy_ssl_data: Id('SSL certificate that verifies the origin (needs proxy_ssl_enabled)'),
   waap_api_domain_enabled: Type.Boolean({ description: 'The WAAP domain of the resource is an API domain' }),
@@ -34,7 +37,9 @@ const optional = Type.Partial(Type.Object(fields));
 export const ResourceCreate = Type.Object({
   ...optional.properties,
   cname: Type.String({ maxLength: MAX_LENGTH.hostname, description: 'Delivery domain, unique across all accounts' }),
-  origin: Type.Optional(Type.String({ maxLength: MAX_LENGTH.hostname, description: 'Origin host[:port]; a group holding it is created. Exactly one of origin and originGroup' })),
+  origin: Type.Optional(
+    Type.String({ maxLength: MAX_LENGTH.hostname, description: 'Origin host[:port]; a group holding it is created. Exactly one of origin and originGroup' }),
+  ),
   primary_resource: Type.Optional(Id('Main resource whose cache zone this (reserve) resource shares')),
 });
 export type ResourceCreateInput = Static<typeof ResourceCreate>;
@@ -78,7 +83,7 @@ const ReadOnly = {
   primary_resource: Nullable(Type.Integer()),
   is_primary: Nullable(Type.Boolean(), { description: 'true: main resource of reserve ones; false: a reserve; null: neither' }),
   waap_domain_id: Nullable(Type.String(), { description: 'Always null here: the WAAP product lists the domain' }),
-  rules: Type.Array(ResourceRuleSchema, { description: 'The resource\'s rules' }),
+  rules: Type.Array(ResourceRuleSchema, { description: "The resource's rules" }),
   options: ResourceOptionsOutput,
 };
 

@@ -80,7 +80,10 @@ export class ResourceService {
         now,
       }),
     );
-    return pageOf(answers.filter((r) => matchesFilters(r, filters)), list);
+    return pageOf(
+      answers.filter((r) => matchesFilters(r, filters)),
+      list,
+    );
   }
 
   async get(principal: Principal, id: number): Promise<ResourceResult> {
@@ -100,7 +103,8 @@ export class ResourceService {
     const sent = readOptions(input.options, RESOURCE_OPTION_SCHEMAS);
     const options = applyOptions({}, sent.options);
     const errors: FieldError[] = [...sent.errors, ...cnameErrors(cname)];
-    if (input.origin !== undefined && input.originGroup !== undefined) errors.push(bodyField(['origin'], 'Give either origin or originGroup, not both', 'conflict'));
+    if (input.origin !== undefined && input.originGroup !== undefined)
+      errors.push(bodyField(['origin'], 'Give either origin or originGroup, not both', 'conflict'));
     if (input.origin === undefined && input.originGroup === undefined) errors.push(bodyField(['originGroup'], 'Give origin or originGroup', 'missing'));
     if (input.origin !== undefined) errors.push(...this.groups.originErrors(input.origin));
     if (input.origin !== undefined && input.originProtocol === 'MATCH' && /:\d+$/.test(input.origin)) {
@@ -163,7 +167,8 @@ export class ResourceService {
     const row = await this.owned(principal.clientId, id);
     if (row.active === 1) throw stateRefusal('The CDN resource is active: deactivate it (active: false) before deleting it');
     const reserves = await this.store.where(principal.clientId, 'primary_resource', id);
-    if (reserves.length > 0) throw stateRefusal(`The CDN resource is the main resource of reserve resource ${reserves.map((r) => r.id).join(', ')}: delete those first`);
+    if (reserves.length > 0)
+      throw stateRefusal(`The CDN resource is the main resource of reserve resource ${reserves.map((r) => r.id).join(', ')}: delete those first`);
     await this.store.delete(principal.clientId, id);
     if (row.ssl_data !== null) await this.ssl.detached(principal.clientId, row.ssl_data);
     if (isActive(parseOptions(row.options).waap)) await this.notifyWaap({ clientId: principal.clientId, resourceId: id, cname: row.cname, enabled: false });
@@ -175,8 +180,10 @@ export class ResourceService {
 
   async setShielding(principal: Principal, id: number, pop: number | null): Promise<{ shielding_pop: number | null }> {
     const row = await this.owned(principal.clientId, id);
-    if (pop !== null && !shieldingLocation(pop)) throw refused([bodyField(['shielding_pop'], 'No origin shielding location has this ID: see GET /cdn/shieldingpop_v2')]);
-    if (pop !== null && row.primary_resource !== null) throw refused([bodyField(['shielding_pop'], 'A reserve resource shares its main resource\'s cache and cannot have origin shielding')]);
+    if (pop !== null && !shieldingLocation(pop))
+      throw refused([bodyField(['shielding_pop'], 'No origin shielding location has this ID: see GET /cdn/shieldingpop_v2')]);
+    if (pop !== null && row.primary_resource !== null)
+      throw refused([bodyField(['shielding_pop'], "A reserve resource shares its main resource's cache and cannot have origin shielding")]);
     await this.store.setShielding(principal.clientId, id, pop, this.clock.now());
     return { shielding_pop: pop };
   }
@@ -191,9 +198,12 @@ export class ResourceService {
     const status = statusOf(row, this.clock.now());
     if (status === 'suspended') problems.push('The CDN resource is not active: activate it, then validate again');
     if (status === 'processed') problems.push('The CDN resource is still being set up (about 15 minutes after its creation): validate again once it is active');
-    if (hostnamesOf(row).some((h) => h.startsWith('*.'))) problems.push('A Let\'s Encrypt certificate cannot cover a wildcard host name');
+    if (hostnamesOf(row).some((h) => h.startsWith('*.'))) problems.push("A Let's Encrypt certificate cannot cover a wildcard host name");
     const rules = (await this.rules.ofResource(principal.clientId, id)).filter((r) => r.active === 1);
-    const { rule } = matchRule(rules.map((r) => ({ id: r.id, rule: r.rule, ruleType: r.rule_type, weight: r.weight, name: r.name })), ACME_PROBE);
+    const { rule } = matchRule(
+      rules.map((r) => ({ id: r.id, rule: r.rule, ruleType: r.rule_type, weight: r.weight, name: r.name })),
+      ACME_PROBE,
+    );
     if (rule) problems.push(`Rule ${rule.id} (${rule.name}) applies to ${ACME_PROBE}: the validation request would not reach the challenge`);
     if (problems.length > 0) throw stateRefusal(...(problems as [string, ...string[]]));
   }
@@ -208,7 +218,12 @@ export class ResourceService {
   async waapDomains(clientId: number): Promise<WaapDomain[]> {
     return (await this.store.all(clientId))
       .filter((row) => isActive(parseOptions(row.options).waap))
-      .map((row) => ({ resourceId: row.id, cname: row.cname, secondaryHostnames: JSON.parse(row.secondary_hostnames) as string[], apiDomain: row.waap_api_domain_enabled === 1 }));
+      .map((row) => ({
+        resourceId: row.id,
+        cname: row.cname,
+        secondaryHostnames: JSON.parse(row.secondary_hostnames) as string[],
+        apiDomain: row.waap_api_domain_enabled === 1,
+      }));
   }
 
   /** Told when a resource's waap option turns on or off (or the resource with it on is deleted). */
@@ -270,7 +285,8 @@ export class ResourceService {
     if (c.primaryResource !== null && !self) {
       const primary = await this.store.find(clientId, c.primaryResource);
       if (!primary) errors.push(bodyField(['primary_resource'], 'No CDN resource with this ID in the account'));
-      else if (primary.primary_resource !== null) errors.push(bodyField(['primary_resource'], 'This resource is itself a reserve resource and cannot be a main one'));
+      else if (primary.primary_resource !== null)
+        errors.push(bodyField(['primary_resource'], 'This resource is itself a reserve resource and cannot be a main one'));
     }
     errors.push(...optionProblems([], options, { sslEnabled: c.sslEnabled }));
     if (self) errors.push(...(await this.ruleConflicts(clientId, self.id, options)));
@@ -293,12 +309,16 @@ export class ResourceService {
       if (!certificate) errors.push(bodyField(['sslData'], 'No SSL certificate with this ID in the account'));
       else if (certificate.automated === 1) {
         const users = (await this.store.where(clientId, 'ssl_data', c.sslData)).filter((r) => r.id !== self?.id);
-        if (users.length > 0) errors.push(bodyField(['sslData'], `A Let's Encrypt certificate serves one resource, and resource ${users[0].id} has this one`, 'conflict'));
-        if (c.secondaryHostnames.some((h) => h.startsWith('*.'))) errors.push(bodyField(['sslData'], 'A Let\'s Encrypt certificate cannot cover a wildcard host name: upload your own certificate'));
+        if (users.length > 0)
+          errors.push(bodyField(['sslData'], `A Let's Encrypt certificate serves one resource, and resource ${users[0].id} has this one`, 'conflict'));
+        if (c.secondaryHostnames.some((h) => h.startsWith('*.')))
+          errors.push(bodyField(['sslData'], "A Let's Encrypt certificate cannot cover a wildcard host name: upload your own certificate"));
       }
     }
-    if (c.proxySslData !== null && !(await this.ssl.find(clientId, c.proxySslData))) errors.push(bodyField(['proxy_ssl_data'], 'No SSL certificate with this ID in the account'));
-    if (c.proxySslCa !== null && !(await this.cas.find(clientId, c.proxySslCa))) errors.push(bodyField(['proxy_ssl_ca'], 'No trusted CA certificate with this ID in the account'));
+    if (c.proxySslData !== null && !(await this.ssl.find(clientId, c.proxySslData)))
+      errors.push(bodyField(['proxy_ssl_data'], 'No SSL certificate with this ID in the account'));
+    if (c.proxySslCa !== null && !(await this.cas.find(clientId, c.proxySslCa)))
+      errors.push(bodyField(['proxy_ssl_ca'], 'No trusted CA certificate with this ID in the account'));
     return errors;
   }
 
@@ -307,7 +327,13 @@ export class ResourceService {
     const errors: FieldError[] = [];
     for (const rule of await this.rules.ofResource(clientId, resourceId)) {
       for (const conflict of inheritedConflicts(options, parseOptions(rule.options))) {
-        errors.push(bodyField(['options', conflict.inherited], `Rule ${rule.id} (${rule.name}) enables ${conflict.own}, which cannot be used together with ${conflict.inherited}: turn it OFF in that rule first`, 'conflict'));
+        errors.push(
+          bodyField(
+            ['options', conflict.inherited],
+            `Rule ${rule.id} (${rule.name}) enables ${conflict.own}, which cannot be used together with ${conflict.inherited}: turn it OFF in that rule first`,
+            'conflict',
+          ),
+        );
       }
     }
     return errors;
@@ -359,7 +385,12 @@ export class ResourceService {
       this.rules.ofResource(row.client_id, row.id),
       this.store.where(row.client_id, 'primary_resource', row.id),
     ]);
-    const resource = toResource(row, { groupName: group?.name ?? '', rules: rules.map((r) => toRule(r, row.origin_protocol)), hasReserves: reserves.length > 0, now: this.clock.now() });
+    const resource = toResource(row, {
+      groupName: group?.name ?? '',
+      rules: rules.map((r) => toRule(r, row.origin_protocol)),
+      hasReserves: reserves.length > 0,
+      now: this.clock.now(),
+    });
     return { resource, deprecations: deprecationsOf(parseOptions(row.options)) };
   }
 }

@@ -82,7 +82,11 @@ export class ResourceStore {
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db.selectFrom('cdn_resources').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('cdn_resources')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -92,7 +96,11 @@ export class ResourceStore {
   }
 
   /** Resources of the client whose column equals the value (links to groups, certificates, a primary). */
-  async where(clientId: number, column: 'origin_group_id' | 'ssl_data' | 'proxy_ssl_data' | 'proxy_ssl_ca' | 'primary_resource', value: number): Promise<ResourceRow[]> {
+  async where(
+    clientId: number,
+    column: 'origin_group_id' | 'ssl_data' | 'proxy_ssl_data' | 'proxy_ssl_ca' | 'primary_resource',
+    value: number,
+  ): Promise<ResourceRow[]> {
     const rows = await this.db.selectFrom('cdn_resources').selectAll().where('client_id', '=', clientId).where(column, '=', value).orderBy('id').execute();
     return rows.map(normalise);
   }
@@ -119,7 +127,12 @@ export class ResourceStore {
 
   async update(clientId: number, id: number, fields: ResourceFields, now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('cdn_resources').set({ ...fields, updated_at: now }).where('client_id', '=', clientId).where('id', '=', id).execute();
+      await trx
+        .updateTable('cdn_resources')
+        .set({ ...fields, updated_at: now })
+        .where('client_id', '=', clientId)
+        .where('id', '=', id)
+        .execute();
       await trx.deleteFrom('cdn_hostnames').where('resource_id', '=', id).execute();
       await this.writeHostnames(trx, clientId, id, fields);
     });
@@ -138,7 +151,12 @@ export class ResourceStore {
     });
   }
 
-  private async writeHostnames(trx: Transaction<Tables>, clientId: number, resourceId: number, fields: Pick<ResourceFields, 'cname' | 'secondary_hostnames'>): Promise<void> {
+  private async writeHostnames(
+    trx: Transaction<Tables>,
+    clientId: number,
+    resourceId: number,
+    fields: Pick<ResourceFields, 'cname' | 'secondary_hostnames'>,
+  ): Promise<void> {
     const [cname, ...secondary] = hostnamesOf(fields);
     await trx
       .insertInto('cdn_hostnames')

@@ -21,7 +21,12 @@ const post = (body: unknown, account = a) => t.request('POST', BASE, { headers: 
 
 describe('unknown fields', () => {
   it('are accepted and dropped: at the top, in options, and inside an option', async () => {
-    const res = await post({ rule: '/u', ruleType: 0, newer_field: 1, options: { gzipOn: { enabled: true, value: true, since: 'v2' }, brand_new_option: { enabled: true } } });
+    const res = await post({
+      rule: '/u',
+      ruleType: 0,
+      newer_field: 1,
+      options: { gzipOn: { enabled: true, value: true, since: 'v2' }, brand_new_option: { enabled: true } },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expectConforms('POST', BASE, res);
     expect(res.json()).not.toHaveProperty('newer_field');
@@ -34,7 +39,10 @@ describe('unknown fields', () => {
   it('the same on PUT and PATCH', async () => {
     const { id } = (await post({ rule: '/u2', ruleType: 0 })).json();
     expect((await t.request('PUT', `${BASE}/${id}`, { headers: a.headers, body: { rule: '/u3', ruleType: 0, extra: [1] } })).statusCode).toBe(200);
-    const patched = await t.request('PATCH', `${BASE}/${id}`, { headers: a.headers, body: { extra: true, options: { slice: { enabled: false, value: false, note: 'x' } } } });
+    const patched = await t.request('PATCH', `${BASE}/${id}`, {
+      headers: a.headers,
+      body: { extra: true, options: { slice: { enabled: false, value: false, note: 'x' } } },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().options.slice).toEqual({ enabled: false, value: false });
   });
@@ -79,9 +87,24 @@ describe('quota', () => {
     const c = await t.account();
     const now = Date.now();
     const rows = Array.from({ length: QUOTAS.ruleTemplates - 1 }, (_, i) => ({
-      client_id: c.clientId, name: `q${i}`, rule: `/q${i}`, rule_type: 0, weight: 1, override_origin_protocol: null, options: '{}', is_default: 0, system_key: null, deleted: 0, created_at: now, updated_at: now,
+      client_id: c.clientId,
+      name: `q${i}`,
+      rule: `/q${i}`,
+      rule_type: 0,
+      weight: 1,
+      override_origin_protocol: null,
+      options: '{}',
+      is_default: 0,
+      system_key: null,
+      deleted: 0,
+      created_at: now,
+      updated_at: now,
     }));
-    for (let i = 0; i < rows.length; i += 100) await t.db.kysely.insertInto('cdn_rule_templates').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await t.db.kysely
+        .insertInto('cdn_rule_templates')
+        .values(rows.slice(i, i + 100))
+        .execute();
     expect((await post({ rule: '/last', ruleType: 0 }, c)).statusCode).toBe(201);
     const over = await post({ rule: '/over', ruleType: 0 }, c);
     expect(over.statusCode).toBe(400);

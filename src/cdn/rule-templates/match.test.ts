@@ -58,7 +58,7 @@ describe('POST /_edgeplane/cdn/rule-templates/match', () => {
     expect((await match('/exact/more')).json().template).toBeNull();
   });
 
-  it('includes the system templates, and never another client\'s', async () => {
+  it("includes the system templates, and never another client's", async () => {
     const res = (await match('/api/v1/users')).json();
     expect(res.template).toMatchObject({ default: true, name: 'No cache for API paths' });
     expect(res.matching[0].id).toBe(res.template.id);
@@ -84,6 +84,11 @@ describe('POST /_edgeplane/cdn/rule-templates/match', () => {
   it('validates its body', async () => {
     const res = await t.request('POST', MATCH, { headers: t.operator, body: { uri: '' } });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors.map((e: { loc: string[] }) => e.loc.join('.')).sort()).toEqual(['body.client_id', 'body.uri']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { loc: string[] }) => e.loc.join('.'))
+        .sort(),
+    ).toEqual(['body.client_id', 'body.uri']);
   });
 });

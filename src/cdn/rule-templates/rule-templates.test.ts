@@ -35,8 +35,30 @@ describe('POST', () => {
     expect(res.statusCode).toBe(201);
     expectConforms('POST', BASE, res);
     const body = res.json();
-    expect(body).toMatchObject({ name: '', client: a.clientId, deleted: false, rule: '/a/', ruleType: 0, weight: 1, template: true, default: false, overrideOriginProtocol: null });
-    expect(Object.keys(body)).toEqual(['id', 'name', 'client', 'deleted', 'rule', 'ruleType', 'weight', 'template', 'default', 'overrideOriginProtocol', 'options']);
+    expect(body).toMatchObject({
+      name: '',
+      client: a.clientId,
+      deleted: false,
+      rule: '/a/',
+      ruleType: 0,
+      weight: 1,
+      template: true,
+      default: false,
+      overrideOriginProtocol: null,
+    });
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'name',
+      'client',
+      'deleted',
+      'rule',
+      'ruleType',
+      'weight',
+      'template',
+      'default',
+      'overrideOriginProtocol',
+      'options',
+    ]);
     expect(Object.keys(body.options).sort()).toEqual([...OPTION_NAMES].sort());
     expect(Object.values(body.options).every((v) => v === null)).toBe(true);
     expect(res.headers.deprecation).toBeUndefined();
@@ -47,7 +69,12 @@ describe('POST', () => {
       rule: '/img/*',
       ruleType: 0,
       name: 't',
-      options: { gzipOn: { enabled: true, value: true }, staticRequestHeaders: { enabled: true, value: { 'X-A': 'b' } }, secure_key: { enabled: true, key: null, type: 2 }, hostHeader: null },
+      options: {
+        gzipOn: { enabled: true, value: true },
+        staticRequestHeaders: { enabled: true, value: { 'X-A': 'b' } },
+        secure_key: { enabled: true, key: null, type: 2 },
+        hostHeader: null,
+      },
       overrideOriginProtocol: 'HTTPS',
       weight: 1,
     });
@@ -106,11 +133,23 @@ describe('several problems at once', () => {
         rule: 'img',
         ruleType: 0,
         weight: 0,
-        options: { gzipOn: { enabled: true, value: true }, slice: { enabled: true, value: true }, browser_cache_settings: { enabled: true, value: '2y' }, force_return: { enabled: true, code: 99, body: 'x' } },
+        options: {
+          gzipOn: { enabled: true, value: true },
+          slice: { enabled: true, value: true },
+          browser_cache_settings: { enabled: true, value: '2y' },
+          force_return: { enabled: true, code: 99, body: 'x' },
+        },
       },
     });
     expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json().errors).sort()).toEqual(['id', 'options.browser_cache_settings.value', 'options.force_return.code', 'options.gzipOn', 'rule', 'weight']);
+    expect(Object.keys(res.json().errors).sort()).toEqual([
+      'id',
+      'options.browser_cache_settings.value',
+      'options.force_return.code',
+      'options.gzipOn',
+      'rule',
+      'weight',
+    ]);
     expect((await t.request('GET', BASE, { headers: a.headers })).json().count).toBe(before);
   });
 });
@@ -136,7 +175,14 @@ describe('GET one', () => {
 
 describe('PUT', () => {
   it('replaces the whole template: omitted optional fields go back to their defaults', async () => {
-    const { id } = await create({ rule: '/r', ruleType: 0, name: 'full', weight: 5, overrideOriginProtocol: 'HTTPS', options: { gzipOn: { enabled: true, value: true } } });
+    const { id } = await create({
+      rule: '/r',
+      ruleType: 0,
+      name: 'full',
+      weight: 5,
+      overrideOriginProtocol: 'HTTPS',
+      options: { gzipOn: { enabled: true, value: true } },
+    });
     const res = await t.request('PUT', `${BASE}/${id}`, { headers: a.headers, body: { rule: '/s', ruleType: 0 } });
     expect(res.statusCode).toBe(200);
     expectConforms('PUT', ITEM, res);
@@ -155,7 +201,14 @@ describe('PUT', () => {
 
 describe('PATCH', () => {
   it('changes only the fields sent', async () => {
-    const { id } = await create({ rule: '/r', ruleType: 0, name: 'n1', weight: 9, overrideOriginProtocol: 'HTTP', options: { waap: { enabled: true, value: true } } });
+    const { id } = await create({
+      rule: '/r',
+      ruleType: 0,
+      name: 'n1',
+      weight: 9,
+      overrideOriginProtocol: 'HTTP',
+      options: { waap: { enabled: true, value: true } },
+    });
     const res = await t.request('PATCH', `${BASE}/${id}`, { headers: a.headers, body: { name: 'n2', overrideOriginProtocol: null } });
     expect(res.statusCode).toBe(200);
     expectConforms('PATCH', ITEM, res);
@@ -205,7 +258,11 @@ describe('read-only fields', () => {
   for (const [field, value] of Object.entries(values)) {
     it(`refuses ${field} on POST, PUT and PATCH, naming it`, async () => {
       const { id } = await create({ rule: '/ro', ruleType: 0 });
-      for (const [method, url] of [['POST', BASE], ['PUT', `${BASE}/${id}`], ['PATCH', `${BASE}/${id}`]]) {
+      for (const [method, url] of [
+        ['POST', BASE],
+        ['PUT', `${BASE}/${id}`],
+        ['PATCH', `${BASE}/${id}`],
+      ]) {
         const res = await t.request(method, url, { headers: a.headers, body: { rule: '/ro', ruleType: 0, [field]: value } });
         expect(res.statusCode).toBe(400);
         expect(res.json().errors).toEqual({ [field]: ['Read-only field: it is returned but cannot be set'] });
@@ -231,7 +288,11 @@ describe('system templates', () => {
   it('cannot be changed or deleted (403), and stay unchanged', async () => {
     const system = await systemTemplate();
     const url = `${BASE}/${system.id}`;
-    for (const [method, body] of [['PUT', { rule: '/x', ruleType: 0 }], ['PATCH', { name: 'mine' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PUT', { rule: '/x', ruleType: 0 }],
+      ['PATCH', { name: 'mine' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await t.request(method, url, { headers: a.headers, body });
       expect(res.statusCode).toBe(403);
       expect(res.json().detail).toMatch(/System templates .* cannot be changed or deleted/);
@@ -245,7 +306,11 @@ describe('system templates after a reset', () => {
     const fresh = await createTestApp();
     try {
       const c = await fresh.account();
-      const names = async () => (await fresh.request('GET', BASE, { headers: c.headers })).json().filter((r: { default: boolean }) => r.default).map((r: { name: string }) => r.name);
+      const names = async () =>
+        (await fresh.request('GET', BASE, { headers: c.headers }))
+          .json()
+          .filter((r: { default: boolean }) => r.default)
+          .map((r: { name: string }) => r.name);
       expect(await names()).toHaveLength(SYSTEM_COUNT);
       await fresh.db.kysely.deleteFrom('cdn_rule_templates').execute();
       expect(await names()).toHaveLength(SYSTEM_COUNT);
@@ -262,7 +327,12 @@ describe('tenancy and access', () => {
   it("another client's template is a 404 for every operation and absent from its list", async () => {
     const { id } = await create({ rule: '/mine', ruleType: 0 }, a);
     const url = `${BASE}/${id}`;
-    for (const [method, body] of [['GET', undefined], ['PUT', { rule: '/x', ruleType: 0 }], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { rule: '/x', ruleType: 0 }],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await t.request(method, url, { headers: b.headers, body });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ detail: 'Rule template not found' });
@@ -318,7 +388,12 @@ describe('list and pagination', () => {
     expect(skipped.json()).toEqual(page.json().results.slice(2));
   });
 
-  it.each([['limit', '0'], ['limit', '1001'], ['offset', '-1'], ['limit', 'x']])('refuses %s=%s', async (name, value) => {
+  it.each([
+    ['limit', '0'],
+    ['limit', '1001'],
+    ['offset', '-1'],
+    ['limit', 'x'],
+  ])('refuses %s=%s', async (name, value) => {
     const res = await t.request('GET', BASE, { headers: a.headers, query: { [name]: value } });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors)).toEqual([`query.${name}`]);
@@ -327,8 +402,16 @@ describe('list and pagination', () => {
 
 describe('deprecations', () => {
   const cases: [string, Record<string, unknown>, string][] = [
-    ['cache_http_headers', { rule: '/dep', ruleType: 0, options: { cache_http_headers: { enabled: true, value: ['vary'] } } }, 'options.cache_http_headers; use options.response_headers_hiding_policy'],
-    ['disable_cache', { rule: '/dep', ruleType: 0, options: { disable_cache: { enabled: true, value: true } } }, 'options.disable_cache; use options.edge_cache_settings'],
+    [
+      'cache_http_headers',
+      { rule: '/dep', ruleType: 0, options: { cache_http_headers: { enabled: true, value: ['vary'] } } },
+      'options.cache_http_headers; use options.response_headers_hiding_policy',
+    ],
+    [
+      'disable_cache',
+      { rule: '/dep', ruleType: 0, options: { disable_cache: { enabled: true, value: true } } },
+      'options.disable_cache; use options.edge_cache_settings',
+    ],
     ['ruleType 1', { rule: 'dep/.*', ruleType: 1 }, 'ruleType 1; use ruleType 0'],
   ];
   it.each(cases)('%s is accepted, works, and is named with its replacement in the Deprecation header', async (_name, body, header) => {
@@ -342,8 +425,13 @@ describe('deprecations', () => {
   });
 
   it('names several at once, and no header once they are gone', async () => {
-    const res = await t.request('POST', BASE, { headers: a.headers, body: { rule: 'x', ruleType: 1, options: { disable_cache: { enabled: false, value: false }, cache_http_headers: { enabled: false, value: [] } } } });
-    expect(res.headers.deprecation).toBe('options.cache_http_headers; use options.response_headers_hiding_policy, options.disable_cache; use options.edge_cache_settings, ruleType 1; use ruleType 0');
+    const res = await t.request('POST', BASE, {
+      headers: a.headers,
+      body: { rule: 'x', ruleType: 1, options: { disable_cache: { enabled: false, value: false }, cache_http_headers: { enabled: false, value: [] } } },
+    });
+    expect(res.headers.deprecation).toBe(
+      'options.cache_http_headers; use options.response_headers_hiding_policy, options.disable_cache; use options.edge_cache_settings, ruleType 1; use ruleType 0',
+    );
     const cleaned = await t.request('PUT', `${BASE}/${res.json().id}`, { headers: a.headers, body: { rule: '/x', ruleType: 0 } });
     expect(cleaned.headers.deprecation).toBeUndefined();
   });

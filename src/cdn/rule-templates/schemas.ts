@@ -10,7 +10,10 @@ import { RuleOptionsInput, RuleOptionsOutput } from '../options/catalogue.js';
 export const PROTOCOLS = ['HTTPS', 'HTTP', 'MATCH'] as const;
 
 export const RuleName = (description: string) => Type.String({ maxLength: MAX_LENGTH.name, description });
-export const Rule = Type.String({ maxLength: 300, description: 'Regular expression the request path is matched against (RE2 syntax: no backreferences or lookarounds)' });
+export const Rule = Type.String({
+  maxLength: 300,
+  description: 'Regular expression the request path is matched against (RE2 syntax: no backreferences or lookarounds)',
+});
 export const RuleType = Type.Integer({ minimum: 0, maximum: 1, description: '0: regex starting with / or ^/; 1 (deprecated): / is put before the regex' });
 export const Weight = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Order: the lowest matching weight applies' });
 export const OverrideOriginProtocol = Nullable(StringEnum(PROTOCOLS), { description: 'HTTPS, HTTP, MATCH, or null to inherit the resource originProtocol' });

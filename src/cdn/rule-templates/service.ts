@@ -194,7 +194,8 @@ export class RuleTemplateService {
   /** A template the caller may change: its own; system templates are refused, others' are not found. */
   private async changeable(principal: Principal, id: number): Promise<RuleTemplateRow> {
     const row = await this.visible(principal, id);
-    if (row.is_default === 1) throw new AppError('forbidden', 'System templates (default: true) cannot be changed or deleted; create a custom template instead.');
+    if (row.is_default === 1)
+      throw new AppError('forbidden', 'System templates (default: true) cannot be changed or deleted; create a custom template instead.');
     return row;
   }
 }

@@ -47,7 +47,9 @@ export class RuleTemplateStore {
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.visible(clientId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.visible(clientId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -65,7 +67,12 @@ export class RuleTemplateStore {
 
   async list(clientId: number, page: ListRequest): Promise<RuleTemplateRow[]> {
     // Without a limit, every template after the offset (SQL needs a LIMIT with OFFSET; the quota bounds them).
-    const rows = await this.visible(clientId).selectAll().orderBy('id').limit(page.limit ?? Number.MAX_SAFE_INTEGER).offset(page.offset).execute();
+    const rows = await this.visible(clientId)
+      .selectAll()
+      .orderBy('id')
+      .limit(page.limit ?? Number.MAX_SAFE_INTEGER)
+      .offset(page.offset)
+      .execute();
     return rows.map(normalise);
   }
 

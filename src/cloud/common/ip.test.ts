@@ -13,7 +13,8 @@ describe('parseNetwork', () => {
   });
 
   it('refuses what is not a network', () => {
-    for (const text of ['10.0.0.0/33', '2001:db8::/129', '10.0.0/8', 'example.com/8', '10.0.0.0/8/1', '10.0.0.0/x', '']) expect(parseNetwork(text), text).toBeNull();
+    for (const text of ['10.0.0.0/33', '2001:db8::/129', '10.0.0/8', 'example.com/8', '10.0.0.0/8/1', '10.0.0.0/x', ''])
+      expect(parseNetwork(text), text).toBeNull();
   });
 
   it('tells addresses', () => {

@@ -40,10 +40,18 @@ export class MetadataService {
   }
 
   /** `merge`: set the keys given (null removes one); else replace every tag with the ones given. */
-  async write(caller: Caller, kind: ResourceKind, label: string, p: Params, id: string, tags: Record<string, string | null> | null, merge: boolean): Promise<ResourceRow> {
+  async write(
+    caller: Caller,
+    kind: ResourceKind,
+    label: string,
+    p: Params,
+    id: string,
+    tags: Record<string, string | null> | null,
+    merge: boolean,
+  ): Promise<ResourceRow> {
     const row = await this.row(caller, kind, label, p, id);
     const attrs = attrsOf<{ tags: Record<string, string> }>(row);
-    attrs.tags = patchTags(merge ? attrs.tags ?? {} : {}, tags ?? {});
+    attrs.tags = patchTags(merge ? (attrs.tags ?? {}) : {}, tags ?? {});
     await this.ops.resources.update(row.id, { attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
     return (await this.ops.resources.byId(row.id))!;
   }
@@ -85,7 +93,12 @@ export interface MetadataSpec {
 type Args = readonly [ResourceKind, string];
 /** Params of the metadata calls, typed by project and region only: the resource's ID is under the name the spec gives (see itemId). */
 type ResourceParams = TObject<{ project_id: TInteger; region_id: TInteger }>;
-const docOf = (spec: MetadataSpec) => (name: string, summary: string) => ({ tags: [CLOUD_TAG], operationId: `${spec.operationPrefix}.metadata.${name}`, summary, deprecated: true });
+const docOf = (spec: MetadataSpec) => (name: string, summary: string) => ({
+  tags: [CLOUD_TAG],
+  operationId: `${spec.operationPrefix}.metadata.${name}`,
+  summary,
+  deprecated: true,
+});
 
 export function metadataRoutes(fastify: FastifyInstance, metadata: MetadataService, spec: MetadataSpec): void {
   const app = typed(fastify);
@@ -93,25 +106,44 @@ export function metadataRoutes(fastify: FastifyInstance, metadata: MetadataServi
   const schema = docOf(spec);
   const args: Args = [spec.kind, spec.label];
   if (spec.calls.includes('list')) {
-    app.get(`${spec.item}/metadata`, { schema: { ...schema('list', 'The tags of the resource (deprecated: read the resource)'), params, response: { 200: TagList } } }, async (request) => {
-      const { caller, p } = at(request);
-      return metadata.list(caller, ...args, p, itemId(p, spec.idParam));
-    });
+    app.get(
+      `${spec.item}/metadata`,
+      { schema: { ...schema('list', 'The tags of the resource (deprecated: read the resource)'), params, response: { 200: TagList } } },
+      async (request) => {
+        const { caller, p } = at(request);
+        return metadata.list(caller, ...args, p, itemId(p, spec.idParam));
+      },
+    );
   }
   if (spec.calls.includes('merge')) {
-    app.post(`${spec.item}/metadata`, { schema: { ...schema('merge', 'Set tags (null removes one) (deprecated: PATCH the resource)'), params, body: TagsBody, response: { 204: NoBody() } } }, async (request, reply) => {
-      const { caller, p } = at(request);
-      await metadata.write(caller, ...args, p, itemId(p, spec.idParam), request.body, true);
-      return reply.code(204).send();
-    });
+    app.post(
+      `${spec.item}/metadata`,
+      { schema: { ...schema('merge', 'Set tags (null removes one) (deprecated: PATCH the resource)'), params, body: TagsBody, response: { 204: NoBody() } } },
+      async (request, reply) => {
+        const { caller, p } = at(request);
+        await metadata.write(caller, ...args, p, itemId(p, spec.idParam), request.body, true);
+        return reply.code(204).send();
+      },
+    );
   }
   if (spec.calls.includes('replace')) {
     const answer = spec.replaceAnswers;
-    app.put(`${spec.item}/metadata`, { schema: { ...schema('replace', 'Replace every tag (deprecated: PATCH the resource)'), params, body: TagsBody, response: answer ? { 200: answer.schema } : { 204: NoBody() } } }, async (request, reply) => {
-      const { caller, p } = at(request);
-      const row = await metadata.write(caller, ...args, p, itemId(p, spec.idParam), request.body, false);
-      return answer ? answer.present(row) : reply.code(204).send();
-    });
+    app.put(
+      `${spec.item}/metadata`,
+      {
+        schema: {
+          ...schema('replace', 'Replace every tag (deprecated: PATCH the resource)'),
+          params,
+          body: TagsBody,
+          response: answer ? { 200: answer.schema } : { 204: NoBody() },
+        },
+      },
+      async (request, reply) => {
+        const { caller, p } = at(request);
+        const row = await metadata.write(caller, ...args, p, itemId(p, spec.idParam), request.body, false);
+        return answer ? answer.present(row) : reply.code(204).send();
+      },
+    );
   }
   if (!spec.calls.includes('item')) return;
   if (spec.keyInPath) tagRoutes(app, metadata, spec, params);
@@ -146,11 +178,15 @@ function itemRoutes(app: TypedApp, metadata: MetadataService, spec: MetadataSpec
     const { caller, p } = at(request);
     return metadata.item(caller, ...args, p, itemId(p, spec.idParam), request.query.key);
   });
-  app.delete(url, { schema: { ...schema('item.delete', 'Remove one tag of the resource'), params, querystring, response: { 204: NoBody() } } }, async (request, reply) => {
-    const { caller, p } = at(request);
-    await metadata.remove(caller, ...args, p, itemId(p, spec.idParam), request.query.key);
-    return reply.code(204).send();
-  });
+  app.delete(
+    url,
+    { schema: { ...schema('item.delete', 'Remove one tag of the resource'), params, querystring, response: { 204: NoBody() } } },
+    async (request, reply) => {
+      const { caller, p } = at(request);
+      await metadata.remove(caller, ...args, p, itemId(p, spec.idParam), request.query.key);
+      return reply.code(204).send();
+    },
+  );
 }
 
 /** The metadata calls of every tagged cloud resource, as the reference has them. */
@@ -162,13 +198,64 @@ export function allMetadataRoutes(app: FastifyInstance, metadata: MetadataServic
     { item: `${regional('subnets')}/:subnet_id`, idParam: 'subnet_id', kind: 'subnet', label: 'Subnet', operationPrefix: 'cloud.subnets', calls: all },
     { item: `${regional('volumes')}/:volume_id`, idParam: 'volume_id', kind: 'volume', label: 'Volume', operationPrefix: 'cloud.volumes', calls: all },
     { item: `${regional('images')}/:image_id`, idParam: 'image_id', kind: 'image', label: 'Image', operationPrefix: 'cloud.images', calls: all },
-    { item: `${regional('floatingips')}/:floating_ip_id`, idParam: 'floating_ip_id', kind: 'floatingip', label: 'Floating IP', operationPrefix: 'cloud.floatingIps', calls: all },
-    { item: `${regional('securitygroups')}/:group_id`, idParam: 'group_id', kind: 'security_group', label: 'Security group', operationPrefix: 'cloud.securityGroups', calls: all },
-    { item: `${regional('instances')}/:instance_id`, idParam: 'instance_id', kind: 'instance', label: 'Instance', operationPrefix: 'cloud.instances', calls: all, keyInPath: true },
-    { item: '/cloud/v2/instances/:project_id/:region_id/:instance_id', idParam: 'instance_id', kind: 'instance', label: 'Instance', operationPrefix: 'cloud.instances.v2', calls: ['item'] },
-    { item: `${regional('loadbalancers')}/:load_balancer_id`, idParam: 'load_balancer_id', kind: 'loadbalancer', label: 'Load balancer', operationPrefix: 'cloud.loadBalancers', calls: all },
-    { item: `${regional('file_shares')}/:file_share_id`, idParam: 'file_share_id', kind: 'file_share', label: 'File share', operationPrefix: 'cloud.fileShares', calls: all },
-    { item: `${regional('snapshots')}/:snapshot_id`, idParam: 'snapshot_id', kind: 'snapshot', label: 'Snapshot', operationPrefix: 'cloud.snapshots', calls: ['replace'], replaceAnswers: snapshot },
+    {
+      item: `${regional('floatingips')}/:floating_ip_id`,
+      idParam: 'floating_ip_id',
+      kind: 'floatingip',
+      label: 'Floating IP',
+      operationPrefix: 'cloud.floatingIps',
+      calls: all,
+    },
+    {
+      item: `${regional('securitygroups')}/:group_id`,
+      idParam: 'group_id',
+      kind: 'security_group',
+      label: 'Security group',
+      operationPrefix: 'cloud.securityGroups',
+      calls: all,
+    },
+    {
+      item: `${regional('instances')}/:instance_id`,
+      idParam: 'instance_id',
+      kind: 'instance',
+      label: 'Instance',
+      operationPrefix: 'cloud.instances',
+      calls: all,
+      keyInPath: true,
+    },
+    {
+      item: '/cloud/v2/instances/:project_id/:region_id/:instance_id',
+      idParam: 'instance_id',
+      kind: 'instance',
+      label: 'Instance',
+      operationPrefix: 'cloud.instances.v2',
+      calls: ['item'],
+    },
+    {
+      item: `${regional('loadbalancers')}/:load_balancer_id`,
+      idParam: 'load_balancer_id',
+      kind: 'loadbalancer',
+      label: 'Load balancer',
+      operationPrefix: 'cloud.loadBalancers',
+      calls: all,
+    },
+    {
+      item: `${regional('file_shares')}/:file_share_id`,
+      idParam: 'file_share_id',
+      kind: 'file_share',
+      label: 'File share',
+      operationPrefix: 'cloud.fileShares',
+      calls: all,
+    },
+    {
+      item: `${regional('snapshots')}/:snapshot_id`,
+      idParam: 'snapshot_id',
+      kind: 'snapshot',
+      label: 'Snapshot',
+      operationPrefix: 'cloud.snapshots',
+      calls: ['replace'],
+      replaceAnswers: snapshot,
+    },
   ];
   for (const spec of specs) metadataRoutes(app, metadata, spec);
 }

@@ -32,7 +32,12 @@ export class RegionalRecords {
   }
 
   /** One page of records and the total that match the filter, each presented by `present`. */
-  async page<T>(scope: Scope, filter: ListFilter, page: { limit: number; offset: number }, present: (row: ResourceRow) => Promise<T>): Promise<{ count: number; results: T[] }> {
+  async page<T>(
+    scope: Scope,
+    filter: ListFilter,
+    page: { limit: number; offset: number },
+    present: (row: ResourceRow) => Promise<T>,
+  ): Promise<{ count: number; results: T[] }> {
     const [count, rows] = await Promise.all([this.ops.resources.count(this.kind, scope, filter), this.ops.resources.list(this.kind, scope, filter, page)]);
     return { count, results: await Promise.all(rows.map(present)) };
   }
@@ -47,7 +52,15 @@ export class RegionalRecords {
    * Renames the record (when `name` is given, not null) and lets `change` edit its attributes; updates are
    * immediate, not tasks. Answers the record as it is afterwards.
    */
-  async updateAttrs<A, T>(caller: Caller, projectId: number, regionId: number, id: string, name: string | null | undefined, change: (attrs: A) => void, present: (row: ResourceRow) => Promise<T>): Promise<T> {
+  async updateAttrs<A, T>(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    id: string,
+    name: string | null | undefined,
+    change: (attrs: A) => void,
+    present: (row: ResourceRow) => Promise<T>,
+  ): Promise<T> {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const row = await this.row(scope, id);
     const attrs = attrsOf<A>(row);

@@ -20,7 +20,13 @@ interface Doc {
  * The schemas of the standard routes, each a type parameter so that the service is checked against
  * them. A query the spec leaves out is `TSchema` (its static type: unknown).
  */
-export interface RegionalRouteSpec<Create extends TSchema, ListQuery extends TSchema, GetQuery extends TSchema, Update extends TSchema, DeleteQuery extends TSchema> {
+export interface RegionalRouteSpec<
+  Create extends TSchema,
+  ListQuery extends TSchema,
+  GetQuery extends TSchema,
+  Update extends TSchema,
+  DeleteQuery extends TSchema,
+> {
   /** Collection path, with `:project_id/:region_id`; the item path is `<base>/:<idParam>`. */
   base: string;
   /** The collection path of create when it differs from `base` (instances are created through v2). */
@@ -40,7 +46,13 @@ export interface RegionalRouteSpec<Create extends TSchema, ListQuery extends TSc
 }
 
 /** The service methods the standard routes call, given the body or query their route's schema validated. */
-export interface RegionalService<Create extends TSchema, ListQuery extends TSchema, GetQuery extends TSchema, Update extends TSchema, DeleteQuery extends TSchema> {
+export interface RegionalService<
+  Create extends TSchema,
+  ListQuery extends TSchema,
+  GetQuery extends TSchema,
+  Update extends TSchema,
+  DeleteQuery extends TSchema,
+> {
   create(caller: Caller, projectId: number, regionId: number, body: Validated<Create>): Promise<TaskIds>;
   list(caller: Caller, projectId: number, regionId: number, query: Validated<ListQuery>): Promise<unknown>;
   get(caller: Caller, projectId: number, regionId: number, id: string, query: Validated<GetQuery>): Promise<unknown>;
@@ -65,7 +77,13 @@ export function itemId(params: Readonly<Record<string, unknown>>, name: string):
  * Declares create, list, get, update (when the spec has one) and delete, in that order: the order
  * routes are added is the order of the OpenAPI document, which must not move.
  */
-export function regionalRoutes<Create extends TSchema, ListQuery extends TSchema, GetQuery extends TSchema, Update extends TSchema, DeleteQuery extends TSchema>(
+export function regionalRoutes<
+  Create extends TSchema,
+  ListQuery extends TSchema,
+  GetQuery extends TSchema,
+  Update extends TSchema,
+  DeleteQuery extends TSchema,
+>(
   fastify: FastifyInstance,
   service: RegionalService<Create, ListQuery, GetQuery, Update, DeleteQuery>,
   spec: RegionalRouteSpec<Create, ListQuery, GetQuery, Update, DeleteQuery>,
@@ -74,33 +92,82 @@ export function regionalRoutes<Create extends TSchema, ListQuery extends TSchema
   const common = { tags: [CLOUD_TAG] };
   const item = `${spec.base}/:${spec.idParam}`;
   const { create, list, get, update } = spec;
-  app.post(spec.createBase ?? spec.base, { schema: { ...common, operationId: create.operationId, summary: create.summary, params: ProjectRegionParams, body: create.body, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params;
-    return service.create(callerOf(request), p.project_id, p.region_id, request.body);
-  });
+  app.post(
+    spec.createBase ?? spec.base,
+    {
+      schema: {
+        ...common,
+        operationId: create.operationId,
+        summary: create.summary,
+        params: ProjectRegionParams,
+        body: create.body,
+        response: { 200: TaskIdList },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      return service.create(callerOf(request), p.project_id, p.region_id, request.body);
+    },
+  );
   const listQuery = list.querystring ? { querystring: list.querystring } : {};
-  app.get(spec.base, { schema: { ...common, operationId: list.operationId, summary: list.summary, params: ProjectRegionParams, ...listQuery, response: { 200: list.response } } }, async (request) => {
-    const p = request.params;
-    return service.list(callerOf(request), p.project_id, p.region_id, request.query);
-  });
+  app.get(
+    spec.base,
+    {
+      schema: { ...common, operationId: list.operationId, summary: list.summary, params: ProjectRegionParams, ...listQuery, response: { 200: list.response } },
+    },
+    async (request) => {
+      const p = request.params;
+      return service.list(callerOf(request), p.project_id, p.region_id, request.query);
+    },
+  );
   const getQuery = get.querystring ? { querystring: get.querystring } : {};
-  app.get(item, { schema: { ...common, operationId: get.operationId, summary: get.summary, params: spec.itemParams, ...getQuery, response: { 200: get.response } } }, async (request) => {
-    const p = request.params;
-    // Services whose get takes no options ignore the query; load balancers read `show_stats`.
-    return service.get(callerOf(request), p.project_id, p.region_id, itemId(p, spec.idParam), request.query);
-  });
+  app.get(
+    item,
+    { schema: { ...common, operationId: get.operationId, summary: get.summary, params: spec.itemParams, ...getQuery, response: { 200: get.response } } },
+    async (request) => {
+      const p = request.params;
+      // Services whose get takes no options ignore the query; load balancers read `show_stats`.
+      return service.get(callerOf(request), p.project_id, p.region_id, itemId(p, spec.idParam), request.query);
+    },
+  );
   if (update) {
     if (!service.update) throw new Error(`${update.operationId} is declared but the service has no update`);
     const updateItem = service.update.bind(service);
-    app.patch(item, { schema: { ...common, operationId: update.operationId, summary: update.summary, params: spec.itemParams, body: update.body, response: { 200: update.response } } }, async (request) => {
-      const p = request.params;
-      return updateItem(callerOf(request), p.project_id, p.region_id, itemId(p, spec.idParam), request.body);
-    });
+    app.patch(
+      item,
+      {
+        schema: {
+          ...common,
+          operationId: update.operationId,
+          summary: update.summary,
+          params: spec.itemParams,
+          body: update.body,
+          response: { 200: update.response },
+        },
+      },
+      async (request) => {
+        const p = request.params;
+        return updateItem(callerOf(request), p.project_id, p.region_id, itemId(p, spec.idParam), request.body);
+      },
+    );
   }
   const deleteQuery = spec.delete.querystring ? { querystring: spec.delete.querystring } : {};
-  app.delete(item, { schema: { ...common, operationId: spec.delete.operationId, summary: spec.delete.summary, params: spec.itemParams, ...deleteQuery, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params;
-    // Services whose delete takes no options ignore the query; instances read which volumes go too.
-    return service.delete(callerOf(request), p.project_id, p.region_id, itemId(p, spec.idParam), request.query);
-  });
+  app.delete(
+    item,
+    {
+      schema: {
+        ...common,
+        operationId: spec.delete.operationId,
+        summary: spec.delete.summary,
+        params: spec.itemParams,
+        ...deleteQuery,
+        response: { 200: TaskIdList },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      // Services whose delete takes no options ignore the query; instances read which volumes go too.
+      return service.delete(callerOf(request), p.project_id, p.region_id, itemId(p, spec.idParam), request.query);
+    },
+  );
 }

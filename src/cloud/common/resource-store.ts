@@ -4,10 +4,30 @@ import type { Kysely } from 'kysely';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 export type ResourceKind =
-  | 'network' | 'subnet' | 'port' | 'instance' | 'volume' | 'floatingip' | 'k8s_cluster' | 'k8s_pool'
-  | 'image' | 'snapshot' | 'security_group' | 'security_group_rule' | 'ssh_key'
-  | 'loadbalancer' | 'lb_listener' | 'lb_pool' | 'lb_member' | 'lb_healthmonitor' | 'l7policy' | 'l7rule' | 'router'
-  | 'file_share' | 'sfs_access_rule' | 'servergroup';
+  | 'network'
+  | 'subnet'
+  | 'port'
+  | 'instance'
+  | 'volume'
+  | 'floatingip'
+  | 'k8s_cluster'
+  | 'k8s_pool'
+  | 'image'
+  | 'snapshot'
+  | 'security_group'
+  | 'security_group_rule'
+  | 'ssh_key'
+  | 'loadbalancer'
+  | 'lb_listener'
+  | 'lb_pool'
+  | 'lb_member'
+  | 'lb_healthmonitor'
+  | 'l7policy'
+  | 'l7rule'
+  | 'router'
+  | 'file_share'
+  | 'sfs_access_rule'
+  | 'servergroup';
 
 /** Resources of a project that live in no region (SSH keys) are stored under this region ID. */
 export const NO_REGION = 0;
@@ -125,7 +145,15 @@ export class ResourceStore {
 
   /** Every record of a kind a client has in a region, all projects together (what shares the region's hosts). */
   async allInRegion(kind: ResourceKind, clientId: number, regionId: number): Promise<ResourceRow[]> {
-    return this.db.selectFrom('cloud_resources').selectAll().where('client_id', '=', clientId).where('region_id', '=', regionId).where('kind', '=', kind).orderBy('created_at').orderBy('id').execute();
+    return this.db
+      .selectFrom('cloud_resources')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('region_id', '=', regionId)
+      .where('kind', '=', kind)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   }
 
   async children(parentId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
@@ -202,11 +230,37 @@ export class ResourceStore {
 }
 
 /** A new row in the state its create request writes it (not ready, held by its task). */
-export function newRow(scope: Scope, kind: ResourceRow['kind'], id: string, name: string, status: string, taskId: string, attrs: unknown, now: number, extra: Partial<ResourceRow> = {}): ResourceRow {
+export function newRow(
+  scope: Scope,
+  kind: ResourceRow['kind'],
+  id: string,
+  name: string,
+  status: string,
+  taskId: string,
+  attrs: unknown,
+  now: number,
+  extra: Partial<ResourceRow> = {},
+): ResourceRow {
   return {
-    id, kind, client_id: scope.clientId, project_id: scope.projectId, region_id: scope.regionId, name, status,
-    parent_id: null, owner_id: null, vcpus: 0, ram_mb: 0, size_gb: 0, ready: 0,
-    creator_task_id: taskId, task_id: taskId, attrs: JSON.stringify(attrs), created_at: now, updated_at: now, ...extra,
+    id,
+    kind,
+    client_id: scope.clientId,
+    project_id: scope.projectId,
+    region_id: scope.regionId,
+    name,
+    status,
+    parent_id: null,
+    owner_id: null,
+    vcpus: 0,
+    ram_mb: 0,
+    size_gb: 0,
+    ready: 0,
+    creator_task_id: taskId,
+    task_id: taskId,
+    attrs: JSON.stringify(attrs),
+    created_at: now,
+    updated_at: now,
+    ...extra,
   };
 }
 

@@ -11,11 +11,14 @@ export const VOLUME_TYPES: Record<ShareType, string> = { standard: 'default_shar
 export const MAX_SHARE_SIZE = 100_000;
 
 const Size = Type.Integer({ minimum: 1, maximum: MAX_SHARE_SIZE, description: 'GiB' });
-const VastSettings = Type.Object({
-  root_squash: Type.Optional(Type.Boolean({ description: 'Default true: root is mapped to nobody' })),
-  allowed_characters: Type.Optional(StringEnum(['LCD', 'NPL'])),
-  path_length: Type.Optional(StringEnum(['LCD', 'NPL'])),
-}, CLOSED);
+const VastSettings = Type.Object(
+  {
+    root_squash: Type.Optional(Type.Boolean({ description: 'Default true: root is mapped to nobody' })),
+    allowed_characters: Type.Optional(StringEnum(['LCD', 'NPL'])),
+    path_length: Type.Optional(StringEnum(['LCD', 'NPL'])),
+  },
+  CLOSED,
+);
 export const AccessRuleBody = Type.Object({
   access_mode: StringEnum(['ro', 'rw']),
   ip_address: IpNetwork({ description: 'An IP address or network' }),
@@ -26,17 +29,20 @@ export const AccessRuleBody = Type.Object({
  * take is refused by name (service.ts checks which): standard shares take `network` and `access`, VAST
  * ones `share_settings`. Both of the reference's forms are closed, so unknown fields are refused.
  */
-export const FileShareCreateBody = Type.Object({
-  name: ResourceName(),
-  protocol: StringEnum(['NFS']),
-  size: Size,
-  type_name: Type.Optional(StringEnum(SHARE_TYPES, { description: 'Default standard' })),
-  volume_type: Type.Optional(StringEnum(['default_share_type', 'vast_share_type'], { description: 'Deprecated: type_name' })),
-  network: Type.Optional(Type.Object({ network_id: Uuid(), subnet_id: Type.Optional(Uuid({ description: 'Default: the network\'s first subnet' })) })),
-  access: Type.Optional(Type.Array(AccessRuleBody, { maxItems: LIMITS.items })),
-  share_settings: Type.Optional(VastSettings),
-  tags: Type.Optional(TagsInput),
-}, CLOSED);
+export const FileShareCreateBody = Type.Object(
+  {
+    name: ResourceName(),
+    protocol: StringEnum(['NFS']),
+    size: Size,
+    type_name: Type.Optional(StringEnum(SHARE_TYPES, { description: 'Default standard' })),
+    volume_type: Type.Optional(StringEnum(['default_share_type', 'vast_share_type'], { description: 'Deprecated: type_name' })),
+    network: Type.Optional(Type.Object({ network_id: Uuid(), subnet_id: Type.Optional(Uuid({ description: "Default: the network's first subnet" })) })),
+    access: Type.Optional(Type.Array(AccessRuleBody, { maxItems: LIMITS.items })),
+    share_settings: Type.Optional(VastSettings),
+    tags: Type.Optional(TagsInput),
+  },
+  CLOSED,
+);
 
 export const FileShareUpdateBody = Type.Object({
   name: Type.Optional(ResourceName()),
@@ -67,7 +73,12 @@ export const FileShareSchema = Type.Object(
     share_network_name: Nullable(Type.String()),
     share_settings: Type.Union([
       Type.Object({ type_name: Type.Literal('standard') }),
-      Type.Object({ type_name: Type.Literal('vast'), root_squash: Type.Boolean(), allowed_characters: Nullable(StringEnum(['LCD', 'NPL'])), path_length: Nullable(StringEnum(['LCD', 'NPL'])) }),
+      Type.Object({
+        type_name: Type.Literal('vast'),
+        root_squash: Type.Boolean(),
+        allowed_characters: Nullable(StringEnum(['LCD', 'NPL'])),
+        path_length: Nullable(StringEnum(['LCD', 'NPL'])),
+      }),
     ]),
     tags: Type.Array(TagSchema),
     project_id: Type.Integer(),

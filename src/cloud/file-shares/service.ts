@@ -60,12 +60,20 @@ export class FileShareService {
     const { scope, region } = await this.ops.place(caller, projectId, regionId, 'has_sfs');
     const type: ShareType = body.type_name ?? (body.volume_type === VOLUME_TYPES.vast ? 'vast' : 'standard');
     checkFields(body, type);
-    if (!region.file_share_types.includes(type)) throw badInput([bodyField(['type_name'], `region ${regionId} offers ${region.file_share_types.join(' and ')} file shares, not ${type}`)]);
+    if (!region.file_share_types.includes(type))
+      throw badInput([bodyField(['type_name'], `region ${regionId} offers ${region.file_share_types.join(' and ')} file shares, not ${type}`)]);
     const rules = accessRules(body.access ?? []);
     const id = randomUUID();
     const now = this.ops.clock.now();
     const server = type === 'standard' ? await this.serverPort(scope, body.network!, id, now) : null;
-    const settings: VastSettings | null = type === 'vast' ? { root_squash: body.share_settings?.root_squash ?? true, allowed_characters: body.share_settings?.allowed_characters ?? 'LCD', path_length: body.share_settings?.path_length ?? 'LCD' } : null;
+    const settings: VastSettings | null =
+      type === 'vast'
+        ? {
+            root_squash: body.share_settings?.root_squash ?? true,
+            allowed_characters: body.share_settings?.allowed_characters ?? 'LCD',
+            path_length: body.share_settings?.path_length ?? 'LCD',
+          }
+        : null;
     const attrs: ShareAttrs = { type_name: type, settings, port_id: server?.port.id ?? null, tags: body.tags ?? {} };
     const ruleRows = rules.map((r, i) => newRow(scope, 'sfs_access_rule', randomUUID(), r.access_to, 'active', '', r, now + i, { parent_id: id }));
     const task = await this.ops.submit(caller, scope, 'create_sfs', { file_share_id: id, subnet_ids: server?.subnetIds ?? null }, async (trx, taskId) => {
@@ -77,12 +85,36 @@ export class FileShareService {
   }
 
   /** The port of a standard share's server, its address left to the task (on the subnet named, or the network's first). */
-  private async serverPort(scope: Scope, input: NonNullable<Body['network']>, shareId: string, now: number): Promise<{ port: ResourceRow; subnetIds: string[] }> {
+  private async serverPort(
+    scope: Scope,
+    input: NonNullable<Body['network']>,
+    shareId: string,
+    now: number,
+  ): Promise<{ port: ResourceRow; subnetIds: string[] }> {
     const network = await this.networks.usable(scope, input.network_id, undefined, ['network', 'network_id']);
-    const subnets = (await this.ops.resources.children(network.id, 'subnet')).filter((s) => s.ready && s.status !== 'deleting' && (!input.subnet_id || s.id === input.subnet_id));
-    if (subnets.length === 0) throw badInput([input.subnet_id ? bodyField(['network', 'subnet_id'], `subnet ${input.subnet_id} is not a finished subnet of network ${network.id}`) : bodyField(['network', 'network_id'], `network ${network.id} has no finished subnet`)]);
-    const attrs: PortAttrs = { subnet_id: subnets[0].id, subnet_name: subnets[0].name, network_name: network.name, ip_address: '', external: false, interface_name: null, security_group_ids: [], port_security_enabled: false };
-    return { port: newRow(scope, 'port', randomUUID(), `sfs-${shareId.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { parent_id: network.id, owner_id: shareId }), subnetIds: subnets.map((s) => s.id) };
+    const subnets = (await this.ops.resources.children(network.id, 'subnet')).filter(
+      (s) => s.ready && s.status !== 'deleting' && (!input.subnet_id || s.id === input.subnet_id),
+    );
+    if (subnets.length === 0)
+      throw badInput([
+        input.subnet_id
+          ? bodyField(['network', 'subnet_id'], `subnet ${input.subnet_id} is not a finished subnet of network ${network.id}`)
+          : bodyField(['network', 'network_id'], `network ${network.id} has no finished subnet`),
+      ]);
+    const attrs: PortAttrs = {
+      subnet_id: subnets[0].id,
+      subnet_name: subnets[0].name,
+      network_name: network.name,
+      ip_address: '',
+      external: false,
+      interface_name: null,
+      security_group_ids: [],
+      port_security_enabled: false,
+    };
+    return {
+      port: newRow(scope, 'port', randomUUID(), `sfs-${shareId.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { parent_id: network.id, owner_id: shareId }),
+      subnetIds: subnets.map((s) => s.id),
+    };
   }
 
   /** What a new share of `size` GiB would exceed. */
@@ -93,7 +125,9 @@ export class FileShareService {
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof FileShareListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const rows = (await this.ops.resources.all('file_share', scope)).filter((r) => (query.name === undefined || r.name === query.name) && (query.type_name === undefined || attrsOf<ShareAttrs>(r).type_name === query.type_name));
+    const rows = (await this.ops.resources.all('file_share', scope)).filter(
+      (r) => (query.name === undefined || r.name === query.name) && (query.type_name === undefined || attrsOf<ShareAttrs>(r).type_name === query.type_name),
+    );
     const page = pageOf(rows, query);
     return { count: page.count, results: await Promise.all(page.results.map((r) => this.present(r))) };
   }
@@ -106,7 +140,15 @@ export class FileShareService {
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof FileShareUpdateBody>): Promise<FileShare> {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const next = changed(await this.records.row(scope, id), body);
-    return this.records.updateAttrs<ShareAttrs, FileShare>(caller, projectId, regionId, id, body.name, (a) => Object.assign(a, next), (r) => this.present(r));
+    return this.records.updateAttrs<ShareAttrs, FileShare>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      body.name,
+      (a) => Object.assign(a, next),
+      (r) => this.present(r),
+    );
   }
 
   /** v3: the same through the task update_sfs; no task when nothing would change. */
@@ -150,9 +192,15 @@ export class FileShareService {
     const share = await this.available(scope, id);
     const [rule] = accessRules([body], []);
     const current = await this.ops.resources.children(share.id, 'sfs_access_rule');
-    if (current.some((r) => attrsOf<RuleAttrs>(r).access_to === rule.access_to)) throw new AppError('conflict', `File share ${id} has a rule for ${rule.access_to} already`);
+    if (current.some((r) => attrsOf<RuleAttrs>(r).access_to === rule.access_to))
+      throw new AppError('conflict', `File share ${id} has a rule for ${rule.access_to} already`);
     if (current.length >= LIMITS.items) throw new AppError('conflict', `File share ${id} has ${LIMITS.items} access rules, the most it holds`);
-    const row = { ...newRow(scope, 'sfs_access_rule', randomUUID(), rule.access_to, 'active', '', rule, this.ops.clock.now(), { parent_id: share.id }), ready: 1, creator_task_id: null, task_id: null };
+    const row = {
+      ...newRow(scope, 'sfs_access_rule', randomUUID(), rule.access_to, 'active', '', rule, this.ops.clock.now(), { parent_id: share.id }),
+      ready: 1,
+      creator_task_id: null,
+      task_id: null,
+    };
     await this.ops.resources.insert(row);
     return presentRule(row);
   }
@@ -179,14 +227,41 @@ export class FileShareService {
     const p = port ? attrsOf<PortAttrs>(port) : undefined;
     const region = this.ops.regions.definition(Number(row.region_id));
     const mounted = row.ready === 1 && row.status !== 'creating';
-    const where = a.type_name === 'vast' || !port || !p
-      ? { network_id: publicNetworkId(region.id), network_name: 'public', subnet_id: publicSubnetId(region.id), subnet_name: 'external', share_network_name: null, connection_point: mounted ? `vast.${region.slug}.cloud.example:/shares/share-${row.id}` : null }
-      : { network_id: port.parent_id!, network_name: p.network_name, subnet_id: p.subnet_id, subnet_name: p.subnet_name, share_network_name: `${p.network_name}-${p.subnet_name}`, connection_point: mounted && p.ip_address ? `${p.ip_address}:/shares/share-${row.id}` : null };
+    const where =
+      a.type_name === 'vast' || !port || !p
+        ? {
+            network_id: publicNetworkId(region.id),
+            network_name: 'public',
+            subnet_id: publicSubnetId(region.id),
+            subnet_name: 'external',
+            share_network_name: null,
+            connection_point: mounted ? `vast.${region.slug}.cloud.example:/shares/share-${row.id}` : null,
+          }
+        : {
+            network_id: port.parent_id!,
+            network_name: p.network_name,
+            subnet_id: p.subnet_id,
+            subnet_name: p.subnet_name,
+            share_network_name: `${p.network_name}-${p.subnet_name}`,
+            connection_point: mounted && p.ip_address ? `${p.ip_address}:/shares/share-${row.id}` : null,
+          };
     return {
-      id: row.id, name: row.name, protocol: 'NFS', size: Number(row.size_gb), status: row.status as FileShare['status'], type_name: a.type_name,
-      volume_type: VOLUME_TYPES[a.type_name] as FileShare['volume_type'], ...where,
-      share_settings: a.settings ? { type_name: 'vast', ...a.settings } : { type_name: 'standard' }, tags: tagList(a.tags),
-      project_id: Number(row.project_id), region_id: region.id, region: region.display_name, creator_task_id: row.creator_task_id ?? '', task_id: row.task_id, created_at: zonedTime(row.created_at),
+      id: row.id,
+      name: row.name,
+      protocol: 'NFS',
+      size: Number(row.size_gb),
+      status: row.status as FileShare['status'],
+      type_name: a.type_name,
+      volume_type: VOLUME_TYPES[a.type_name] as FileShare['volume_type'],
+      ...where,
+      share_settings: a.settings ? { type_name: 'vast', ...a.settings } : { type_name: 'standard' },
+      tags: tagList(a.tags),
+      project_id: Number(row.project_id),
+      region_id: region.id,
+      region: region.display_name,
+      creator_task_id: row.creator_task_id ?? '',
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
     };
   }
 }
@@ -194,11 +269,12 @@ export class FileShareService {
 /** Each type's fields: standard shares need a network and take access rules; VAST ones take settings. */
 function checkFields(body: Body, type: ShareType): void {
   const wrong: FieldError[] = [];
-  if (body.volume_type && body.volume_type !== VOLUME_TYPES[type]) wrong.push(bodyField(['volume_type'], `a ${type} share's volume type is ${VOLUME_TYPES[type]}`));
+  if (body.volume_type && body.volume_type !== VOLUME_TYPES[type])
+    wrong.push(bodyField(['volume_type'], `a ${type} share's volume type is ${VOLUME_TYPES[type]}`));
   if (type === 'standard' && !body.network) wrong.push(bodyField(['network'], 'a standard share needs the network it is served on', 'missing'));
   if (type === 'standard' && body.share_settings) wrong.push(bodyField(['share_settings'], 'only VAST shares take settings'));
-  if (type === 'vast' && body.network) wrong.push(bodyField(['network'], 'a VAST share is served on the provider\'s storage network: it takes no network'));
-  if (type === 'vast' && body.access) wrong.push(bodyField(['access'], 'a VAST share\'s access rules are added once it is available'));
+  if (type === 'vast' && body.network) wrong.push(bodyField(['network'], "a VAST share is served on the provider's storage network: it takes no network"));
+  if (type === 'vast' && body.access) wrong.push(bodyField(['access'], "a VAST share's access rules are added once it is available"));
   if (wrong.length > 0) throw badInput(wrong);
 }
 
@@ -221,7 +297,10 @@ function accessRules(input: { access_mode: 'ro' | 'rw'; ip_address: string }[], 
 function changed(row: ResourceRow, body: Static<typeof FileShareUpdateBody>): ShareAttrs {
   const a = attrsOf<ShareAttrs>(row);
   if (body.share_settings && a.type_name !== 'vast') throw badInput([bodyField(['share_settings'], 'only VAST shares take settings')]);
-  const settings = a.settings && body.share_settings ? { ...a.settings, ...Object.fromEntries(Object.entries(body.share_settings).filter(([, v]) => v !== undefined)) } : a.settings;
+  const settings =
+    a.settings && body.share_settings
+      ? { ...a.settings, ...Object.fromEntries(Object.entries(body.share_settings).filter(([, v]) => v !== undefined)) }
+      : a.settings;
   return { ...a, settings, tags: patchTags(a.tags, body.tags) };
 }
 

@@ -25,7 +25,9 @@ export function fileShareTaskTypes(quotas: QuotaService): TaskType[] {
         const port = portId ? await store.byId(portId) : undefined;
         if (port) {
           const { address, subnet } = await firstFreeAddress(store, port.parent_id!, data.subnet_ids);
-          await store.update(port.id, { attrs: JSON.stringify({ ...attrsOf<PortAttrs>(port), ip_address: address, subnet_id: subnet.id, subnet_name: subnet.name }) });
+          await store.update(port.id, {
+            attrs: JSON.stringify({ ...attrsOf<PortAttrs>(port), ip_address: address, subnet_id: subnet.id, subnet_name: subnet.name }),
+          });
         }
         await store.updateCreatedBy(task.task_id, { ready: 1, task_id: null, updated_at: now });
         await store.update(share.id, { status: 'available' });
@@ -61,7 +63,10 @@ export function fileShareTaskTypes(quotas: QuotaService): TaskType[] {
       },
     },
     deleteTask({
-      type: 'delete_sfs', durationMs: DURATION, idKey: 'file_share_id', restore: { status: 'available' },
+      type: 'delete_sfs',
+      durationMs: DURATION,
+      idKey: 'file_share_id',
+      restore: { status: 'available' },
       async remove(store, id) {
         const share = await store.byId(id);
         const portId = share ? attrsOf<ShareAttrs>(share).port_id : null;

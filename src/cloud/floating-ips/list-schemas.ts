@@ -6,7 +6,14 @@ import { InstanceSchema } from '../instances/schemas.js';
 import { LoadBalancerSchema } from '../load-balancers/schemas.js';
 import { FloatingIpSchema } from './schemas.js';
 
-const { flavor: _flavor, fixed_ip_assignments: _fixed, blackhole_ports: _blackhole, ddos_profile: _ddos, instance_isolation: _isolation, ...summary } = InstanceSchema.properties;
+const {
+  flavor: _flavor,
+  fixed_ip_assignments: _fixed,
+  blackhole_ports: _blackhole,
+  ddos_profile: _ddos,
+  instance_isolation: _isolation,
+  ...summary
+} = InstanceSchema.properties;
 
 /** The instance a listed floating IP points at, as the reference summarises it. */
 export const FloatingIpInstance = Type.Object({

@@ -23,20 +23,71 @@ export function floatingIpRoutes(fastify: FastifyInstance, fips: FloatingIpServi
   });
   const app = typed(fastify);
   const common = { tags: [CLOUD_TAG] };
-  app.patch(`${base}/:floating_ip_id`, { schema: { ...common, operationId: 'cloud.floatingIps.updateTags', summary: 'Change the tags of a floating IP', params: ItemParams, body: FloatingIpTagsBody, response: { 200: FloatingIpSchema } } }, async (request) => {
-    const p = request.params;
-    return fips.updateTags(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body.tags);
-  });
-  app.patch('/cloud/v2/floatingips/:project_id/:region_id/:floating_ip_id', { schema: { ...common, operationId: 'cloud.floatingIps.update', summary: 'Assign, unassign or retag a floating IP (asynchronous; no task when nothing changes)', params: ItemParams, body: FloatingIpUpdateBody, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params;
-    return fips.update(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body);
-  });
-  app.post(`${base}/:floating_ip_id/assign`, { schema: { ...common, operationId: 'cloud.floatingIps.assign', summary: 'Assign to an instance port', params: ItemParams, body: AssignBody, response: { 200: FloatingIpSchema } } }, async (request) => {
-    const p = request.params;
-    return fips.assign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body.port_id);
-  });
-  app.post(`${base}/:floating_ip_id/unassign`, { schema: { ...common, operationId: 'cloud.floatingIps.unassign', summary: 'Unassign from its port', params: ItemParams, response: { 200: FloatingIpSchema } } }, async (request) => {
-    const p = request.params;
-    return fips.unassign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id);
-  });
+  app.patch(
+    `${base}/:floating_ip_id`,
+    {
+      schema: {
+        ...common,
+        operationId: 'cloud.floatingIps.updateTags',
+        summary: 'Change the tags of a floating IP',
+        params: ItemParams,
+        body: FloatingIpTagsBody,
+        response: { 200: FloatingIpSchema },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      return fips.updateTags(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body.tags);
+    },
+  );
+  app.patch(
+    '/cloud/v2/floatingips/:project_id/:region_id/:floating_ip_id',
+    {
+      schema: {
+        ...common,
+        operationId: 'cloud.floatingIps.update',
+        summary: 'Assign, unassign or retag a floating IP (asynchronous; no task when nothing changes)',
+        params: ItemParams,
+        body: FloatingIpUpdateBody,
+        response: { 200: TaskIdList },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      return fips.update(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body);
+    },
+  );
+  app.post(
+    `${base}/:floating_ip_id/assign`,
+    {
+      schema: {
+        ...common,
+        operationId: 'cloud.floatingIps.assign',
+        summary: 'Assign to an instance port',
+        params: ItemParams,
+        body: AssignBody,
+        response: { 200: FloatingIpSchema },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      return fips.assign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id, request.body.port_id);
+    },
+  );
+  app.post(
+    `${base}/:floating_ip_id/unassign`,
+    {
+      schema: {
+        ...common,
+        operationId: 'cloud.floatingIps.unassign',
+        summary: 'Unassign from its port',
+        params: ItemParams,
+        response: { 200: FloatingIpSchema },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      return fips.unassign(callerOf(request), p.project_id, p.region_id, p.floating_ip_id);
+    },
+  );
 }

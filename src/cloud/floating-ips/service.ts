@@ -41,7 +41,9 @@ export class FloatingIpService {
     const now = this.ops.clock.now();
     const attrs: FipAttrs = { address: this.newAddress(now), tags: body.tags ?? {} };
     const task = await this.ops.submit(caller, scope, 'create_fip', { floatingip_id: id }, async (trx, taskId) => {
-      await new ResourceStore(trx).insert(newRow(scope, 'floatingip', id, attrs.address, 'DOWN', taskId, attrs, now, port ? { parent_id: port.id, owner_id: port.owner_id } : {}));
+      await new ResourceStore(trx).insert(
+        newRow(scope, 'floatingip', id, attrs.address, 'DOWN', taskId, attrs, now, port ? { parent_id: port.id, owner_id: port.owner_id } : {}),
+      );
     });
     return { tasks: [task], id };
   }
@@ -57,15 +59,20 @@ export class FloatingIpService {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const tags = tagMatcher(query);
     const rows = (await this.ops.resources.all('floatingip', scope)).filter(
-      (r) => (query.status === undefined || r.status === query.status) && (query.port_ids === undefined || (r.parent_id !== null && query.port_ids.includes(r.parent_id))) && tags(attrsOf<FipAttrs>(r).tags),
+      (r) =>
+        (query.status === undefined || r.status === query.status) &&
+        (query.port_ids === undefined || (r.parent_id !== null && query.port_ids.includes(r.parent_id))) &&
+        tags(attrsOf<FipAttrs>(r).tags),
     );
     const page = pageOf(rows, query);
     // Listed floating IPs also carry the instance they are assigned to.
-    const results = await Promise.all(page.results.map(async (r) => {
-      const owner = r.owner_id ? await this.ops.resources.byId(r.owner_id) : undefined;
-      const instance = owner?.kind === 'instance' ? summary((await this.presentInstance(owner)) as Record<string, unknown>) : null;
-      return { ...(await this.present(r)), instance, loadbalancer: owner?.kind === 'loadbalancer' ? await this.presentLoadBalancer(owner) : null };
-    }));
+    const results = await Promise.all(
+      page.results.map(async (r) => {
+        const owner = r.owner_id ? await this.ops.resources.byId(r.owner_id) : undefined;
+        const instance = owner?.kind === 'instance' ? summary((await this.presentInstance(owner)) as Record<string, unknown>) : null;
+        return { ...(await this.present(r)), instance, loadbalancer: owner?.kind === 'loadbalancer' ? await this.presentLoadBalancer(owner) : null };
+      }),
+    );
     return { count: page.count, results };
   }
 
@@ -74,10 +81,24 @@ export class FloatingIpService {
   }
 
   /** v1: tags only, at once. */
-  async updateTags(caller: Caller, projectId: number, regionId: number, id: string, tags: Record<string, string | null> | null | undefined): Promise<FloatingIp> {
-    return this.records.updateAttrs<FipAttrs, FloatingIp>(caller, projectId, regionId, id, undefined, (attrs) => {
-      attrs.tags = patchTags(attrs.tags, tags);
-    }, (r) => this.present(r));
+  async updateTags(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    id: string,
+    tags: Record<string, string | null> | null | undefined,
+  ): Promise<FloatingIp> {
+    return this.records.updateAttrs<FipAttrs, FloatingIp>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      undefined,
+      (attrs) => {
+        attrs.tags = patchTags(attrs.tags, tags);
+      },
+      (r) => this.present(r),
+    );
   }
 
   /** v2: the port (null: unassign) and tags, through a task; no task when nothing would change. */
@@ -92,7 +113,8 @@ export class FloatingIpService {
     const portId = change.port_id !== undefined ? change.port_id : row.parent_id;
     if (body.fixed_ip_address) {
       const port = portId ? await this.ops.resources.byId(portId) : undefined;
-      if (!port || attrsOf<PortAttrs>(port).ip_address !== body.fixed_ip_address) throw badInput([bodyField(['fixed_ip_address'], `${body.fixed_ip_address} is not the address of the port the floating IP is (to be) assigned to`)]);
+      if (!port || attrsOf<PortAttrs>(port).ip_address !== body.fixed_ip_address)
+        throw badInput([bodyField(['fixed_ip_address'], `${body.fixed_ip_address} is not the address of the port the floating IP is (to be) assigned to`)]);
     }
     const tags = patchTags(attrsOf<FipAttrs>(row).tags, body.tags);
     if (JSON.stringify(tags) !== JSON.stringify(attrsOf<FipAttrs>(row).tags)) change.tags = tags;
@@ -124,7 +146,8 @@ export class FloatingIpService {
 
   private async port(scope: Scope, portId: string): Promise<ResourceRow> {
     const port = await this.ops.resources.get('port', scope, portId);
-    if (!port || !port.ready) throw badInput([bodyField(['port_id'], `port ${portId} is not an instance port of project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!port || !port.ready)
+      throw badInput([bodyField(['port_id'], `port ${portId} is not an instance port of project ${scope.projectId}, region ${scope.regionId}`)]);
     return port;
   }
 
@@ -132,10 +155,20 @@ export class FloatingIpService {
     const attrs = attrsOf<FipAttrs>(row);
     const port = row.parent_id ? await this.ops.resources.byId(row.parent_id) : undefined;
     return {
-      id: row.id, floating_ip_address: attrs.address, fixed_ip_address: port ? attrsOf<PortAttrs>(port).ip_address : null, port_id: port?.id ?? null,
-      router_id: null, status: row.status as FloatingIp['status'], tags: tagList(attrs.tags),
-      project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      id: row.id,
+      floating_ip_address: attrs.address,
+      fixed_ip_address: port ? attrsOf<PortAttrs>(port).ip_address : null,
+      port_id: port?.id ?? null,
+      router_id: null,
+      status: row.status as FloatingIp['status'],
+      tags: tagList(attrs.tags),
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 }

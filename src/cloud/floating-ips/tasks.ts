@@ -12,7 +12,11 @@ const FIP_DURATION = [5_000, 10_000] as const;
 export function floatingIpTaskTypes(quotas: QuotaService): TaskType[] {
   return [
     createTask(quotas, {
-      type: 'create_fip', durationMs: FIP_DURATION, idKey: 'floatingip_id', label: 'Floating IP', createdKey: 'floatingips',
+      type: 'create_fip',
+      durationMs: FIP_DURATION,
+      idKey: 'floatingip_id',
+      label: 'Floating IP',
+      createdKey: 'floatingips',
       quota: () => ({ floating_count: 1 }),
       // Created with a port, it is assigned (ACTIVE) at once.
       finish: (row) => ({ status: row.parent_id ? 'ACTIVE' : 'DOWN' }),
@@ -25,7 +29,8 @@ export function floatingIpTaskTypes(quotas: QuotaService): TaskType[] {
         const row = await pendingRow(store, data.floatingip_id, 'Floating IP');
         const changes: Record<string, unknown> = { task_id: null, updated_at: now };
         if (data.port_id !== undefined) {
-          if (data.port_id !== null && !(await store.byId(data.port_id))) throw new TaskFailure(`Port ${data.port_id} was deleted before the floating IP could be assigned to it`);
+          if (data.port_id !== null && !(await store.byId(data.port_id)))
+            throw new TaskFailure(`Port ${data.port_id} was deleted before the floating IP could be assigned to it`);
           Object.assign(changes, { parent_id: data.port_id, owner_id: data.owner_id, status: data.port_id ? 'ACTIVE' : 'DOWN' });
         }
         if (data.tags !== undefined) changes.attrs = JSON.stringify({ ...attrsOf<FipAttrs>(row), tags: data.tags });

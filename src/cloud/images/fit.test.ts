@@ -5,7 +5,17 @@ import { instanceMisfit, keyMisfit, volumeMisfit, type BootImage } from './fit.j
 
 const image = (slug: string): BootImage => {
   const i = PUBLIC_IMAGES.find((p) => p.slug === slug)!;
-  return { id: i.id, name: i.name, status: 'active', kind: i.kind, architecture: i.architecture, os_type: i.os_type, min_disk: i.min_disk, min_ram: i.min_ram, ssh_key: i.ssh_key };
+  return {
+    id: i.id,
+    name: i.name,
+    status: 'active',
+    kind: i.kind,
+    architecture: i.architecture,
+    os_type: i.os_type,
+    min_disk: i.min_disk,
+    min_ram: i.min_ram,
+    ssh_key: i.ssh_key,
+  };
 };
 const flavor = (id: string) => flavorById(id)!;
 

@@ -28,8 +28,10 @@ export function instanceMisfit(image: BootImage, flavor: Flavor, sizeGb: number)
   if (image.kind === 'gpu') return `image ${image.id} (${image.name}) is a GPU image; it boots GPU servers, not virtual machines of flavor ${flavor.flavor_id}`;
   const volume = volumeMisfit(image, sizeGb);
   if (volume) return volume;
-  if (image.architecture !== flavor.architecture) return `image ${image.id} (${image.name}) is built for ${image.architecture}; flavor ${flavor.flavor_id} is ${flavor.architecture}`;
-  if (flavor.ram < image.min_ram) return `image ${image.id} (${image.name}) needs at least ${image.min_ram} MiB of RAM; flavor ${flavor.flavor_id} has ${flavor.ram}`;
+  if (image.architecture !== flavor.architecture)
+    return `image ${image.id} (${image.name}) is built for ${image.architecture}; flavor ${flavor.flavor_id} is ${flavor.architecture}`;
+  if (flavor.ram < image.min_ram)
+    return `image ${image.id} (${image.name}) needs at least ${image.min_ram} MiB of RAM; flavor ${flavor.flavor_id} has ${flavor.ram}`;
   return null;
 }
 

@@ -14,7 +14,7 @@ export const ImageSchema = Type.Object(
     name: Type.String(),
     description: Nullable(Type.String()),
     status: Type.String({ description: 'queued, saving, active, deleting' }),
-    visibility: Type.String({ description: 'public: the provider\'s catalogue; private: the project\'s own' }),
+    visibility: Type.String({ description: "public: the provider's catalogue; private: the project's own" }),
     architecture: StringEnum(ARCHITECTURES),
     os_type: StringEnum(OS_TYPES),
     os_distro: Type.String(),

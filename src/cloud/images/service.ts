@@ -59,7 +59,8 @@ export class ImageService {
     const region = this.ops.regions.definition(regionId);
     const privateOnly = query.private !== undefined || query.visibility === 'private';
     const publicOnly = query.visibility === 'public' || query.visibility === 'shared';
-    const publics = privateOnly || query.visibility === 'shared' ? [] : PUBLIC_IMAGES.filter((i) => offeredIn(i, region)).map((i) => this.presentPublic(i, scope));
+    const publics =
+      privateOnly || query.visibility === 'shared' ? [] : PUBLIC_IMAGES.filter((i) => offeredIn(i, region)).map((i) => this.presentPublic(i, scope));
     const privates = publicOnly ? [] : await Promise.all((await this.ops.resources.all('image', scope)).map((r) => this.present(r)));
     const tags = tagMatcher(query);
     const text = (value: string, wanted: string | undefined) => wanted === undefined || value.toLowerCase() === wanted.toLowerCase();
@@ -84,25 +85,42 @@ export class ImageService {
 
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof ImageUpdateBody>): Promise<Image> {
     this.refusePublic(id, 'changed');
-    return this.records.updateAttrs<ImageAttrs, Image>(caller, projectId, regionId, id, body.name, (attrs) => {
-      if (body.hw_firmware_type !== undefined) attrs.hw_firmware_type = body.hw_firmware_type;
-      if (body.hw_machine_type !== undefined) attrs.hw_machine_type = body.hw_machine_type;
-      if (body.is_baremetal !== undefined && body.is_baremetal !== null) attrs.is_baremetal = body.is_baremetal;
-      if (body.os_type !== undefined) attrs.os_type = body.os_type;
-      if (body.ssh_key !== undefined) attrs.ssh_key = body.ssh_key;
-      attrs.tags = patchTags(attrs.tags, body.tags);
-    }, (r) => this.present(r));
+    return this.records.updateAttrs<ImageAttrs, Image>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      body.name,
+      (attrs) => {
+        if (body.hw_firmware_type !== undefined) attrs.hw_firmware_type = body.hw_firmware_type;
+        if (body.hw_machine_type !== undefined) attrs.hw_machine_type = body.hw_machine_type;
+        if (body.is_baremetal !== undefined && body.is_baremetal !== null) attrs.is_baremetal = body.is_baremetal;
+        if (body.os_type !== undefined) attrs.os_type = body.os_type;
+        if (body.ssh_key !== undefined) attrs.ssh_key = body.ssh_key;
+        attrs.tags = patchTags(attrs.tags, body.tags);
+      },
+      (r) => this.present(r),
+    );
   }
 
   async createFromVolume(caller: Caller, projectId: number, regionId: number, body: Static<typeof ImageFromVolumeBody>): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
     const volume = await this.ops.resources.get('volume', scope, body.volume_id);
     if (!volume) throw badInput([bodyField(['volume_id'], `volume ${body.volume_id} does not exist in project ${projectId}, region ${regionId}`)]);
-    if (!volume.ready || volume.task_id) throw new AppError('conflict', `Volume ${body.volume_id} is busy (status ${volume.status}); wait for its task to finish`);
+    if (!volume.ready || volume.task_id)
+      throw new AppError('conflict', `Volume ${body.volume_id} is busy (status ${volume.status}); wait for its task to finish`);
     const from = attrsOf<FromImage>(volume);
     if (!from.bootable) throw badInput([bodyField(['volume_id'], `volume ${body.volume_id} is not bootable; images are made from bootable volumes`)]);
     const source = from.image_id ? await this.bootInfo(scope, from.image_id) : undefined;
-    const attrs = this.attrs(body, { os_distro: source?.os_distro ?? 'unknown', os_version: source?.os_version ?? 'unknown', min_disk: volume.size_gb, disk_format: 'raw', volume_id: volume.id, url: null, cow_format: false });
+    const attrs = this.attrs(body, {
+      os_distro: source?.os_distro ?? 'unknown',
+      os_version: source?.os_version ?? 'unknown',
+      min_disk: volume.size_gb,
+      disk_format: 'raw',
+      volume_id: volume.id,
+      url: null,
+      cow_format: false,
+    });
     return this.submit(caller, scope, 'create_image', body.name, attrs, volume.size_gb);
   }
 
@@ -112,8 +130,13 @@ export class ImageService {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badInput([bodyField(['url'], 'must be an http or https URL')]);
     const sizeGb = downloadSize(body.url);
     const attrs = this.attrs(body, {
-      os_distro: body.os_distro ?? 'unknown', os_version: body.os_version ?? 'unknown', min_disk: sizeGb, disk_format: diskFormatOf(url.pathname),
-      volume_id: null, url: body.url, cow_format: body.cow_format ?? false,
+      os_distro: body.os_distro ?? 'unknown',
+      os_version: body.os_version ?? 'unknown',
+      min_disk: sizeGb,
+      disk_format: diskFormatOf(url.pathname),
+      volume_id: null,
+      url: body.url,
+      cow_format: body.cow_format ?? false,
     });
     return this.submit(caller, scope, 'download_image', body.name, attrs, sizeGb);
   }
@@ -124,7 +147,8 @@ export class ImageService {
     const row = await this.records.idleRow(scope, id);
     if (attrsOf<ImageAttrs>(row).cow_format) {
       const made = (await this.ops.resources.all('volume', scope)).filter((v) => attrsOf<FromImage>(v).image_id === id);
-      if (made.length > 0) throw new AppError('conflict', `Image ${id} was uploaded with cow_format: ${made.length} volume(s) made from it must be deleted first`);
+      if (made.length > 0)
+        throw new AppError('conflict', `Image ${id} was uploaded with cow_format: ${made.length} volume(s) made from it must be deleted first`);
     }
     return this.records.startTask(caller, scope, row, 'delete_image', { image_id: id }, { status: 'deleting' });
   }
@@ -132,11 +156,32 @@ export class ImageService {
   /** The image `id` as the boot rules see it, if the region offers it (public) or the project has it (private). */
   async boot(scope: Scope, region: RegionDefinition, id: string, store: ResourceStore = this.ops.resources): Promise<BootImage | undefined> {
     const pub = this.publicIn(id, region);
-    if (pub) return { id, name: pub.name, status: 'active', kind: pub.kind, architecture: pub.architecture, os_type: pub.os_type, min_disk: pub.min_disk, min_ram: pub.min_ram, ssh_key: pub.ssh_key };
+    if (pub)
+      return {
+        id,
+        name: pub.name,
+        status: 'active',
+        kind: pub.kind,
+        architecture: pub.architecture,
+        os_type: pub.os_type,
+        min_disk: pub.min_disk,
+        min_ram: pub.min_ram,
+        ssh_key: pub.ssh_key,
+      };
     const row = await store.get('image', scope, id);
     if (!row) return undefined;
     const a = attrsOf<ImageAttrs>(row);
-    return { id, name: row.name, status: row.status, kind: a.is_baremetal ? 'baremetal' : 'vm', architecture: a.architecture, os_type: a.os_type, min_disk: a.min_disk, min_ram: a.min_ram, ssh_key: a.ssh_key };
+    return {
+      id,
+      name: row.name,
+      status: row.status,
+      kind: a.is_baremetal ? 'baremetal' : 'vm',
+      architecture: a.architecture,
+      os_type: a.os_type,
+      min_disk: a.min_disk,
+      min_ram: a.min_ram,
+      ssh_key: a.ssh_key,
+    };
   }
 
   private async bootInfo(scope: Scope, id: string): Promise<{ os_distro: string; os_version: string } | undefined> {
@@ -146,10 +191,20 @@ export class ImageService {
     return row ? attrsOf<ImageAttrs>(row) : undefined;
   }
 
-  private attrs(body: Static<typeof ImageFromVolumeBody> | Static<typeof ImageUploadBody>, from: Pick<ImageAttrs, 'os_distro' | 'os_version' | 'min_disk' | 'disk_format' | 'volume_id' | 'url' | 'cow_format'>): ImageAttrs {
+  private attrs(
+    body: Static<typeof ImageFromVolumeBody> | Static<typeof ImageUploadBody>,
+    from: Pick<ImageAttrs, 'os_distro' | 'os_version' | 'min_disk' | 'disk_format' | 'volume_id' | 'url' | 'cow_format'>,
+  ): ImageAttrs {
     return {
-      architecture: body.architecture ?? 'x86_64', os_type: body.os_type ?? 'linux', min_ram: 0, hw_firmware_type: body.hw_firmware_type ?? null, hw_machine_type: body.hw_machine_type ?? null,
-      is_baremetal: body.is_baremetal ?? false, ssh_key: body.ssh_key ?? 'allow', tags: body.tags ?? {}, ...from,
+      architecture: body.architecture ?? 'x86_64',
+      os_type: body.os_type ?? 'linux',
+      min_ram: 0,
+      hw_firmware_type: body.hw_firmware_type ?? null,
+      hw_machine_type: body.hw_machine_type ?? null,
+      is_baremetal: body.is_baremetal ?? false,
+      ssh_key: body.ssh_key ?? 'allow',
+      tags: body.tags ?? {},
+      ...from,
     };
   }
 
@@ -171,26 +226,78 @@ export class ImageService {
 
   private presentPublic(image: PublicImage, scope: Scope): Image {
     return {
-      id: image.id, name: image.name, description: null, status: 'active', visibility: 'public', architecture: image.architecture, os_type: image.os_type,
-      os_distro: image.os_distro, os_version: image.os_version, min_disk: image.min_disk, min_ram: image.min_ram, size: image.size, disk_format: 'qcow2',
-      hw_firmware_type: image.hw_firmware_type, hw_machine_type: image.hw_machine_type, is_baremetal: image.is_baremetal, ssh_key: image.ssh_key,
-      gpu_driver: image.gpu_driver, gpu_driver_type: image.gpu_driver_type, gpu_driver_version: image.gpu_driver_version, display_order: image.display_order,
-      currency_code: null, price_per_hour: null, price_per_month: null, price_status: null, tags_v2: [],
-      project_id: scope.projectId, region_id: scope.regionId, region: this.ops.regions.name(scope.regionId),
-      creator_task_id: null, task_id: null, created_at: zonedTime(CATALOGUE_DATE), updated_at: zonedTime(CATALOGUE_DATE),
+      id: image.id,
+      name: image.name,
+      description: null,
+      status: 'active',
+      visibility: 'public',
+      architecture: image.architecture,
+      os_type: image.os_type,
+      os_distro: image.os_distro,
+      os_version: image.os_version,
+      min_disk: image.min_disk,
+      min_ram: image.min_ram,
+      size: image.size,
+      disk_format: 'qcow2',
+      hw_firmware_type: image.hw_firmware_type,
+      hw_machine_type: image.hw_machine_type,
+      is_baremetal: image.is_baremetal,
+      ssh_key: image.ssh_key,
+      gpu_driver: image.gpu_driver,
+      gpu_driver_type: image.gpu_driver_type,
+      gpu_driver_version: image.gpu_driver_version,
+      display_order: image.display_order,
+      currency_code: null,
+      price_per_hour: null,
+      price_per_month: null,
+      price_status: null,
+      tags_v2: [],
+      project_id: scope.projectId,
+      region_id: scope.regionId,
+      region: this.ops.regions.name(scope.regionId),
+      creator_task_id: null,
+      task_id: null,
+      created_at: zonedTime(CATALOGUE_DATE),
+      updated_at: zonedTime(CATALOGUE_DATE),
     };
   }
 
   async present(row: ResourceRow): Promise<Image> {
     const a = attrsOf<ImageAttrs>(row);
     return {
-      id: row.id, name: row.name, description: null, status: row.status, visibility: 'private', architecture: a.architecture, os_type: a.os_type,
-      os_distro: a.os_distro, os_version: a.os_version, min_disk: a.min_disk, min_ram: a.min_ram, size: row.ready ? row.size_gb * GIB : 0, disk_format: a.disk_format,
-      hw_firmware_type: a.hw_firmware_type, hw_machine_type: a.hw_machine_type, is_baremetal: a.is_baremetal, ssh_key: a.ssh_key,
-      gpu_driver: null, gpu_driver_type: null, gpu_driver_version: null, display_order: null,
-      currency_code: null, price_per_hour: null, price_per_month: null, price_status: null, tags_v2: tagList(a.tags),
-      project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      id: row.id,
+      name: row.name,
+      description: null,
+      status: row.status,
+      visibility: 'private',
+      architecture: a.architecture,
+      os_type: a.os_type,
+      os_distro: a.os_distro,
+      os_version: a.os_version,
+      min_disk: a.min_disk,
+      min_ram: a.min_ram,
+      size: row.ready ? row.size_gb * GIB : 0,
+      disk_format: a.disk_format,
+      hw_firmware_type: a.hw_firmware_type,
+      hw_machine_type: a.hw_machine_type,
+      is_baremetal: a.is_baremetal,
+      ssh_key: a.ssh_key,
+      gpu_driver: null,
+      gpu_driver_type: null,
+      gpu_driver_version: null,
+      display_order: null,
+      currency_code: null,
+      price_per_hour: null,
+      price_per_month: null,
+      price_status: null,
+      tags_v2: tagList(a.tags),
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 

@@ -20,7 +20,11 @@ async function saving({ trx, data, now }: TaskContext): Promise<void> {
 export function imageTaskTypes(quotas: QuotaService): TaskType[] {
   const plan = (type: string, durationMs: readonly [number, number]) => ({
     ...createTask(quotas, {
-      type, durationMs, idKey: 'image_id', label: 'Image', createdKey: 'images',
+      type,
+      durationMs,
+      idKey: 'image_id',
+      label: 'Image',
+      createdKey: 'images',
       quota: (row) => ({ image_count: 1, image_size: row.size_gb * GIB }),
       async finish(row, store) {
         const from = attrsOf<ImageAttrs>(row).volume_id;

@@ -69,11 +69,15 @@ export class InstanceBuilder {
 
   async plan(scope: Scope, region: RegionDefinition, flavor: Flavor, body: Body, instanceId: string, now: number): Promise<Plan> {
     const plan: Plan = { rows: [], attach: [], assign: [], reserve: [], bootImage: null, firstAddress: null };
-    const bootAt = Math.max(0, body.volumes.findIndex((v) => 'boot_index' in v && v.boot_index === 0));
+    const bootAt = Math.max(
+      0,
+      body.volumes.findIndex((v) => 'boot_index' in v && v.boot_index === 0),
+    );
     const used = new Set<number>();
     for (const [i, volume] of body.volumes.entries()) {
       const boot = 'boot_index' in volume ? volume.boot_index : undefined;
-      if (boot !== undefined && boot >= 0 && used.has(boot)) throw badInput([bodyField(['volumes', i, 'boot_index'], `boot_index ${boot} is used by another volume`)]);
+      if (boot !== undefined && boot >= 0 && used.has(boot))
+        throw badInput([bodyField(['volumes', i, 'boot_index'], `boot_index ${boot} is used by another volume`)]);
       if (boot !== undefined && boot >= 0) used.add(boot);
       await this.volume(scope, region, flavor, body, plan, i, i === bootAt, instanceId, now);
     }
@@ -84,16 +88,28 @@ export class InstanceBuilder {
     return plan;
   }
 
-  private async volume(scope: Scope, region: RegionDefinition, flavor: Flavor, body: Body, plan: Plan, i: number, root: boolean, instanceId: string, now: number): Promise<void> {
+  private async volume(
+    scope: Scope,
+    region: RegionDefinition,
+    flavor: Flavor,
+    body: Body,
+    plan: Plan,
+    i: number,
+    root: boolean,
+    instanceId: string,
+    now: number,
+  ): Promise<void> {
     const v = body.volumes[i];
     const at = (field: string) => ['volumes', i, field];
     if (v.source === 'existing-volume') {
       const vol = await this.ops.resources.get('volume', scope, v.volume_id);
-      if (!vol || !vol.ready || vol.owner_id || vol.task_id) throw badInput([bodyField(at('volume_id'), `volume ${v.volume_id} is not an available volume of this project and region`)]);
+      if (!vol || !vol.ready || vol.owner_id || vol.task_id)
+        throw badInput([bodyField(at('volume_id'), `volume ${v.volume_id} is not an available volume of this project and region`)]);
       plan.attach.push(v.volume_id);
       return;
     }
-    if (v.source === 'apptemplate') throw badInput([bodyField(at('apptemplate_id'), `application template ${v.apptemplate_id} is not offered in region ${region.id}`)]);
+    if (v.source === 'apptemplate')
+      throw badInput([bodyField(at('apptemplate_id'), `application template ${v.apptemplate_id} is not offered in region ${region.id}`)]);
     let size: number;
     let bootable = false;
     let imageId: string | null = null;
@@ -113,9 +129,24 @@ export class InstanceBuilder {
     } else {
       size = v.size;
     }
-    if (!region.available_volume_types.includes(type)) throw badInput([bodyField(at('type_name'), `volume type ${type} is not available in region ${region.id}`)]);
-    const attrs: VolumeAttrs = { volume_type: type, bootable, is_root_volume: root, delete_on_termination: v.delete_on_termination ?? false, tags: v.tags ?? {}, attached_at: now, attachment_tag: v.attachment_tag ?? null, image_id: imageId };
-    plan.rows.push(newRow(scope, 'volume', randomUUID(), v.name ?? `${body.name ?? 'instance'}-volume-${i}`, 'creating', '', attrs, now, { owner_id: instanceId, size_gb: size }));
+    if (!region.available_volume_types.includes(type))
+      throw badInput([bodyField(at('type_name'), `volume type ${type} is not available in region ${region.id}`)]);
+    const attrs: VolumeAttrs = {
+      volume_type: type,
+      bootable,
+      is_root_volume: root,
+      delete_on_termination: v.delete_on_termination ?? false,
+      tags: v.tags ?? {},
+      attached_at: now,
+      attachment_tag: v.attachment_tag ?? null,
+      image_id: imageId,
+    };
+    plan.rows.push(
+      newRow(scope, 'volume', randomUUID(), v.name ?? `${body.name ?? 'instance'}-volume-${i}`, 'creating', '', attrs, now, {
+        owner_id: instanceId,
+        size_gb: size,
+      }),
+    );
   }
 
   /** The groups of each interface: its own, else the top-level list, else the project's default group. */
@@ -137,7 +168,8 @@ export class InstanceBuilder {
     let port: ResourceRow;
     if (itf.type === 'reserved_fixed_ip') {
       port = await this.reservedPort(scope, itf.port_id, ['interfaces', i, 'port_id']);
-      if (plan.reserve.some((r) => r.port_id === port.id)) throw badInput([bodyField(['interfaces', i, 'port_id'], `reserved fixed IP ${port.id} is taken by an earlier interface`)]);
+      if (plan.reserve.some((r) => r.port_id === port.id))
+        throw badInput([bodyField(['interfaces', i, 'port_id'], `reserved fixed IP ${port.id} is taken by an earlier interface`)]);
       plan.reserve.push({ port_id: port.id, groups });
     } else {
       port = await this.portRow(scope, plan.rows, i, itf, groups, instanceId, now);
@@ -147,11 +179,19 @@ export class InstanceBuilder {
     if (!('floating_ip' in itf) || !itf.floating_ip) return;
     if (itf.floating_ip.source === 'new') {
       const address = this.floatingIps.newAddress(now);
-      plan.rows.push(newRow(scope, 'floatingip', randomUUID(), address, 'ACTIVE', '', { address, tags: {} }, now, { parent_id: port.id, owner_id: instanceId }));
+      plan.rows.push(
+        newRow(scope, 'floatingip', randomUUID(), address, 'ACTIVE', '', { address, tags: {} }, now, { parent_id: port.id, owner_id: instanceId }),
+      );
       return;
     }
     const fip = await this.ops.resources.get('floatingip', scope, itf.floating_ip.existing_floating_id);
-    if (!fip || !fip.ready) throw badInput([bodyField(['interfaces', i, 'floating_ip', 'existing_floating_id'], `floating IP ${itf.floating_ip.existing_floating_id} does not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!fip || !fip.ready)
+      throw badInput([
+        bodyField(
+          ['interfaces', i, 'floating_ip', 'existing_floating_id'],
+          `floating IP ${itf.floating_ip.existing_floating_id} does not exist in project ${scope.projectId}, region ${scope.regionId}`,
+        ),
+      ]);
     if (fip.owner_id || fip.task_id) throw new AppError('conflict', `Floating IP ${fip.id} is already assigned (or busy); unassign it first`);
     plan.assign.push([fip.id, port.id]);
   }
@@ -160,30 +200,56 @@ export class InstanceBuilder {
   async reservedPort(scope: Scope, portId: string, path: (string | number)[]): Promise<ResourceRow> {
     const port = await this.ops.resources.get('port', scope, portId);
     const attrs = port ? attrsOf<PortAttrs>(port) : undefined;
-    if (!port || !port.ready || !attrs?.reserved) throw badInput([bodyField(path, `${portId} is not a reserved fixed IP of project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!port || !port.ready || !attrs?.reserved)
+      throw badInput([bodyField(path, `${portId} is not a reserved fixed IP of project ${scope.projectId}, region ${scope.regionId}`)]);
     if (attrs.is_vip) throw badInput([bodyField(path, `reserved fixed IP ${portId} is a VIP: connect instance ports to it instead (connected_devices)`)]);
     if (port.owner_id || port.task_id) throw new AppError('conflict', `Reserved fixed IP ${portId} is in use (or busy): free it first`);
     return port;
   }
 
   /** A port on a finished network and subnet, or on the provider's public network. */
-  async portRow(scope: Scope, pending: ResourceRow[], i: number, itf: Exclude<InterfaceInput, { type: 'reserved_fixed_ip' }>, groups: string[], instanceId: string, now: number, path: (string | number)[] = ['interfaces', i]): Promise<ResourceRow> {
+  async portRow(
+    scope: Scope,
+    pending: ResourceRow[],
+    i: number,
+    itf: Exclude<InterfaceInput, { type: 'reserved_fixed_ip' }>,
+    groups: string[],
+    instanceId: string,
+    now: number,
+    path: (string | number)[] = ['interfaces', i],
+  ): Promise<ResourceRow> {
     const base = { interface_name: itf.interface_name ?? null, security_group_ids: groups, port_security_enabled: true };
     if (itf.type === 'external') {
-      const attrs: PortAttrs = { ...base, subnet_id: publicSubnetId(scope.regionId), subnet_name: 'external', network_name: 'external', ip_address: publicAddress(now, i), external: true };
+      const attrs: PortAttrs = {
+        ...base,
+        subnet_id: publicSubnetId(scope.regionId),
+        subnet_name: 'external',
+        network_name: 'external',
+        ip_address: publicAddress(now, i),
+        external: true,
+      };
       return newRow(scope, 'port', randomUUID(), `port-${i}`, 'ACTIVE', '', attrs, now, { owner_id: instanceId });
     }
     const network = await this.networks.usable(scope, itf.network_id);
     const subnets = (await this.ops.resources.children(network.id, 'subnet')).filter((s) => s.ready && (itf.type === 'any_subnet' || s.id === itf.subnet_id));
     const subnet = subnets[0];
-    if (!subnet) throw badInput([bodyField([...path, itf.type === 'subnet' ? 'subnet_id' : 'network_id'], itf.type === 'subnet' ? `subnet ${itf.subnet_id} is not a finished subnet of network ${itf.network_id}` : `network ${itf.network_id} has no finished subnet`)]);
+    if (!subnet)
+      throw badInput([
+        bodyField(
+          [...path, itf.type === 'subnet' ? 'subnet_id' : 'network_id'],
+          itf.type === 'subnet'
+            ? `subnet ${itf.subnet_id} is not a finished subnet of network ${itf.network_id}`
+            : `network ${itf.network_id} has no finished subnet`,
+        ),
+      ]);
     const cidr = parseCidr(attrsOf<SubnetAttrs>(subnet).cidr)!;
     const taken = await this.networks.addressesInUse(network.id);
     for (const p of pending) if (p.kind === 'port' && p.parent_id === network.id) taken.add(attrsOf<PortAttrs>(p).ip_address);
     const wanted = itf.type === 'any_subnet' ? itf.ip_address : undefined;
     const address = wanted ?? freeAddress(cidr, taken);
     if (!address) throw new AppError('conflict', `Subnet ${subnet.id} has no free address left`);
-    if (wanted && (taken.has(wanted) || !isHostAddress(cidr, wanted))) throw badInput([bodyField([...path, 'ip_address'], `${wanted} is not a free address of subnet ${subnet.id} (${attrsOf<SubnetAttrs>(subnet).cidr})`)]);
+    if (wanted && (taken.has(wanted) || !isHostAddress(cidr, wanted)))
+      throw badInput([bodyField([...path, 'ip_address'], `${wanted} is not a free address of subnet ${subnet.id} (${attrsOf<SubnetAttrs>(subnet).cidr})`)]);
     const attrs: PortAttrs = { ...base, subnet_id: subnet.id, subnet_name: subnet.name, network_name: network.name, ip_address: address, external: false };
     return newRow(scope, 'port', randomUUID(), `port-${i}`, 'ACTIVE', '', attrs, now, { parent_id: network.id, owner_id: instanceId });
   }

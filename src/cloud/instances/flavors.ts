@@ -12,7 +12,13 @@ export interface Flavor {
 }
 
 const make = (name: string, vcpus: number, ramGb: number, architecture = 'x86_64'): Flavor => ({
-  flavor_id: name, flavor_name: name, vcpus, ram: ramGb * 1024, architecture, os_type: 'linux', disabled: false,
+  flavor_id: name,
+  flavor_name: name,
+  vcpus,
+  ram: ramGb * 1024,
+  architecture,
+  os_type: 'linux',
+  disabled: false,
   hardware_description: { ram: `${ramGb} GiB`, vcpus: `${vcpus} vCPU` },
 });
 

@@ -46,7 +46,8 @@ export class InstanceGroups {
       for (const { port, group } of changes) {
         const fresh = (await store.byId(port.id))!;
         if (how === 'add') {
-          if (attrsOf<PortAttrs>(fresh).port_security_enabled === false) throw new AppError('conflict', `Port ${port.id} has port security disabled; enable it before adding security groups`);
+          if (attrsOf<PortAttrs>(fresh).port_security_enabled === false)
+            throw new AppError('conflict', `Port ${port.id} has port security disabled; enable it before adding security groups`);
           await joinGroup(store, fresh, group.id, now);
         } else {
           if (!groupsOf(fresh).includes(group.id)) throw badInput([bodyField([], `port ${port.id} is not in security group ${group.name}`)]);
@@ -58,7 +59,8 @@ export class InstanceGroups {
 
   /** Which group goes to (or from) which port: `name` means every port; a null port_id too. */
   private async changes(scope: Scope, ports: ResourceRow[], body: Body): Promise<{ port: ResourceRow; group: ResourceRow }[]> {
-    if (body.name === undefined && body.ports_security_group_names === undefined) throw badInput([bodyField(['name'], 'name or ports_security_group_names is required', 'missing')]);
+    if (body.name === undefined && body.ports_security_group_names === undefined)
+      throw badInput([bodyField(['name'], 'name or ports_security_group_names is required', 'missing')]);
     const out: { port: ResourceRow; group: ResourceRow }[] = [];
     if (body.name !== undefined) {
       const [group] = await this.groups.byNames(scope, [body.name], ['name']);
@@ -66,7 +68,8 @@ export class InstanceGroups {
     }
     for (const [i, entry] of (body.ports_security_group_names ?? []).entries()) {
       const targets = entry.port_id === null ? ports : ports.filter((p) => p.id === entry.port_id);
-      if (targets.length === 0) throw badInput([bodyField(['ports_security_group_names', i, 'port_id'], `port ${entry.port_id} is not an interface of the instance`)]);
+      if (targets.length === 0)
+        throw badInput([bodyField(['ports_security_group_names', i, 'port_id'], `port ${entry.port_id} is not an interface of the instance`)]);
       const groups = await this.groups.byNames(scope, entry.security_group_names, ['ports_security_group_names', i, 'security_group_names']);
       for (const port of targets) out.push(...groups.map((group) => ({ port, group })));
     }

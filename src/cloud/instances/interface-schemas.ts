@@ -4,13 +4,19 @@ import { IpAddress, LIMITS, Text, Uuid } from '../common/schemas.js';
 
 const common = {
   interface_name: Type.Optional(Nullable(Type.String({ maxLength: 37 }))),
-  security_groups: Type.Optional(Type.Array(Type.Object({ id: Uuid() }), { maxItems: LIMITS.items, description: 'Default: the project\'s default group' })),
+  security_groups: Type.Optional(Type.Array(Type.Object({ id: Uuid() }), { maxItems: LIMITS.items, description: "Default: the project's default group" })),
   port_group: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, default: 0 })),
-  ddos_profile: Type.Optional(Type.Object({
-    profile_template: Type.Integer(),
-    profile_template_name: Type.Optional(Nullable(Text())),
-    fields: Type.Optional(Type.Array(Type.Object({ base_field: Type.Integer(), field_value: Type.Optional(Type.Unknown()), value: Type.Optional(Nullable(Text(500))) }), { maxItems: LIMITS.items })),
-  })),
+  ddos_profile: Type.Optional(
+    Type.Object({
+      profile_template: Type.Integer(),
+      profile_template_name: Type.Optional(Nullable(Text())),
+      fields: Type.Optional(
+        Type.Array(Type.Object({ base_field: Type.Integer(), field_value: Type.Optional(Type.Unknown()), value: Type.Optional(Nullable(Text(500))) }), {
+          maxItems: LIMITS.items,
+        }),
+      ),
+    }),
+  ),
 };
 const IpFamily = Type.Optional(Nullable(StringEnum(['dual', 'ipv4', 'ipv6'])));
 

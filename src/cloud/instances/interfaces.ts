@@ -41,9 +41,24 @@ type Interface = Static<typeof InterfaceSchema>;
 /** The provider's public network, shown for `external` interfaces (one per region, fixed ID). */
 export function publicNetwork(regionId: number, regionName: string, now: number): Interface['network_details'] {
   return {
-    id: publicNetworkId(regionId), name: 'public', type: 'vlan', mtu: 1500, segmentation_id: null,
-    external: true, shared: true, default: false, port_security_enabled: true, subnets: [], tags: [], project_id: null, region_id: regionId,
-    region: regionName, creator_task_id: null, task_id: null, created_at: zonedTime(now), updated_at: zonedTime(now),
+    id: publicNetworkId(regionId),
+    name: 'public',
+    type: 'vlan',
+    mtu: 1500,
+    segmentation_id: null,
+    external: true,
+    shared: true,
+    default: false,
+    port_security_enabled: true,
+    subnets: [],
+    tags: [],
+    project_id: null,
+    region_id: regionId,
+    region: regionName,
+    creator_task_id: null,
+    task_id: null,
+    created_at: zonedTime(now),
+    updated_at: zonedTime(now),
   };
 }
 
@@ -63,7 +78,13 @@ export class InterfaceService {
     private readonly groups: SecurityGroupService,
   ) {}
 
-  async list(caller: Caller, projectId: number, regionId: number, instanceId: string, page: { limit: number; offset: number }): Promise<{ count: number; results: Interface[] }> {
+  async list(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    instanceId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ count: number; results: Interface[] }> {
     const scope = await this.ops.readable(caller, projectId, regionId);
     await this.instance(scope, instanceId);
     const ports = (await this.ops.resources.attachedTo(instanceId, 'port')).filter((p) => p.ready);
@@ -104,7 +125,8 @@ export class InterfaceService {
     const instance = await this.idle(scope, instanceId);
     const port = (await this.ops.resources.attachedTo(instance.id, 'port')).find((p) => p.id === portId && p.ready);
     if (!port) throw badInput([bodyField(['port_id'], `port ${portId} is not an interface of instance ${instanceId}`)]);
-    if (attrsOf<PortAttrs>(port).ip_address !== address) throw badInput([bodyField(['ip_address'], `port ${portId} has address ${attrsOf<PortAttrs>(port).ip_address}, not ${address}`)]);
+    if (attrsOf<PortAttrs>(port).ip_address !== address)
+      throw badInput([bodyField(['ip_address'], `port ${portId} has address ${attrsOf<PortAttrs>(port).ip_address}, not ${address}`)]);
     const task = await this.ops.submit(caller, scope, 'detach_vm_interface', { instance_id: instance.id, port_id: port.id }, async (trx, taskId) => {
       const store = new ResourceStore(trx);
       await store.update(instance.id, { task_id: taskId, updated_at: this.ops.clock.now() });
@@ -119,7 +141,11 @@ export class InterfaceService {
     const port = await this.ops.resources.get('port', scope, portId);
     if (!port || !port.ready) throw notFound(`Port ${portId}`);
     const attrs = attrsOf<PortAttrs>(port);
-    if (!enabled && (attrs.security_group_ids ?? []).length > 0) throw new AppError('conflict', `Port ${portId} is in security group(s) ${attrs.security_group_ids.join(', ')}; remove them before disabling port security`);
+    if (!enabled && (attrs.security_group_ids ?? []).length > 0)
+      throw new AppError(
+        'conflict',
+        `Port ${portId} is in security group(s) ${attrs.security_group_ids.join(', ')}; remove them before disabling port security`,
+      );
     attrs.port_security_enabled = enabled;
     await this.ops.resources.update(portId, { attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
     return this.present((await this.ops.resources.byId(portId))!, regionId);
@@ -135,7 +161,8 @@ export class InterfaceService {
   private async idle(scope: Scope, id: string): Promise<ResourceRow> {
     const row = await this.instance(scope, id);
     if (row.task_id) throw new AppError('conflict', `Instance ${id} is busy with task ${row.task_id}; wait for it to finish`);
-    if (!['ACTIVE', 'SHUTOFF'].includes(row.status)) throw new AppError('conflict', `Instance ${id} is ${row.status}; interfaces change while it is ACTIVE or SHUTOFF`);
+    if (!['ACTIVE', 'SHUTOFF'].includes(row.status))
+      throw new AppError('conflict', `Instance ${id} is ${row.status}; interfaces change while it is ACTIVE or SHUTOFF`);
     return row;
   }
 
@@ -155,9 +182,15 @@ export class InterfaceService {
     }
     const fips = (await this.ops.resources.children(port.id, 'floatingip')).filter((f) => f.ready);
     return {
-      port_id: port.id, network_id: network.id, interface_name: attrs.interface_name, mac_address: macAddress(port.id),
-      port_security_enabled: attrs.port_security_enabled ?? true, ip_assignments: [{ ip_address: attrs.ip_address, subnet_id: attrs.subnet_id }], allowed_address_pairs: [],
-      floatingip_details: await Promise.all(fips.map((f) => this.floatingIps.present(f))), network_details: network,
+      port_id: port.id,
+      network_id: network.id,
+      interface_name: attrs.interface_name,
+      mac_address: macAddress(port.id),
+      port_security_enabled: attrs.port_security_enabled ?? true,
+      ip_assignments: [{ ip_address: attrs.ip_address, subnet_id: attrs.subnet_id }],
+      allowed_address_pairs: [],
+      floatingip_details: await Promise.all(fips.map((f) => this.floatingIps.present(f))),
+      network_details: network,
     };
   }
 }

@@ -50,7 +50,13 @@ export type Reader = (metric: string, min: number, max: number) => number | null
  * Points from `now` back over the interval (never before the subject existed), oldest first: CPU, memory
  * and network readings, and what `extra` adds from the same reader.
  */
-export function usagePoints<T extends object>(subject: Subject, now: number, interval: number, unit: 'day' | 'hour', extra: (at: Reader) => T): (UsagePoint & T)[] {
+export function usagePoints<T extends object>(
+  subject: Subject,
+  now: number,
+  interval: number,
+  unit: 'day' | 'hour',
+  extra: (at: Reader) => T,
+): (UsagePoint & T)[] {
   const step = STEP[unit];
   const from = Math.max(now - interval * UNIT[unit], subject.created_at);
   const points: (UsagePoint & T)[] = [];
@@ -58,9 +64,12 @@ export function usagePoints<T extends object>(subject: Subject, now: number, int
     const at: Reader = (metric, min, max) => (subject.running ? reading(`${subject.id}/${metric}/${t}`, min, max) : null);
     points.push({
       time: new Date(t).toISOString().slice(0, 19),
-      cpu_util: at('cpu', 2, 65), memory_util: at('memory', 15, 80),
-      network_Bps_egress: at('net-out', 1e3, 5e6), network_Bps_ingress: at('net-in', 1e3, 5e6),
-      network_pps_egress: at('pps-out', 10, 5e3), network_pps_ingress: at('pps-in', 10, 5e3),
+      cpu_util: at('cpu', 2, 65),
+      memory_util: at('memory', 15, 80),
+      network_Bps_egress: at('net-out', 1e3, 5e6),
+      network_Bps_ingress: at('net-in', 1e3, 5e6),
+      network_pps_egress: at('pps-out', 10, 5e3),
+      network_pps_ingress: at('pps-in', 10, 5e3),
       ...extra(at),
     });
   }
@@ -70,6 +79,12 @@ export function usagePoints<T extends object>(subject: Subject, now: number, int
 /** An instance's points: usage and each of its disks. */
 export function metricPoints(instance: Subject, disks: string[], now: number, interval: number, unit: 'day' | 'hour'): Point[] {
   return usagePoints(instance, now, interval, unit, (at) => ({
-    disks: disks.map((name) => ({ disk_name: name, disk_Bps_read: at(`${name}/r`, 0, 2e7), disk_Bps_write: at(`${name}/w`, 0, 1e7), disk_iops_read: at(`${name}/ri`, 0, 500), disk_iops_write: at(`${name}/wi`, 0, 300) })),
+    disks: disks.map((name) => ({
+      disk_name: name,
+      disk_Bps_read: at(`${name}/r`, 0, 2e7),
+      disk_Bps_write: at(`${name}/w`, 0, 1e7),
+      disk_iops_read: at(`${name}/ri`, 0, 500),
+      disk_iops_write: at(`${name}/wi`, 0, 300),
+    })),
   }));
 }

@@ -11,8 +11,27 @@ export const InstanceSchema = Type.Object(
     status: Type.String({ description: 'BUILD while being created, ACTIVE, SHUTOFF, SUSPENDED, REBOOT, RESIZE, DELETED...' }),
     vm_state: Type.String(),
     task_state: Nullable(Type.String()),
-    flavor: Type.Object({ flavor_id: Type.String(), flavor_name: Type.String(), vcpus: Type.Integer(), ram: Type.Integer(), architecture: Type.String(), os_type: Type.String(), hardware_description: Type.Object({ ram: Type.String(), vcpus: Type.String() }) }),
-    addresses: Type.Record(Type.String(), Type.Array(Type.Object({ addr: Type.String(), type: Type.String(), interface_name: Nullable(Type.String()), subnet_id: Type.String(), subnet_name: Type.String() }))),
+    flavor: Type.Object({
+      flavor_id: Type.String(),
+      flavor_name: Type.String(),
+      vcpus: Type.Integer(),
+      ram: Type.Integer(),
+      architecture: Type.String(),
+      os_type: Type.String(),
+      hardware_description: Type.Object({ ram: Type.String(), vcpus: Type.String() }),
+    }),
+    addresses: Type.Record(
+      Type.String(),
+      Type.Array(
+        Type.Object({
+          addr: Type.String(),
+          type: Type.String(),
+          interface_name: Nullable(Type.String()),
+          subnet_id: Type.String(),
+          subnet_name: Type.String(),
+        }),
+      ),
+    ),
     volumes: Type.Array(Type.Object({ id: Type.String(), delete_on_termination: Type.Boolean() })),
     security_groups: Type.Array(Type.Object({ name: Type.String() })),
     fixed_ip_assignments: Nullable(Type.Array(Type.Object({ external: Type.Boolean(), ip_address: Type.String(), subnet_id: Type.String() }))),
@@ -32,26 +51,90 @@ const volumeCommon = {
   tags: Type.Optional(TagsInput),
 };
 const Size = Type.Integer({ minimum: 1, maximum: MAX_VOLUME_SIZE });
-const NewVolume = Type.Object({ source: StringEnum(['new-volume']), size: Size, type_name: Type.Optional(StringEnum(VOLUME_TYPES)), name: Type.Optional(ResourceName()), ...volumeCommon });
-const ImageVolume = Type.Object({ source: StringEnum(['image']), image_id: Uuid(), size: Type.Optional(Size), boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })), type_name: Type.Optional(StringEnum(VOLUME_TYPES)), name: Type.Optional(ResourceName()), ...volumeCommon });
-const SnapshotVolume = Type.Object({ source: StringEnum(['snapshot']), snapshot_id: Uuid(), size: Size, boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })), type_name: Type.Optional(StringEnum(RETYPE_TYPES)), name: Type.Optional(ResourceName()), ...volumeCommon });
-const AppTemplateVolume = Type.Object({ source: StringEnum(['apptemplate']), apptemplate_id: Text(), size: Type.Optional(Size), boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })), type_name: Type.Optional(StringEnum(VOLUME_TYPES)), name: Type.Optional(ResourceName()), ...volumeCommon });
-const ExistingVolume = Type.Object({ source: StringEnum(['existing-volume']), volume_id: Uuid(), boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })), ...volumeCommon });
+const NewVolume = Type.Object({
+  source: StringEnum(['new-volume']),
+  size: Size,
+  type_name: Type.Optional(StringEnum(VOLUME_TYPES)),
+  name: Type.Optional(ResourceName()),
+  ...volumeCommon,
+});
+const ImageVolume = Type.Object({
+  source: StringEnum(['image']),
+  image_id: Uuid(),
+  size: Type.Optional(Size),
+  boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })),
+  type_name: Type.Optional(StringEnum(VOLUME_TYPES)),
+  name: Type.Optional(ResourceName()),
+  ...volumeCommon,
+});
+const SnapshotVolume = Type.Object({
+  source: StringEnum(['snapshot']),
+  snapshot_id: Uuid(),
+  size: Size,
+  boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })),
+  type_name: Type.Optional(StringEnum(RETYPE_TYPES)),
+  name: Type.Optional(ResourceName()),
+  ...volumeCommon,
+});
+const AppTemplateVolume = Type.Object({
+  source: StringEnum(['apptemplate']),
+  apptemplate_id: Text(),
+  size: Type.Optional(Size),
+  boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })),
+  type_name: Type.Optional(StringEnum(VOLUME_TYPES)),
+  name: Type.Optional(ResourceName()),
+  ...volumeCommon,
+});
+const ExistingVolume = Type.Object({
+  source: StringEnum(['existing-volume']),
+  volume_id: Uuid(),
+  boot_index: Type.Optional(Type.Integer({ minimum: -1, maximum: 100 })),
+  ...volumeCommon,
+});
 export const InstanceVolume = Type.Union([NewVolume, ImageVolume, SnapshotVolume, AppTemplateVolume, ExistingVolume]);
 
-const FloatingInput = Type.Optional(Type.Union([Type.Object({ source: StringEnum(['new']) }), Type.Object({ source: StringEnum(['existing']), existing_floating_id: Uuid() })]));
+const FloatingInput = Type.Optional(
+  Type.Union([Type.Object({ source: StringEnum(['new']) }), Type.Object({ source: StringEnum(['existing']), existing_floating_id: Uuid() })]),
+);
 const InterfaceName = Type.Optional(Nullable(Type.String({ maxLength: 37 })));
 const IpFamily = Type.Optional(Nullable(StringEnum(['dual', 'ipv4', 'ipv6'])));
 const External = Type.Object({ type: StringEnum(['external']), interface_name: InterfaceName, ip_family: IpFamily, security_groups: SecurityGroups });
-const SubnetIf = Type.Object({ type: StringEnum(['subnet']), network_id: Uuid(), subnet_id: Uuid(), interface_name: InterfaceName, floating_ip: FloatingInput, security_groups: SecurityGroups });
-const AnySubnetIf = Type.Object({ type: StringEnum(['any_subnet']), network_id: Uuid(), ip_address: Type.Optional(IpAddress()), ip_family: IpFamily, interface_name: InterfaceName, floating_ip: FloatingInput, security_groups: SecurityGroups });
-const ReservedIf = Type.Object({ type: StringEnum(['reserved_fixed_ip']), port_id: Text(36), interface_name: InterfaceName, floating_ip: FloatingInput, security_groups: SecurityGroups });
+const SubnetIf = Type.Object({
+  type: StringEnum(['subnet']),
+  network_id: Uuid(),
+  subnet_id: Uuid(),
+  interface_name: InterfaceName,
+  floating_ip: FloatingInput,
+  security_groups: SecurityGroups,
+});
+const AnySubnetIf = Type.Object({
+  type: StringEnum(['any_subnet']),
+  network_id: Uuid(),
+  ip_address: Type.Optional(IpAddress()),
+  ip_family: IpFamily,
+  interface_name: InterfaceName,
+  floating_ip: FloatingInput,
+  security_groups: SecurityGroups,
+});
+const ReservedIf = Type.Object({
+  type: StringEnum(['reserved_fixed_ip']),
+  port_id: Text(36),
+  interface_name: InterfaceName,
+  floating_ip: FloatingInput,
+  security_groups: SecurityGroups,
+});
 export const NewInterface = Type.Union([External, SubnetIf, AnySubnetIf, ReservedIf]);
 
 export const InstanceCreateBody = Type.Object({
   flavor: Text(),
   name: Type.Optional(ResourceName()),
-  name_template: Type.Optional(Type.String({ maxLength: 63, pattern: '^[a-zA-Z0-9{][a-zA-Z 0-9._\\-}{]{1,61}[a-zA-Z0-9._}]$', description: 'A name with {ip_octets}, {two_ip_octets} or {one_ip_octet} from its first address' })),
+  name_template: Type.Optional(
+    Type.String({
+      maxLength: 63,
+      pattern: '^[a-zA-Z0-9{][a-zA-Z 0-9._\\-}{]{1,61}[a-zA-Z0-9._}]$',
+      description: 'A name with {ip_octets}, {two_ip_octets} or {one_ip_octet} from its first address',
+    }),
+  ),
   volumes: Type.Array(InstanceVolume, { minItems: 1, maxItems: LIMITS.items }),
   interfaces: Type.Array(NewInterface, { minItems: 1, maxItems: LIMITS.items }),
   ssh_key_name: Type.Optional(Nullable(Text())),
@@ -79,7 +162,26 @@ export const InstanceListQuery = Type.Object({
   name: Type.Optional(Text(LIMITS.text, { description: 'Part of the name' })),
   uuid: Type.Optional(Text(36, { description: 'Part of the ID' })),
   ip: Type.Optional(Text(45, { description: 'Part of an address' })),
-  status: Type.Optional(StringEnum(['ACTIVE', 'BUILD', 'ERROR', 'HARD_REBOOT', 'MIGRATING', 'PAUSED', 'REBOOT', 'REBUILD', 'RESIZE', 'REVERT_RESIZE', 'SHELVED', 'SHELVED_OFFLOADED', 'SHUTOFF', 'SOFT_DELETED', 'SUSPENDED', 'VERIFY_RESIZE'])),
+  status: Type.Optional(
+    StringEnum([
+      'ACTIVE',
+      'BUILD',
+      'ERROR',
+      'HARD_REBOOT',
+      'MIGRATING',
+      'PAUSED',
+      'REBOOT',
+      'REBUILD',
+      'RESIZE',
+      'REVERT_RESIZE',
+      'SHELVED',
+      'SHELVED_OFFLOADED',
+      'SHUTOFF',
+      'SOFT_DELETED',
+      'SUSPENDED',
+      'VERIFY_RESIZE',
+    ]),
+  ),
   flavor_id: Type.Optional(Text()),
   flavor_prefix: Type.Optional(Text()),
   exclude_flavor_prefix: Type.Optional(Text()),
@@ -99,16 +201,31 @@ export const InstanceDeleteQuery = Type.Object({
 });
 
 export const ConsoleQuery = Type.Object({ console_type: Type.Optional(Text(32, { description: 'novnc (default), xvpvnc, spice-html5, serial' })) });
-export const ConsoleSchema = Type.Object({ remote_console: Type.Object({ protocol: Type.String(), type: Type.String(), url: Type.String({ format: 'uri' }) }) });
+export const ConsoleSchema = Type.Object({
+  remote_console: Type.Object({ protocol: Type.String(), type: Type.String(), url: Type.String({ format: 'uri' }) }),
+});
 
 export const FlavorSchema = Type.Object({
-  flavor_id: Type.String(), flavor_name: Type.String(), vcpus: Type.Integer(), ram: Type.Integer(), architecture: Type.String(), os_type: Type.String(),
-  disabled: Type.Boolean(), hardware_description: Type.Object({ ram: Type.String(), vcpus: Type.String() }),
+  flavor_id: Type.String(),
+  flavor_name: Type.String(),
+  vcpus: Type.Integer(),
+  ram: Type.Integer(),
+  architecture: Type.String(),
+  os_type: Type.String(),
+  disabled: Type.Boolean(),
+  hardware_description: Type.Object({ ram: Type.String(), vcpus: Type.String() }),
 });
 
 export const SecurityGroupNamesBody = Type.Object({
   name: Type.Optional(ResourceName({ description: 'A group for every port of the instance' })),
-  ports_security_group_names: Type.Optional(Type.Array(Type.Object({ port_id: Nullable(Uuid()), security_group_names: Type.Array(ResourceName(), { maxItems: LIMITS.items }) }), { maxItems: LIMITS.items })),
+  ports_security_group_names: Type.Optional(
+    Type.Array(Type.Object({ port_id: Nullable(Uuid()), security_group_names: Type.Array(ResourceName(), { maxItems: LIMITS.items }) }), {
+      maxItems: LIMITS.items,
+    }),
+  ),
 });
 
-export const InstanceGroupsSchema = Type.Object({ count: Type.Integer({ minimum: 0 }), results: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) });
+export const InstanceGroupsSchema = Type.Object({
+  count: Type.Integer({ minimum: 0 }),
+  results: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+});

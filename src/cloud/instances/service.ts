@@ -64,10 +64,18 @@ export class InstanceService {
     this.records = new RegionalRecords(ops, 'instance', 'Instance');
   }
 
-  async flavors(caller: Caller, projectId: number, regionId: number, query: { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean }): Promise<{ count: number; results: typeof FLAVORS }> {
+  async flavors(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    query: { disabled?: boolean; exclude_linux?: boolean; exclude_windows?: boolean },
+  ): Promise<{ count: number; results: typeof FLAVORS }> {
     await this.ops.readable(caller, projectId, regionId);
     const results = FLAVORS.filter(
-      (f) => (query.disabled === undefined || query.disabled || !f.disabled) && !(query.exclude_linux && f.os_type === 'linux') && !(query.exclude_windows && f.os_type === 'windows'),
+      (f) =>
+        (query.disabled === undefined || query.disabled || !f.disabled) &&
+        !(query.exclude_linux && f.os_type === 'linux') &&
+        !(query.exclude_windows && f.os_type === 'windows'),
     );
     return { count: results.length, results };
   }
@@ -81,7 +89,17 @@ export class InstanceService {
     const plan = await this.builder.plan(scope, region, flavor, body, id, now);
     await this.checkKey(caller, projectId, body, plan.bootImage);
     if (body.servergroup_id) await this.placementGroups.require(scope, body.servergroup_id, ['servergroup_id']);
-    const attrs: InstanceAttrs = { flavor_id: flavor.flavor_id, ssh_key_name: body.ssh_key_name ?? null, tags: body.tags ?? {}, vm_state: 'building', task_state: 'spawning', description: null, cluster: null, servergroup_id: body.servergroup_id ?? null, host: null };
+    const attrs: InstanceAttrs = {
+      flavor_id: flavor.flavor_id,
+      ssh_key_name: body.ssh_key_name ?? null,
+      tags: body.tags ?? {},
+      vm_state: 'building',
+      task_state: 'spawning',
+      description: null,
+      cluster: null,
+      servergroup_id: body.servergroup_id ?? null,
+      host: null,
+    };
     const name = body.name ?? nameFrom(body.name_template, plan.firstAddress) ?? `instance-${id.slice(0, 8)}`;
     const data = { instance_id: id, attach: plan.attach, assign: plan.assign, reserve: plan.reserve };
     const task = await this.ops.submit(caller, scope, 'create_vm', data, async (trx, taskId) => {
@@ -103,7 +121,8 @@ export class InstanceService {
     if (!image) return;
     const misfit = keyMisfit(image, body.ssh_key_name);
     if (misfit) throw badInput([bodyField(['ssh_key_name'], misfit)]);
-    if (image.os_type === 'windows' && body.username !== undefined) throw badInput([bodyField(['username'], 'cannot be set for a Windows image: set the Admin password with `password`')]);
+    if (image.os_type === 'windows' && body.username !== undefined)
+      throw badInput([bodyField(['username'], 'cannot be set for a Windows image: set the Admin password with `password`')]);
   }
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof InstanceListQuery>) {
@@ -116,15 +135,18 @@ export class InstanceService {
       const attrs = attrsOf<InstanceAttrs>(r);
       const mine = portsOf(r.id);
       return (
-        (query.name === undefined || r.name.includes(query.name)) && (query.uuid === undefined || r.id.includes(query.uuid)) &&
-        (query.status === undefined || r.status === query.status) && (query.flavor_id === undefined || attrs.flavor_id === query.flavor_id) &&
+        (query.name === undefined || r.name.includes(query.name)) &&
+        (query.uuid === undefined || r.id.includes(query.uuid)) &&
+        (query.status === undefined || r.status === query.status) &&
+        (query.flavor_id === undefined || attrs.flavor_id === query.flavor_id) &&
         (query.flavor_prefix === undefined || attrs.flavor_id.startsWith(query.flavor_prefix)) &&
         (query.exclude_flavor_prefix === undefined || !attrs.flavor_id.startsWith(query.exclude_flavor_prefix)) &&
         (query.include_k8s !== false || !attrs.cluster) &&
         (query.ip === undefined || mine.some((p) => attrsOf<PortAttrs>(p).ip_address.includes(query.ip!))) &&
         (query.exclude_secgroup === undefined || !mine.some((p) => groupsOf(p).some((g) => groups.get(g) === query.exclude_secgroup))) &&
         (query.available_floating === undefined || mine.some((p) => !attrsOf<PortAttrs>(p).external) === query.available_floating) &&
-        (query.tag_value === undefined || query.tag_value.every((v) => Object.values(attrs.tags).includes(v))) && tags(attrs.tags)
+        (query.tag_value === undefined || query.tag_value.every((v) => Object.values(attrs.tags).includes(v))) &&
+        tags(attrs.tags)
       );
     });
     sortInstances(rows, query.order_by);
@@ -137,16 +159,25 @@ export class InstanceService {
   }
 
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof InstanceUpdateBody>): Promise<Instance> {
-    return this.records.updateAttrs<InstanceAttrs, Instance>(caller, projectId, regionId, id, body.name, (attrs) => {
-      attrs.tags = patchTags(attrs.tags, body.tags);
-    }, (r) => this.present(r));
+    return this.records.updateAttrs<InstanceAttrs, Instance>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      body.name,
+      (attrs) => {
+        attrs.tags = patchTags(attrs.tags, body.tags);
+      },
+      (r) => this.present(r),
+    );
   }
 
   async action(caller: Caller, projectId: number, regionId: number, id: string, action: Action): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
     const row = await this.records.idleRow(scope, id);
     const rule = ACTIONS[action];
-    if (!(rule.from as readonly string[]).includes(row.status)) throw new AppError('conflict', `Cannot ${action.replace('_', ' ')} instance ${id}: it is ${row.status} (needs ${rule.from.join(' or ')})`);
+    if (!(rule.from as readonly string[]).includes(row.status))
+      throw new AppError('conflict', `Cannot ${action.replace('_', ' ')} instance ${id}: it is ${row.status} (needs ${rule.from.join(' or ')})`);
     return this.records.startTask(caller, scope, row, rule.type, { instance_id: id }, { attrs: withTaskState(row, rule.taskState) });
   }
 
@@ -158,10 +189,21 @@ export class InstanceService {
     const flavor = flavorById(flavorId);
     if (!flavor) throw badInput([bodyField(['flavor_id'], `unknown flavor ${flavorId}`)]);
     if (flavor.flavor_id === attrs.flavor_id) throw badInput([bodyField(['flavor_id'], `instance ${id} already has flavor ${flavorId}`)]);
-    if (flavor.architecture !== flavorById(attrs.flavor_id)!.architecture) throw badInput([bodyField(['flavor_id'], `flavor ${flavorId} is ${flavor.architecture}; instance ${id} runs ${flavorById(attrs.flavor_id)!.architecture}`)]);
+    if (flavor.architecture !== flavorById(attrs.flavor_id)!.architecture)
+      throw badInput([
+        bodyField(['flavor_id'], `flavor ${flavorId} is ${flavor.architecture}; instance ${id} runs ${flavorById(attrs.flavor_id)!.architecture}`),
+      ]);
     if (attrs.cluster) throw new AppError('conflict', `Instance ${id} is a node of Kubernetes cluster ${attrs.cluster.cluster_name}; change its pool instead`);
-    if (!['ACTIVE', 'SHUTOFF'].includes(row.status)) throw new AppError('conflict', `Cannot resize instance ${id}: it is ${row.status} (needs ACTIVE or SHUTOFF)`);
-    return this.records.startTask(caller, scope, row, 'resize_vm', { instance_id: id, flavor_id: flavor.flavor_id, status: row.status }, { status: 'RESIZE', attrs: withTaskState(row, 'resize_prep') });
+    if (!['ACTIVE', 'SHUTOFF'].includes(row.status))
+      throw new AppError('conflict', `Cannot resize instance ${id}: it is ${row.status} (needs ACTIVE or SHUTOFF)`);
+    return this.records.startTask(
+      caller,
+      scope,
+      row,
+      'resize_vm',
+      { instance_id: id, flavor_id: flavor.flavor_id, status: row.status },
+      { status: 'RESIZE', attrs: withTaskState(row, 'resize_prep') },
+    );
   }
 
   /** Where the instance's console is reached: only a running instance has one. */
@@ -173,35 +215,66 @@ export class InstanceService {
     if (!protocol) throw badInput([queryField('console_type', `must be one of ${Object.keys(protocols).join(', ')}`)]);
     if (row.status !== 'ACTIVE') throw new AppError('conflict', `Instance ${id} is ${row.status}; its console is available while it is ACTIVE`);
     const token = randomUUID();
-    return { remote_console: { protocol, type, url: `https://console.${this.ops.regions.definition(regionId).slug}.cloud.example/${type}/${id}?token=${token}` } };
+    return {
+      remote_console: { protocol, type, url: `https://console.${this.ops.regions.definition(regionId).slug}.cloud.example/${type}/${id}?token=${token}` },
+    };
   }
 
   /** Simulated usage of the instance over the last `interval` days or hours (instances/metrics.ts). */
-  async metrics(caller: Caller, projectId: number, regionId: number, id: string, interval: number, unit: 'day' | 'hour', page: { limit: number; offset: number }) {
+  async metrics(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    id: string,
+    interval: number,
+    unit: 'day' | 'hour',
+    page: { limit: number; offset: number },
+  ) {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const row = await this.records.row(scope, id);
     if (interval > METRICS_LIMITS[unit]) throw badInput([bodyField(['time_interval'], `at most ${METRICS_LIMITS[unit]} when time_unit is ${unit}`)]);
-    const disks = (await this.ops.resources.attachedTo(id, 'volume')).map((v, i) => (attrsOf<VolumeAttrs>(v).is_root_volume ? 'vda' : `vd${String.fromCharCode(98 + i)}`));
-    return pageOf(metricPoints({ id, created_at: Number(row.created_at), running: row.status === 'ACTIVE' }, disks, this.ops.clock.now(), interval, unit), page);
+    const disks = (await this.ops.resources.attachedTo(id, 'volume')).map((v, i) =>
+      attrsOf<VolumeAttrs>(v).is_root_volume ? 'vda' : `vd${String.fromCharCode(98 + i)}`,
+    );
+    return pageOf(
+      metricPoints({ id, created_at: Number(row.created_at), running: row.status === 'ACTIVE' }, disks, this.ops.clock.now(), interval, unit),
+      page,
+    );
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string, query: Static<typeof InstanceDeleteQuery>): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
     const row = await this.records.idleRow(scope, id);
     const cluster = attrsOf<InstanceAttrs>(row).cluster;
-    if (cluster) throw new AppError('conflict', `Instance ${id} is a node of Kubernetes cluster ${cluster.cluster_name}; delete it through the cluster's node API`);
-    const list = (text?: string) => (text ? text.split(',').map((v) => v.trim()).filter(Boolean) : []);
+    if (cluster)
+      throw new AppError('conflict', `Instance ${id} is a node of Kubernetes cluster ${cluster.cluster_name}; delete it through the cluster's node API`);
+    const list = (text?: string) =>
+      text
+        ? text
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : [];
     const [volumes, floatings, reserved] = [list(query.volumes), list(query.floatings), list(query.reserved_fixed_ips)];
     if (query.delete_floatings && floatings.length > 0) throw badInput([queryField('floatings', 'cannot be combined with delete_floatings')]);
     const attached = await this.ops.resources.attachedTo(id);
     const foreign = (ids: string[], kind: string) => ids.filter((v) => !attached.some((r) => r.id === v && r.kind === kind));
     const reservedPorts = attached.filter((r) => r.kind === 'port' && attrsOf<PortAttrs>(r).reserved).map((r) => r.id);
-    for (const [name, ids, kind] of [['volumes', volumes, 'volume'], ['floatings', floatings, 'floatingip']] as const) {
+    for (const [name, ids, kind] of [
+      ['volumes', volumes, 'volume'],
+      ['floatings', floatings, 'floatingip'],
+    ] as const) {
       const bad = foreign(ids, kind);
       if (bad.length > 0) throw badInput([queryField(name, `${bad.join(', ')} ${bad.length === 1 ? 'is' : 'are'} not attached to instance ${id}`)]);
     }
     const notReserved = reserved.filter((p) => !reservedPorts.includes(p));
-    if (notReserved.length > 0) throw badInput([queryField('reserved_fixed_ips', `${notReserved.join(', ')} ${notReserved.length === 1 ? 'is not a reserved fixed IP' : 'are not reserved fixed IPs'} of instance ${id}`)]);
+    if (notReserved.length > 0)
+      throw badInput([
+        queryField(
+          'reserved_fixed_ips',
+          `${notReserved.join(', ')} ${notReserved.length === 1 ? 'is not a reserved fixed IP' : 'are not reserved fixed IPs'} of instance ${id}`,
+        ),
+      ]);
     const data = { instance_id: id, volumes, floatings, delete_floatings: query.delete_floatings ?? false, reserved_fixed_ips: reserved };
     return this.records.startTask(caller, scope, row, 'delete_vm', data, { attrs: withTaskState(row, 'deleting') });
   }
@@ -219,20 +292,53 @@ export class InstanceService {
     const addresses: Instance['addresses'] = {};
     for (const port of ports) {
       const p = attrsOf<PortAttrs>(port);
-      (addresses[p.network_name] ??= []).push({ addr: p.ip_address, type: 'fixed', interface_name: p.interface_name, subnet_id: p.subnet_id, subnet_name: p.subnet_name });
+      (addresses[p.network_name] ??= []).push({
+        addr: p.ip_address,
+        type: 'fixed',
+        interface_name: p.interface_name,
+        subnet_id: p.subnet_id,
+        subnet_name: p.subnet_name,
+      });
     }
     const groupIds = [...new Set(ports.flatMap(groupsOf))];
     const groups = (await Promise.all(groupIds.map((g) => this.ops.resources.byId(g)))).filter((g): g is ResourceRow => g !== undefined);
     return {
-      id: row.id, name: row.name, instance_description: attrs.description, status: row.status, vm_state: attrs.vm_state, task_state: attrs.task_state,
-      flavor: { flavor_id: flavor.flavor_id, flavor_name: flavor.flavor_name, vcpus: flavor.vcpus, ram: flavor.ram, architecture: flavor.architecture, os_type: flavor.os_type, hardware_description: flavor.hardware_description },
+      id: row.id,
+      name: row.name,
+      instance_description: attrs.description,
+      status: row.status,
+      vm_state: attrs.vm_state,
+      task_state: attrs.task_state,
+      flavor: {
+        flavor_id: flavor.flavor_id,
+        flavor_name: flavor.flavor_name,
+        vcpus: flavor.vcpus,
+        ram: flavor.ram,
+        architecture: flavor.architecture,
+        os_type: flavor.os_type,
+        hardware_description: flavor.hardware_description,
+      },
       addresses,
-      volumes: attached.filter((r) => r.kind === 'volume' && r.status !== 'attaching').map((v) => ({ id: v.id, delete_on_termination: attrsOf<VolumeAttrs>(v).delete_on_termination })),
+      volumes: attached
+        .filter((r) => r.kind === 'volume' && r.status !== 'attaching')
+        .map((v) => ({ id: v.id, delete_on_termination: attrsOf<VolumeAttrs>(v).delete_on_termination })),
       security_groups: groups.map((g) => ({ name: g.name })),
-      fixed_ip_assignments: ports.map((p) => ({ external: attrsOf<PortAttrs>(p).external, ip_address: attrsOf<PortAttrs>(p).ip_address, subnet_id: attrsOf<PortAttrs>(p).subnet_id })),
-      blackhole_ports: [], ddos_profile: null, instance_isolation: null, ssh_key_name: attrs.ssh_key_name, tags: tagList(attrs.tags),
-      project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at),
+      fixed_ip_assignments: ports.map((p) => ({
+        external: attrsOf<PortAttrs>(p).external,
+        ip_address: attrsOf<PortAttrs>(p).ip_address,
+        subnet_id: attrsOf<PortAttrs>(p).subnet_id,
+      })),
+      blackhole_ports: [],
+      ddos_profile: null,
+      instance_isolation: null,
+      ssh_key_name: attrs.ssh_key_name,
+      tags: tagList(attrs.tags),
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
     };
   }
 }
@@ -248,7 +354,10 @@ export function withTaskState(row: ResourceRow, taskState: string): string {
 function nameFrom(template: string | undefined, address: string | null): string | undefined {
   if (!template) return undefined;
   const octets = (address ?? '0.0.0.0').split('.');
-  const name = template.replace(/\{ip_octets\}/g, octets.slice(1).join('-')).replace(/\{two_ip_octets\}/g, octets.slice(2).join('-')).replace(/\{one_ip_octet\}/g, octets[3]);
+  const name = template
+    .replace(/\{ip_octets\}/g, octets.slice(1).join('-'))
+    .replace(/\{two_ip_octets\}/g, octets.slice(2).join('-'))
+    .replace(/\{one_ip_octet\}/g, octets[3]);
   if (/[{}]/.test(name)) throw badRequest(`name_template ${template} has a placeholder other than {ip_octets}, {two_ip_octets} and {one_ip_octet}`);
   return name.slice(0, 63);
 }

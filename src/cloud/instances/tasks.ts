@@ -60,13 +60,24 @@ interface Reserve {
 async function takeReserved(store: ResourceStore, portId: string, groups: string[], instanceId: string, now: number): Promise<void> {
   const port = await store.byId(portId);
   if (!port) throw new TaskFailure(`Reserved fixed IP ${portId} was deleted before instance ${instanceId} could take it`);
-  await store.update(portId, { owner_id: instanceId, task_id: null, attrs: JSON.stringify({ ...attrsOf<PortAttrs>(port), security_group_ids: groups }), updated_at: now });
+  await store.update(portId, {
+    owner_id: instanceId,
+    task_id: null,
+    attrs: JSON.stringify({ ...attrsOf<PortAttrs>(port), security_group_ids: groups }),
+    updated_at: now,
+  });
 }
 
 /** A reserved fixed IP its instance lets go of: free again, in no security group, its floating IPs unassigned. */
 async function releaseReserved(store: ResourceStore, port: ResourceRow, now: number): Promise<void> {
-  for (const fip of await store.children(port.id, 'floatingip')) await store.update(fip.id, { owner_id: null, parent_id: null, status: 'DOWN', updated_at: now });
-  await store.update(port.id, { owner_id: null, task_id: null, attrs: JSON.stringify({ ...attrsOf<PortAttrs>(port), security_group_ids: [], interface_name: null }), updated_at: now });
+  for (const fip of await store.children(port.id, 'floatingip'))
+    await store.update(fip.id, { owner_id: null, parent_id: null, status: 'DOWN', updated_at: now });
+  await store.update(port.id, {
+    owner_id: null,
+    task_id: null,
+    attrs: JSON.stringify({ ...attrsOf<PortAttrs>(port), security_group_ids: [], interface_name: null }),
+    updated_at: now,
+  });
 }
 
 export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
@@ -81,8 +92,11 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
         const made = (await store.attachedTo(data.instance_id)).filter((r) => r.creator_task_id === task.task_id);
         const volumes = made.filter((r) => r.kind === 'volume');
         await quotas.check(trx, task.client_id, Number(task.region_id), {
-          vm_count: 1, cpu_count: instance.vcpus, ram: instance.ram_mb,
-          volume_count: volumes.length, volume_size: volumes.reduce((sum, v) => sum + Number(v.size_gb), 0),
+          vm_count: 1,
+          cpu_count: instance.vcpus,
+          ram: instance.ram_mb,
+          volume_count: volumes.length,
+          volume_size: volumes.reduce((sum, v) => sum + Number(v.size_gb), 0),
           floating_count: made.filter((r) => r.kind === 'floatingip').length,
           external_ip_count: made.filter((r) => r.kind === 'port' && r.parent_id === null).length,
         });
@@ -122,7 +136,8 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
             if (data.delete_floatings || floatings.has(row.id)) await store.delete(row.id);
             else await store.update(row.id, { owner_id: null, parent_id: null, status: 'DOWN', updated_at: now });
           } else if (row.kind === 'volume') {
-            if (volumes.has(row.id) || attrsOf<VolumeAttrs>(row).delete_on_termination) await store.deleteMany([...(await store.children(row.id, 'snapshot')).map((s) => s.id), row.id]);
+            if (volumes.has(row.id) || attrsOf<VolumeAttrs>(row).delete_on_termination)
+              await store.deleteMany([...(await store.children(row.id, 'snapshot')).map((s) => s.id), row.id]);
             else await store.update(row.id, { owner_id: null, status: 'available', updated_at: now });
           }
         }
@@ -142,8 +157,15 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
       async complete(ctx) {
         const instance = await pendingRow(new ResourceStore(ctx.trx), ctx.data.instance_id, 'Instance');
         const flavor = flavorById(ctx.data.flavor_id)!;
-        await quotas.check(ctx.trx, ctx.task.client_id, Number(ctx.task.region_id), { cpu_count: flavor.vcpus - instance.vcpus, ram: flavor.ram - instance.ram_mb });
-        await setState(ctx, ctx.data.status, VM_STATES[ctx.data.status] ?? 'active', { vcpus: flavor.vcpus, ram_mb: flavor.ram, attrs: { flavor_id: flavor.flavor_id } });
+        await quotas.check(ctx.trx, ctx.task.client_id, Number(ctx.task.region_id), {
+          cpu_count: flavor.vcpus - instance.vcpus,
+          ram: flavor.ram - instance.ram_mb,
+        });
+        await setState(ctx, ctx.data.status, VM_STATES[ctx.data.status] ?? 'active', {
+          vcpus: flavor.vcpus,
+          ram_mb: flavor.ram,
+          attrs: { flavor_id: flavor.flavor_id },
+        });
       },
       fail: (ctx) => release(ctx, ctx.data.status),
     },
@@ -173,7 +195,8 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
       async complete({ trx, data, now }) {
         const store = new ResourceStore(trx);
         // Floating IPs on the port stay in the project, unassigned.
-        for (const fip of await store.children(data.port_id, 'floatingip')) await store.update(fip.id, { owner_id: null, parent_id: null, status: 'DOWN', updated_at: now });
+        for (const fip of await store.children(data.port_id, 'floatingip'))
+          await store.update(fip.id, { owner_id: null, parent_id: null, status: 'DOWN', updated_at: now });
         const port = await store.byId(data.port_id);
         if (port && attrsOf<PortAttrs>(port).reserved) await releaseReserved(store, port, now);
         else await store.delete(data.port_id);

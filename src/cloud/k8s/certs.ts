@@ -27,11 +27,18 @@ export function issueCredentials(clusterName: string, now: number): ClusterCrede
   const caId = sshpk.identityFromDN(`CN=${clusterName}-ca`);
   const caCert = sshpk.createSelfSignedCertificate(caId, ca.key, { validFrom, validUntil, purposes: ['ca'] });
   const client = ecKey();
-  const clientCert = sshpk.createCertificate(sshpk.identityFromDN('CN=kubernetes-admin, O=system:masters'), client.key, caId, ca.key, { validFrom, validUntil, purposes: ['clientAuth'] });
+  const clientCert = sshpk.createCertificate(sshpk.identityFromDN('CN=kubernetes-admin, O=system:masters'), client.key, caId, ca.key, {
+    validFrom,
+    validUntil,
+    purposes: ['clientAuth'],
+  });
   return {
-    ca_certificate: caCert.toBuffer('pem').toString(), ca_key: ca.pem,
-    client_certificate: clientCert.toBuffer('pem').toString(), client_key: client.pem,
-    created_at: now, expires_at: now + YEAR_MS,
+    ca_certificate: caCert.toBuffer('pem').toString(),
+    ca_key: ca.pem,
+    client_certificate: clientCert.toBuffer('pem').toString(),
+    client_key: client.pem,
+    created_at: now,
+    expires_at: now + YEAR_MS,
   };
 }
 

@@ -39,10 +39,23 @@ export function nodeRows(scope: Scope, cluster: ClusterRef, pool: ResourceRow, c
   for (let i = 0; i < count; i += 1) {
     const id = randomUUID();
     const node: InstanceAttrs = {
-      flavor_id: flavor.flavor_id, ssh_key_name: cluster.keypair, tags: {}, vm_state: 'building', task_state: 'spawning', description: null,
+      flavor_id: flavor.flavor_id,
+      ssh_key_name: cluster.keypair,
+      tags: {},
+      vm_state: 'building',
+      task_state: 'spawning',
+      description: null,
       cluster: { cluster_id: cluster.id, cluster_name: cluster.name, pool_id: pool.id, pool_name: pool.name },
     };
-    const disk: VolumeAttrs = { volume_type: attrs.boot_volume_type, bootable: true, is_root_volume: true, delete_on_termination: true, tags: {}, attached_at: now, cluster_id: cluster.id };
+    const disk: VolumeAttrs = {
+      volume_type: attrs.boot_volume_type,
+      bootable: true,
+      is_root_volume: true,
+      delete_on_termination: true,
+      tags: {},
+      attached_at: now,
+      cluster_id: cluster.id,
+    };
     const name = `${cluster.name}-${pool.name}-${id.slice(0, 5)}`;
     rows.push(newRow(scope, 'instance', id, name, 'BUILD', taskId, node, now, { parent_id: pool.id, vcpus: flavor.vcpus, ram_mb: flavor.ram }));
     rows.push(newRow(scope, 'volume', randomUUID(), `${name}-boot`, 'creating', taskId, disk, now, { owner_id: id, size_gb: attrs.boot_volume_size }));
@@ -78,7 +91,8 @@ async function createdBy(store: ResourceStore, taskId: string): Promise<Resource
 export async function removeNodes(store: ResourceStore, nodes: ResourceRow[], now: number): Promise<void> {
   for (const node of nodes) {
     for (const row of await store.attachedTo(node.id)) {
-      if (row.kind === 'volume' && !attrsOf<VolumeAttrs>(row).delete_on_termination) await store.update(row.id, { owner_id: null, status: 'available', updated_at: now });
+      if (row.kind === 'volume' && !attrsOf<VolumeAttrs>(row).delete_on_termination)
+        await store.update(row.id, { owner_id: null, status: 'available', updated_at: now });
       else await store.delete(row.id);
     }
     await store.delete(node.id);

@@ -36,14 +36,25 @@ export class PoolService {
     const max = input.max_node_count ?? input.min_node_count;
     if (max < input.min_node_count) throw badInput([bodyField([...path, 'max_node_count'], `must be at least min_node_count (${input.min_node_count})`)]);
     const volumeType = input.boot_volume_type ?? 'standard';
-    if (!region.available_volume_types.includes(volumeType)) throw badInput([bodyField([...path, 'boot_volume_type'], `volume type ${volumeType} is not available in region ${region.id}`)]);
+    if (!region.available_volume_types.includes(volumeType))
+      throw badInput([bodyField([...path, 'boot_volume_type'], `volume type ${volumeType} is not available in region ${region.id}`)]);
     const groups = input.security_group_ids ?? [];
     if (groups.length > 0) await this.groups.require(scope, groups, [...path, 'security_group_ids']);
     return {
-      flavor_id: input.flavor_id, min_node_count: input.min_node_count, max_node_count: max, node_count: input.min_node_count,
-      boot_volume_size: input.boot_volume_size ?? 50, boot_volume_type: volumeType, auto_healing_enabled: input.auto_healing_enabled ?? false,
-      is_public_ipv4: input.is_public_ipv4 ?? false, labels: input.labels ?? {}, taints: input.taints ?? {}, kubelet_config: input.kubelet_config ?? {},
-      crio_config: input.crio_config ?? {}, security_group_ids: groups, servergroup_policy: input.servergroup_policy ?? null,
+      flavor_id: input.flavor_id,
+      min_node_count: input.min_node_count,
+      max_node_count: max,
+      node_count: input.min_node_count,
+      boot_volume_size: input.boot_volume_size ?? 50,
+      boot_volume_type: volumeType,
+      auto_healing_enabled: input.auto_healing_enabled ?? false,
+      is_public_ipv4: input.is_public_ipv4 ?? false,
+      labels: input.labels ?? {},
+      taints: input.taints ?? {},
+      kubelet_config: input.kubelet_config ?? {},
+      crio_config: input.crio_config ?? {},
+      security_group_ids: groups,
+      servergroup_policy: input.servergroup_policy ?? null,
     };
   }
 
@@ -62,7 +73,8 @@ export class PoolService {
   async create(caller: Caller, projectId: number, regionId: number, clusterName: string, body: Static<typeof PoolInput>): Promise<TaskIds> {
     const { scope, region } = await this.ops.place(caller, projectId, regionId, 'has_k8s');
     const cluster = await this.idleCluster(scope, clusterName);
-    if ((await this.ops.resources.children(cluster.id, 'k8s_pool')).some((p) => p.name === body.name)) throw new AppError('conflict', `Cluster ${clusterName} already has a pool named ${body.name}`);
+    if ((await this.ops.resources.children(cluster.id, 'k8s_pool')).some((p) => p.name === body.name))
+      throw new AppError('conflict', `Cluster ${clusterName} already has a pool named ${body.name}`);
     const attrs = await this.checkPool(scope, region, body, []);
     const id = randomUUID();
     const now = this.ops.clock.now();
@@ -95,7 +107,8 @@ export class PoolService {
       security_group_ids: body.security_group_ids ?? attrs.security_group_ids,
     };
     if (next.max_node_count < next.min_node_count) throw badInput([bodyField(['max_node_count'], `must be at least min_node_count (${next.min_node_count})`)]);
-    if (next.node_count < next.min_node_count || next.node_count > next.max_node_count) throw badInput([bodyField(['node_count'], `must be between min_node_count (${next.min_node_count}) and max_node_count (${next.max_node_count})`)]);
+    if (next.node_count < next.min_node_count || next.node_count > next.max_node_count)
+      throw badInput([bodyField(['node_count'], `must be between min_node_count (${next.min_node_count}) and max_node_count (${next.max_node_count})`)]);
     if (body.security_group_ids?.length) await this.groups.require(scope, body.security_group_ids, ['security_group_ids']);
     const cluster = await this.cluster(scope, clusterName);
     const now = this.ops.clock.now();
@@ -112,15 +125,24 @@ export class PoolService {
     const cluster = await this.idleCluster(scope, clusterName);
     const row = await this.pool(scope, clusterName, poolName);
     const attrs = attrsOf<PoolAttrs>(row);
-    if (nodeCount < attrs.min_node_count || nodeCount > attrs.max_node_count) throw badInput([bodyField(['node_count'], `must be between min_node_count (${attrs.min_node_count}) and max_node_count (${attrs.max_node_count})`)]);
+    if (nodeCount < attrs.min_node_count || nodeCount > attrs.max_node_count)
+      throw badInput([bodyField(['node_count'], `must be between min_node_count (${attrs.min_node_count}) and max_node_count (${attrs.max_node_count})`)]);
     const now = this.ops.clock.now();
-    const task = await this.ops.submit(caller, scope, 'resize_k8s_cluster_v2', { cluster_id: cluster.id, pool_id: row.id, node_count: nodeCount }, async (trx, taskId) => {
-      const store = new ResourceStore(trx);
-      const keypair = attrsOf<{ keypair: string }>(cluster).keypair;
-      if (nodeCount > attrs.node_count) for (const node of nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, row, nodeCount - attrs.node_count, taskId, now)) await store.insert(node);
-      await store.update(row.id, { status: 'Scaling', task_id: taskId, updated_at: now });
-      await store.update(cluster.id, { task_id: taskId, updated_at: now });
-    });
+    const task = await this.ops.submit(
+      caller,
+      scope,
+      'resize_k8s_cluster_v2',
+      { cluster_id: cluster.id, pool_id: row.id, node_count: nodeCount },
+      async (trx, taskId) => {
+        const store = new ResourceStore(trx);
+        const keypair = attrsOf<{ keypair: string }>(cluster).keypair;
+        if (nodeCount > attrs.node_count)
+          for (const node of nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, row, nodeCount - attrs.node_count, taskId, now))
+            await store.insert(node);
+        await store.update(row.id, { status: 'Scaling', task_id: taskId, updated_at: now });
+        await store.update(cluster.id, { task_id: taskId, updated_at: now });
+      },
+    );
     return { tasks: [task], id: row.id };
   }
 
@@ -128,7 +150,8 @@ export class PoolService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_k8s');
     const cluster = await this.idleCluster(scope, clusterName);
     const row = await this.pool(scope, clusterName, poolName);
-    if ((await this.ops.resources.children(cluster.id, 'k8s_pool')).length === 1) throw new AppError('conflict', `Pool ${poolName} is the last pool of cluster ${clusterName}; a cluster keeps one pool at least`);
+    if ((await this.ops.resources.children(cluster.id, 'k8s_pool')).length === 1)
+      throw new AppError('conflict', `Pool ${poolName} is the last pool of cluster ${clusterName}; a cluster keeps one pool at least`);
     const now = this.ops.clock.now();
     const task = await this.ops.submit(caller, scope, 'delete_k8s_cluster_pool_v2', { cluster_id: cluster.id, pool_id: row.id }, async (trx, taskId) => {
       const store = new ResourceStore(trx);
@@ -139,7 +162,13 @@ export class PoolService {
   }
 
   /** For each quota the pools would exceed: its limit, what they ask for and what is in use (nothing when they fit). */
-  async checkLimits(caller: Caller, projectId: number, regionId: number, pools: Static<typeof CheckPoolBody>[], cluster: boolean): Promise<Record<string, number>> {
+  async checkLimits(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    pools: Static<typeof CheckPoolBody>[],
+    cluster: boolean,
+  ): Promise<Record<string, number>> {
     await this.ops.place(caller, projectId, regionId, 'has_k8s');
     const delta: QuotaDelta = cluster ? { cluster_count: 1 } : {};
     for (const [i, pool] of pools.entries()) {
@@ -153,7 +182,10 @@ export class PoolService {
 
   async nodes(caller: Caller, projectId: number, regionId: number, clusterName: string, poolName: string | undefined, page: { limit: number; offset: number }) {
     const scope = await this.ops.readable(caller, projectId, regionId);
-    const pools = poolName === undefined ? await this.ops.resources.children((await this.cluster(scope, clusterName)).id, 'k8s_pool') : [await this.pool(scope, clusterName, poolName)];
+    const pools =
+      poolName === undefined
+        ? await this.ops.resources.children((await this.cluster(scope, clusterName)).id, 'k8s_pool')
+        : [await this.pool(scope, clusterName, poolName)];
     const nodes = (await Promise.all(pools.map((p) => poolNodes(this.ops.resources, p.id)))).flat();
     const shown = pageOf(nodes, page);
     return { count: shown.count, results: await Promise.all(shown.results.map((n) => this.presentInstance(n))) };
@@ -166,9 +198,11 @@ export class PoolService {
     const node = await this.ops.resources.get('instance', scope, instanceId);
     const pool = node?.parent_id ? await this.ops.resources.byId(node.parent_id) : undefined;
     const cluster = await this.cluster(scope, clusterName);
-    if (!node || !pool || pool.kind !== 'k8s_pool' || pool.parent_id !== cluster.id || (poolName !== undefined && pool.name !== poolName)) throw notFound(`Node ${instanceId} of cluster ${clusterName}`);
+    if (!node || !pool || pool.kind !== 'k8s_pool' || pool.parent_id !== cluster.id || (poolName !== undefined && pool.name !== poolName))
+      throw notFound(`Node ${instanceId} of cluster ${clusterName}`);
     const attrs = attrsOf<PoolAttrs>(pool);
-    if (attrs.node_count - 1 < attrs.min_node_count) throw new AppError('conflict', `Pool ${pool.name} has ${attrs.node_count} node(s), its minimum is ${attrs.min_node_count}; lower min_node_count first`);
+    if (attrs.node_count - 1 < attrs.min_node_count)
+      throw new AppError('conflict', `Pool ${pool.name} has ${attrs.node_count} node(s), its minimum is ${attrs.min_node_count}; lower min_node_count first`);
     const now = this.ops.clock.now();
     await this.ops.transaction(async (trx) => {
       const store = new ResourceStore(trx);
@@ -181,7 +215,17 @@ export class PoolService {
    * Moves the pool from `from` to `to` nodes: new ones are written (ready at once when `now`, else by
    * their task), the newest go first. Adding at once checks the quota here.
    */
-  async scale(store: ResourceStore, scope: Scope, cluster: ResourceRow, pool: ResourceRow, from: number, to: number, taskId: string, now: number, atOnce: boolean): Promise<void> {
+  async scale(
+    store: ResourceStore,
+    scope: Scope,
+    cluster: ResourceRow,
+    pool: ResourceRow,
+    from: number,
+    to: number,
+    taskId: string,
+    now: number,
+    atOnce: boolean,
+  ): Promise<void> {
     if (to < from) await removeNodes(store, (await poolNodes(store, pool.id)).slice(-(from - to)), now);
     if (to <= from) return;
     if (atOnce) await this.quotas.checkNow(store.db, scope.clientId, nodeQuota(attrsOf<PoolAttrs>(pool), to - from), scope.regionId);
@@ -217,10 +261,26 @@ export class PoolService {
   present(row: ResourceRow): Pool {
     const a = attrsOf<PoolAttrs>(row);
     return {
-      id: row.id, name: row.name, flavor_id: a.flavor_id, node_count: a.node_count, min_node_count: a.min_node_count, max_node_count: a.max_node_count, status: row.status,
-      boot_volume_size: a.boot_volume_size, boot_volume_type: a.boot_volume_type, auto_healing_enabled: a.auto_healing_enabled, is_public_ipv4: a.is_public_ipv4,
-      labels: a.labels, taints: a.taints, kubelet_config: a.kubelet_config, crio_config: a.crio_config, security_group_ids: a.security_group_ids,
-      servergroup_id: '', servergroup_name: '', servergroup_policy: a.servergroup_policy ?? '', created_at: plainTime(row.created_at)!,
+      id: row.id,
+      name: row.name,
+      flavor_id: a.flavor_id,
+      node_count: a.node_count,
+      min_node_count: a.min_node_count,
+      max_node_count: a.max_node_count,
+      status: row.status,
+      boot_volume_size: a.boot_volume_size,
+      boot_volume_type: a.boot_volume_type,
+      auto_healing_enabled: a.auto_healing_enabled,
+      is_public_ipv4: a.is_public_ipv4,
+      labels: a.labels,
+      taints: a.taints,
+      kubelet_config: a.kubelet_config,
+      crio_config: a.crio_config,
+      security_group_ids: a.security_group_ids,
+      servergroup_id: '',
+      servergroup_name: '',
+      servergroup_policy: a.servergroup_policy ?? '',
+      created_at: plainTime(row.created_at)!,
     };
   }
 }

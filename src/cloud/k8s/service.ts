@@ -60,19 +60,32 @@ export class ClusterService {
   /** The flavors nodes can have (the virtual machine flavors; no GPU flavors here). */
   async flavors(caller: Caller, projectId: number, regionId: number, page: { limit: number; offset: number }) {
     await this.ops.place(caller, projectId, regionId, 'has_k8s');
-    const all = FLAVORS.map((f) => ({ flavor_id: f.flavor_id, flavor_name: f.flavor_name, vcpus: f.vcpus, ram: f.ram, architecture: f.architecture, os_type: f.os_type, disabled: f.disabled, resource_class: null, hardware_description: f.hardware_description }));
+    const all = FLAVORS.map((f) => ({
+      flavor_id: f.flavor_id,
+      flavor_name: f.flavor_name,
+      vcpus: f.vcpus,
+      ram: f.ram,
+      architecture: f.architecture,
+      os_type: f.os_type,
+      disabled: f.disabled,
+      resource_class: null,
+      hardware_description: f.hardware_description,
+    }));
     return { count: all.length, results: all.slice(page.offset, page.offset + page.limit) };
   }
 
   async create(caller: Caller, projectId: number, regionId: number, body: Body): Promise<TaskIds> {
     const { scope, region } = await this.ops.place(caller, projectId, regionId, 'has_k8s');
-    if (!(K8S_VERSIONS as readonly string[]).includes(body.version)) throw badInput([bodyField(['version'], `unknown version ${body.version}; available: ${K8S_VERSIONS.join(', ')}`)]);
+    if (!(K8S_VERSIONS as readonly string[]).includes(body.version))
+      throw badInput([bodyField(['version'], `unknown version ${body.version}; available: ${K8S_VERSIONS.join(', ')}`)]);
     const dup = body.pools.findIndex((p, i) => body.pools.findIndex((q) => q.name === p.name) !== i);
     if (dup >= 0) throw badInput([bodyField(['pools', dup, 'name'], `pool name ${body.pools[dup].name} is used twice`)]);
     const pools = await Promise.all(body.pools.map((pool, i) => this.pools.checkPool(scope, region, pool, ['pools', i])));
-    if (!(await this.keys.named(caller, projectId, body.keypair))) throw badInput([bodyField(['keypair'], `no SSH key named ${body.keypair} in project ${projectId}`)]);
+    if (!(await this.keys.named(caller, projectId, body.keypair)))
+      throw badInput([bodyField(['keypair'], `no SSH key named ${body.keypair} in project ${projectId}`)]);
     await this.checkSettings(caller, scope, body);
-    if (await this.ops.resources.getByName('k8s_cluster', scope, body.name)) throw new AppError('conflict', `A cluster named ${body.name} already exists in project ${projectId}, region ${regionId}`);
+    if (await this.ops.resources.getByName('k8s_cluster', scope, body.name))
+      throw new AppError('conflict', `A cluster named ${body.name} already exists in project ${projectId}, region ${regionId}`);
     const id = randomUUID();
     const { name, keypair, version, pools: _pools, ...settings } = body;
     const attrs: ClusterAttrs = { version, keypair, settings, credentials: null };
@@ -93,11 +106,15 @@ export class ClusterService {
   private async checkSettings(caller: Caller, scope: Scope, body: Body): Promise<void> {
     if (body.fixed_network) {
       const network = await this.ops.resources.get('network', scope, body.fixed_network);
-      if (!network || !network.ready) throw badInput([bodyField(['fixed_network'], `network ${body.fixed_network} is not a finished network of project ${scope.projectId}, region ${scope.regionId}`)]);
+      if (!network || !network.ready)
+        throw badInput([
+          bodyField(['fixed_network'], `network ${body.fixed_network} is not a finished network of project ${scope.projectId}, region ${scope.regionId}`),
+        ]);
     }
     if (body.fixed_subnet) {
       const subnet = await this.ops.resources.get('subnet', scope, body.fixed_subnet);
-      if (!subnet || !subnet.ready || (body.fixed_network && subnet.parent_id !== body.fixed_network)) throw badInput([bodyField(['fixed_subnet'], `subnet ${body.fixed_subnet} is not a finished subnet of the fixed network`)]);
+      if (!subnet || !subnet.ready || (body.fixed_network && subnet.parent_id !== body.fixed_network))
+        throw badInput([bodyField(['fixed_subnet'], `subnet ${body.fixed_subnet} is not a finished subnet of the fixed network`)]);
     }
     await this.checkAddOns(caller, scope, body.add_ons);
   }
@@ -111,7 +128,13 @@ export class ClusterService {
     const missing = await this.keys.missing(caller, scope.projectId, slurm.ssh_key_ids ?? []);
     if (missing.length > 0) throw badInput([bodyField(at('ssh_key_ids'), `SSH key(s) ${missing.join(', ')} do not exist in project ${scope.projectId}`)]);
     const share = await this.ops.resources.get('file_share', scope, slurm.file_share_id!);
-    if (!share || share.status !== 'available') throw badInput([bodyField(at('file_share_id'), `file share ${slurm.file_share_id} is not an available file share of project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!share || share.status !== 'available')
+      throw badInput([
+        bodyField(
+          at('file_share_id'),
+          `file share ${slurm.file_share_id} is not an available file share of project ${scope.projectId}, region ${scope.regionId}`,
+        ),
+      ]);
   }
 
   async list(caller: Caller, projectId: number, regionId: number, page: { limit: number; offset: number }) {
@@ -132,7 +155,9 @@ export class ClusterService {
     this.records.requireIdle(row, name);
     await this.checkAddOns(caller, scope, body.add_ons);
     const current = attrsOf<ClusterAttrs>(row).settings as Record<string, unknown>;
-    const changes = Object.fromEntries(Object.entries(body).filter(([key, value]) => value !== undefined && JSON.stringify(value) !== JSON.stringify(current[key])));
+    const changes = Object.fromEntries(
+      Object.entries(body).filter(([key, value]) => value !== undefined && JSON.stringify(value) !== JSON.stringify(current[key])),
+    );
     if (Object.keys(changes).length === 0) return { tasks: [], id: row.id };
     return this.records.startTask(caller, scope, row, 'update_k8s_cluster_v2', { cluster_id: row.id, changes });
   }
@@ -148,8 +173,10 @@ export class ClusterService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_k8s');
     const row = await this.row(scope, name);
     const current = attrsOf<ClusterAttrs>(row).version;
-    if (!(K8S_VERSIONS as readonly string[]).includes(version)) throw badInput([bodyField(['version'], `unknown version ${version}; available: ${K8S_VERSIONS.join(', ')}`)]);
-    if (compareVersions(version, current) <= 0) throw badRequest(`Cannot upgrade cluster ${name} from ${current} to ${version}: the target must be newer than the current version`);
+    if (!(K8S_VERSIONS as readonly string[]).includes(version))
+      throw badInput([bodyField(['version'], `unknown version ${version}; available: ${K8S_VERSIONS.join(', ')}`)]);
+    if (compareVersions(version, current) <= 0)
+      throw badRequest(`Cannot upgrade cluster ${name} from ${current} to ${version}: the target must be newer than the current version`);
     this.records.requireIdle(row, name);
     return this.records.startTask(caller, scope, row, 'upgrade_k8s_cluster_v2', { cluster_id: row.id, version });
   }
@@ -159,12 +186,16 @@ export class ClusterService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_k8s');
     const row = await this.row(scope, name);
     this.records.requireIdle(row, name);
-    const volumes = (query.volumes ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+    const volumes = (query.volumes ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
     for (const id of volumes) {
       const volume = await this.ops.resources.get('volume', scope, id);
       if (!volume) throw badInput([queryField('volumes', `volume ${id} does not exist in project ${projectId}, region ${regionId}`)]);
       const owner = volume.owner_id ? await this.ops.resources.byId(volume.owner_id) : undefined;
-      if (owner && owner.parent_id && !(await this.ops.resources.children(row.id, 'k8s_pool')).some((p) => p.id === owner.parent_id)) throw new AppError('conflict', `Volume ${id} is attached to instance ${owner.id}, which is not a node of cluster ${name}`);
+      if (owner && owner.parent_id && !(await this.ops.resources.children(row.id, 'k8s_pool')).some((p) => p.id === owner.parent_id))
+        throw new AppError('conflict', `Volume ${id} is attached to instance ${owner.id}, which is not a node of cluster ${name}`);
     }
     return this.records.startTask(caller, scope, row, 'delete_k8s_cluster_v2', { cluster_id: row.id, volumes }, { status: 'Deleting' });
   }
@@ -173,9 +204,13 @@ export class ClusterService {
     const { row, credentials } = await this.credentials(caller, projectId, regionId, name);
     const host = apiHost(row.id, this.ops.regions.definition(regionId).slug);
     return {
-      config: kubeconfig(row.name, host, credentials), host,
-      client_certificate: base64(credentials.client_certificate), client_key: base64(credentials.client_key), cluster_ca_certificate: base64(credentials.ca_certificate),
-      created_at: zonedTime(credentials.created_at), expires_at: zonedTime(credentials.expires_at),
+      config: kubeconfig(row.name, host, credentials),
+      host,
+      client_certificate: base64(credentials.client_certificate),
+      client_key: base64(credentials.client_key),
+      cluster_ca_certificate: base64(credentials.ca_certificate),
+      created_at: zonedTime(credentials.created_at),
+      expires_at: zonedTime(credentials.expires_at),
     };
   }
 
@@ -205,17 +240,48 @@ export class ClusterService {
     const slurm = s.add_ons?.slurm;
     const pools = await this.ops.resources.children(row.id, 'k8s_pool');
     return {
-      id: row.id, name: row.name, version: attrs.version, status: row.status as Cluster['status'], keypair: attrs.keypair,
-      is_public: false, is_ipv6: s.is_ipv6 ?? false, fixed_network: s.fixed_network ?? null, fixed_subnet: s.fixed_subnet ?? null,
-      pods_ip_pool: s.pods_ip_pool ?? '172.16.0.0/18', services_ip_pool: s.services_ip_pool ?? '172.24.0.0/18',
-      pods_ipv6_pool: s.pods_ipv6_pool ?? null, services_ipv6_pool: s.services_ipv6_pool ?? null,
+      id: row.id,
+      name: row.name,
+      version: attrs.version,
+      status: row.status as Cluster['status'],
+      keypair: attrs.keypair,
+      is_public: false,
+      is_ipv6: s.is_ipv6 ?? false,
+      fixed_network: s.fixed_network ?? null,
+      fixed_subnet: s.fixed_subnet ?? null,
+      pods_ip_pool: s.pods_ip_pool ?? '172.16.0.0/18',
+      services_ip_pool: s.services_ip_pool ?? '172.24.0.0/18',
+      pods_ipv6_pool: s.pods_ipv6_pool ?? null,
+      services_ipv6_pool: s.services_ipv6_pool ?? null,
       pools: pools.map((p) => this.pools.present(p)),
-      add_ons: { slurm: { enabled: slurm?.enabled ?? false, file_share_id: slurm?.file_share_id ?? null, ssh_key_ids: slurm?.ssh_key_ids ?? null, worker_count: slurm?.worker_count ?? null } },
+      add_ons: {
+        slurm: {
+          enabled: slurm?.enabled ?? false,
+          file_share_id: slurm?.file_share_id ?? null,
+          ssh_key_ids: slurm?.ssh_key_ids ?? null,
+          worker_count: slurm?.worker_count ?? null,
+        },
+      },
       csi: { nfs: { vast_enabled: s.csi?.nfs?.vast_enabled ?? false } },
-      logging: s.logging ? { enabled: s.logging.enabled ?? false, destination_region_id: s.logging.destination_region_id ?? null, topic_name: s.logging.topic_name ?? null, retention_policy: s.logging.retention_policy ?? null } : null,
-      autoscaler_config: s.autoscaler_config ?? null, cni: s.cni ?? null, ddos_profile: s.ddos_profile ?? null,
-      authentication: { kubeconfig_created_at: attrs.credentials ? zonedTime(attrs.credentials.created_at) : null, kubeconfig_expires_at: attrs.credentials ? zonedTime(attrs.credentials.expires_at) : null, oidc: s.authentication?.oidc ?? null },
-      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: plainTime(row.created_at)!,
+      logging: s.logging
+        ? {
+            enabled: s.logging.enabled ?? false,
+            destination_region_id: s.logging.destination_region_id ?? null,
+            topic_name: s.logging.topic_name ?? null,
+            retention_policy: s.logging.retention_policy ?? null,
+          }
+        : null,
+      autoscaler_config: s.autoscaler_config ?? null,
+      cni: s.cni ?? null,
+      ddos_profile: s.ddos_profile ?? null,
+      authentication: {
+        kubeconfig_created_at: attrs.credentials ? zonedTime(attrs.credentials.created_at) : null,
+        kubeconfig_expires_at: attrs.credentials ? zonedTime(attrs.credentials.expires_at) : null,
+        oidc: s.authentication?.oidc ?? null,
+      },
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
+      created_at: plainTime(row.created_at)!,
     };
   }
 }

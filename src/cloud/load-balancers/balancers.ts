@@ -47,7 +47,15 @@ export class Balancers {
    * Starts task `type` on something below balancer `lb`: `write` adds or marks its rows, and the balancer is
    * held (PENDING_UPDATE) by the task, in the same transaction. `id` is what the answer is about.
    */
-  async startChildTask(caller: Caller, scope: Scope, lb: ResourceRow, type: string, data: Record<string, unknown>, id: string, write: (store: ResourceStore, taskId: string) => Promise<void>): Promise<TaskIds> {
+  async startChildTask(
+    caller: Caller,
+    scope: Scope,
+    lb: ResourceRow,
+    type: string,
+    data: Record<string, unknown>,
+    id: string,
+    write: (store: ResourceStore, taskId: string) => Promise<void>,
+  ): Promise<TaskIds> {
     const task = await this.ops.submit(caller, scope, type, { load_balancer_id: lb.id, ...data }, async (trx: Kysely<any>, taskId) => {
       const store = new ResourceStore(trx);
       await write(store, taskId);

@@ -27,13 +27,15 @@ export class LbBuilder {
   async listeners(scope: Scope, reach: Reach, listeners: Static<typeof NestedListener>[], now: number): Promise<ResourceRow[]> {
     const misfits: FieldError[] = [];
     listeners.forEach((l, i) => misfits.push(...this.listenerChecks(l, ['listeners', i], listeners.slice(0, i))));
-    if (listeners.filter((l) => l.protocol !== 'PROMETHEUS').length > MAX_LISTENERS) misfits.push(bodyField(['listeners'], `a balancer holds ${MAX_LISTENERS} listeners at most (PROMETHEUS aside)`));
+    if (listeners.filter((l) => l.protocol !== 'PROMETHEUS').length > MAX_LISTENERS)
+      misfits.push(bodyField(['listeners'], `a balancer holds ${MAX_LISTENERS} listeners at most (PROMETHEUS aside)`));
     if (misfits.length > 0) throw badInput(misfits);
     const rows: ResourceRow[] = [];
     for (const [i, l] of listeners.entries()) {
       const listener = this.listenerRow(scope, reach.lbId, l, now + rows.length);
       rows.push(listener);
-      for (const [j, pool] of (l.pools ?? []).entries()) rows.push(...(await this.pool(scope, reach, listener.id, pool, ['listeners', i, 'pools', j], now + rows.length)));
+      for (const [j, pool] of (l.pools ?? []).entries())
+        rows.push(...(await this.pool(scope, reach, listener.id, pool, ['listeners', i, 'pools', j], now + rows.length)));
     }
     return rows;
   }
@@ -41,7 +43,8 @@ export class LbBuilder {
   /** Checks of one listener alone and against those before it in the same request. */
   private listenerChecks(l: Static<typeof NestedListener>, at: Path, earlier: { protocol: ListenerProtocol; protocol_port: number }[]): FieldError[] {
     const out = listenerMisfits(l, at);
-    if (earlier.some((e) => transportOf(e.protocol) === transportOf(l.protocol) && e.protocol_port === l.protocol_port)) out.push(bodyField([...at, 'protocol_port'], `port ${l.protocol_port}/${transportOf(l.protocol)} is taken by an earlier listener of the request`));
+    if (earlier.some((e) => transportOf(e.protocol) === transportOf(l.protocol) && e.protocol_port === l.protocol_port))
+      out.push(bodyField([...at, 'protocol_port'], `port ${l.protocol_port}/${transportOf(l.protocol)} is taken by an earlier listener of the request`));
     for (const [j, pool] of (l.pools ?? []).entries()) {
       const where = [...at, 'pools', j];
       out.push(...poolProtocolMisfit(l.protocol, pool.protocol, [...where, 'protocol']), ...this.poolChecks(pool, where));
@@ -55,8 +58,14 @@ export class LbBuilder {
 
   /** A listener may not take a port of its transport another listener of the balancer has (409). */
   requireFreePort(listeners: ResourceRow[], protocol: ListenerProtocol, port: number): void {
-    const taken = listeners.find((r) => transportOf(attrsOf<ListenerAttrs>(r).protocol) === transportOf(protocol) && attrsOf<ListenerAttrs>(r).protocol_port === port);
-    if (taken) throw new AppError('conflict', `Port ${port}/${transportOf(protocol)} of the balancer is taken by listener ${taken.id} (${attrsOf<ListenerAttrs>(taken).protocol})`);
+    const taken = listeners.find(
+      (r) => transportOf(attrsOf<ListenerAttrs>(r).protocol) === transportOf(protocol) && attrsOf<ListenerAttrs>(r).protocol_port === port,
+    );
+    if (taken)
+      throw new AppError(
+        'conflict',
+        `Port ${port}/${transportOf(protocol)} of the balancer is taken by listener ${taken.id} (${attrsOf<ListenerAttrs>(taken).protocol})`,
+      );
   }
 
   /** The pure checks of a pool, its monitor and its members (placement is checked when its rows are made). */

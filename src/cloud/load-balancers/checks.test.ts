@@ -1,6 +1,16 @@
 // The pure rules of listeners, pools, monitors, members and L7 rules.
 import { describe, expect, it } from 'vitest';
-import { canonicalCidrs, isRedirectUrl, listenerMisfits, memberMisfits, monitorMisfits, poolMisfits, poolProtocolMisfit, ruleMisfits, transportOf } from './checks.js';
+import {
+  canonicalCidrs,
+  isRedirectUrl,
+  listenerMisfits,
+  memberMisfits,
+  monitorMisfits,
+  poolMisfits,
+  poolProtocolMisfit,
+  ruleMisfits,
+  transportOf,
+} from './checks.js';
 
 const fields = (errors: { path: (string | number)[] }[]) => errors.map((e) => e.path.join('.'));
 
@@ -18,7 +28,11 @@ describe('listeners and pools', () => {
   it('checks listener fields against the protocol', () => {
     expect(listenerMisfits({ protocol: 'TERMINATED_HTTPS', secret_id: 'x' }, [])).toEqual([]);
     expect(fields(listenerMisfits({ protocol: 'TERMINATED_HTTPS' }, ['l']))).toEqual(['l.secret_id']);
-    expect(fields(listenerMisfits({ protocol: 'TCP', secret_id: 'x', sni_secret_id: ['y'], insert_x_forwarded: true }, []))).toEqual(['secret_id', 'sni_secret_id', 'insert_x_forwarded']);
+    expect(fields(listenerMisfits({ protocol: 'TCP', secret_id: 'x', sni_secret_id: ['y'], insert_x_forwarded: true }, []))).toEqual([
+      'secret_id',
+      'sni_secret_id',
+      'insert_x_forwarded',
+    ]);
     expect(fields(listenerMisfits({ protocol: 'PROMETHEUS', user_list: [{ username: 'a' }, { username: 'a' }] }, []))).toEqual(['user_list.1.username']);
     expect(fields(listenerMisfits({ protocol: 'UDP', timeout_member_data: 5, timeout_client_data: null }, []))).toEqual(['timeout_member_data']);
     expect(fields(listenerMisfits({ protocol: 'HTTP', allowed_cidrs: ['10.0.0.0/8', 'nope'] }, []))).toEqual(['allowed_cidrs.1']);
@@ -27,11 +41,19 @@ describe('listeners and pools', () => {
 
   it('checks persistence and TLS of pools', () => {
     expect(poolMisfits({ protocol: 'HTTP', session_persistence: { type: 'APP_COOKIE', cookie_name: 'S' } }, [])).toEqual([]);
-    expect(fields(poolMisfits({ protocol: 'HTTP', session_persistence: { type: 'HTTP_COOKIE', cookie_name: 'S' } }, []))).toEqual(['session_persistence.cookie_name']);
+    expect(fields(poolMisfits({ protocol: 'HTTP', session_persistence: { type: 'HTTP_COOKIE', cookie_name: 'S' } }, []))).toEqual([
+      'session_persistence.cookie_name',
+    ]);
     expect(fields(poolMisfits({ protocol: 'TCP', session_persistence: { type: 'HTTP_COOKIE' } }, []))).toEqual(['session_persistence.type']);
-    expect(poolMisfits({ protocol: 'UDP', session_persistence: { type: 'SOURCE_IP', persistence_timeout: 60, persistence_granularity: '255.255.255.0' } }, [])).toEqual([]);
-    expect(fields(poolMisfits({ protocol: 'UDP', session_persistence: { type: 'SOURCE_IP', persistence_granularity: '255.0.255.0' } }, []))).toEqual(['session_persistence.persistence_granularity']);
-    expect(fields(poolMisfits({ protocol: 'TCP', session_persistence: { type: 'SOURCE_IP', persistence_timeout: 60 } }, []))).toEqual(['session_persistence.persistence_timeout']);
+    expect(
+      poolMisfits({ protocol: 'UDP', session_persistence: { type: 'SOURCE_IP', persistence_timeout: 60, persistence_granularity: '255.255.255.0' } }, []),
+    ).toEqual([]);
+    expect(fields(poolMisfits({ protocol: 'UDP', session_persistence: { type: 'SOURCE_IP', persistence_granularity: '255.0.255.0' } }, []))).toEqual([
+      'session_persistence.persistence_granularity',
+    ]);
+    expect(fields(poolMisfits({ protocol: 'TCP', session_persistence: { type: 'SOURCE_IP', persistence_timeout: 60 } }, []))).toEqual([
+      'session_persistence.persistence_timeout',
+    ]);
     expect(fields(poolMisfits({ protocol: 'HTTPS', crl_secret_id: 'c' }, []))).toEqual(['crl_secret_id']);
     expect(fields(poolMisfits({ protocol: 'HTTP', secret_id: 's' }, []))).toEqual(['secret_id']);
   });

@@ -26,7 +26,8 @@ export const L7_LISTENERS: readonly ListenerProtocol[] = ['HTTP', 'TERMINATED_HT
 export function poolProtocolMisfit(listener: ListenerProtocol, pool: PoolProtocol, at: Path): FieldError[] {
   const allowed = POOLS_OF_LISTENER[listener];
   if (allowed.includes(pool)) return [];
-  const message = allowed.length === 0 ? `a ${listener} listener has no pools` : `a ${listener} listener sends traffic to ${allowed.join(', ')} pools, not ${pool}`;
+  const message =
+    allowed.length === 0 ? `a ${listener} listener has no pools` : `a ${listener} listener sends traffic to ${allowed.join(', ')} pools, not ${pool}`;
   return [bodyField(at, message)];
 }
 
@@ -49,10 +50,14 @@ export function listenerMisfits(l: ListenerFields, at: Path): FieldError[] {
   const out: FieldError[] = [];
   const field = (name: string, message: string) => out.push(bodyField([...at, name], message));
   if (l.protocol === 'TERMINATED_HTTPS' && !l.secret_id) field('secret_id', 'a TERMINATED_HTTPS listener needs the secret of its certificate');
-  if (l.secret_id && !TLS_LISTENERS.includes(l.protocol)) field('secret_id', `only TERMINATED_HTTPS and PROMETHEUS listeners take a certificate, not ${l.protocol}`);
-  if ((l.sni_secret_id ?? []).length > 0 && !TLS_LISTENERS.includes(l.protocol)) field('sni_secret_id', `only TERMINATED_HTTPS and PROMETHEUS listeners take SNI certificates, not ${l.protocol}`);
-  if (l.insert_x_forwarded && !['HTTP', 'TERMINATED_HTTPS'].includes(l.protocol)) field('insert_x_forwarded', `X-Forwarded headers are added by HTTP and TERMINATED_HTTPS listeners only, not ${l.protocol}`);
-  if ((l.user_list ?? []).length > 0 && !AUTH_LISTENERS.includes(l.protocol)) field('user_list', `basic authentication needs an HTTP, TERMINATED_HTTPS or PROMETHEUS listener, not ${l.protocol}`);
+  if (l.secret_id && !TLS_LISTENERS.includes(l.protocol))
+    field('secret_id', `only TERMINATED_HTTPS and PROMETHEUS listeners take a certificate, not ${l.protocol}`);
+  if ((l.sni_secret_id ?? []).length > 0 && !TLS_LISTENERS.includes(l.protocol))
+    field('sni_secret_id', `only TERMINATED_HTTPS and PROMETHEUS listeners take SNI certificates, not ${l.protocol}`);
+  if (l.insert_x_forwarded && !['HTTP', 'TERMINATED_HTTPS'].includes(l.protocol))
+    field('insert_x_forwarded', `X-Forwarded headers are added by HTTP and TERMINATED_HTTPS listeners only, not ${l.protocol}`);
+  if ((l.user_list ?? []).length > 0 && !AUTH_LISTENERS.includes(l.protocol))
+    field('user_list', `basic authentication needs an HTTP, TERMINATED_HTTPS or PROMETHEUS listener, not ${l.protocol}`);
   const names = (l.user_list ?? []).map((u) => u.username);
   const repeated = names.findIndex((n, i) => names.indexOf(n) !== i);
   if (repeated >= 0) out.push(bodyField([...at, 'user_list', repeated, 'username'], `user ${names[repeated]} is listed twice`));
@@ -86,12 +91,21 @@ export function poolMisfits(p: PoolFields, at: Path): FieldError[] {
   const sp = p.session_persistence;
   if (sp) {
     const where = (name: string) => [...at, 'session_persistence', name];
-    if (sp.type === 'APP_COOKIE' && !sp.cookie_name) out.push(bodyField(where('cookie_name'), 'APP_COOKIE persistence needs the name of the application\'s cookie'));
+    if (sp.type === 'APP_COOKIE' && !sp.cookie_name)
+      out.push(bodyField(where('cookie_name'), "APP_COOKIE persistence needs the name of the application's cookie"));
     if (sp.type !== 'APP_COOKIE' && sp.cookie_name) out.push(bodyField(where('cookie_name'), `${sp.type} persistence takes no cookie name`));
-    if (sp.type !== 'SOURCE_IP' && ['TCP', 'UDP'].includes(p.protocol)) out.push(bodyField(where('type'), `${p.protocol} pools cannot read cookies: use SOURCE_IP`));
+    if (sp.type !== 'SOURCE_IP' && ['TCP', 'UDP'].includes(p.protocol))
+      out.push(bodyField(where('type'), `${p.protocol} pools cannot read cookies: use SOURCE_IP`));
     const udpOnly = sp.persistence_timeout != null || sp.persistence_granularity != null;
-    if (udpOnly && (p.protocol !== 'UDP' || sp.type !== 'SOURCE_IP')) out.push(bodyField(where(sp.persistence_timeout != null ? 'persistence_timeout' : 'persistence_granularity'), 'only UDP pools with SOURCE_IP persistence take a timeout and granularity'));
-    if (sp.persistence_granularity != null && !isNetmask(sp.persistence_granularity)) out.push(bodyField(where('persistence_granularity'), `${sp.persistence_granularity} is not a netmask such as 255.255.255.0`));
+    if (udpOnly && (p.protocol !== 'UDP' || sp.type !== 'SOURCE_IP'))
+      out.push(
+        bodyField(
+          where(sp.persistence_timeout != null ? 'persistence_timeout' : 'persistence_granularity'),
+          'only UDP pools with SOURCE_IP persistence take a timeout and granularity',
+        ),
+      );
+    if (sp.persistence_granularity != null && !isNetmask(sp.persistence_granularity))
+      out.push(bodyField(where('persistence_granularity'), `${sp.persistence_granularity} is not a netmask such as 255.255.255.0`));
   }
   for (const name of ['secret_id', 'ca_secret_id', 'crl_secret_id'] as const) {
     if (p[name] && p.protocol !== 'HTTPS') out.push(bodyField([...at, name], `TLS towards members needs an HTTPS pool, not ${p.protocol}`));
@@ -102,7 +116,10 @@ export function poolMisfits(p: PoolFields, at: Path): FieldError[] {
 
 function isNetmask(text: string): boolean {
   if (!isAddress(text) || text.includes(':')) return false;
-  const bits = text.split('.').map((o) => Number(o).toString(2).padStart(8, '0')).join('');
+  const bits = text
+    .split('.')
+    .map((o) => Number(o).toString(2).padStart(8, '0'))
+    .join('');
   return /^1*0*$/.test(bits);
 }
 
@@ -132,7 +149,8 @@ export function monitorMisfits(m: MonitorFields, pool: PoolProtocol, at: Path): 
     return out;
   }
   if (m.domain_name && m.http_version !== '1.1') field('domain_name', 'a Host header needs http_version 1.1');
-  if (m.expected_codes && !validCodes(m.expected_codes)) field('expected_codes', `${m.expected_codes} is not a list of HTTP codes and ranges, e.g. 200,202,300-302`);
+  if (m.expected_codes && !validCodes(m.expected_codes))
+    field('expected_codes', `${m.expected_codes} is not a list of HTTP codes and ranges, e.g. 200,202,300-302`);
   if (m.url_path?.includes('//')) field('url_path', 'must not contain //');
   return out;
 }
@@ -174,7 +192,8 @@ export function ruleMisfits(r: RuleFields, at: Path): FieldError[] {
   if (r.key && !KEYED_RULES.includes(r.type) && r.type !== 'SSL_DN_FIELD') field('key', `a ${r.type} rule takes no key`);
   if (r.type === 'FILE_TYPE' && !['EQUAL_TO', 'REGEX'].includes(r.compare_type)) field('compare_type', 'FILE_TYPE rules compare with EQUAL_TO or REGEX');
   if (r.type === 'SSL_CONN_HAS_CERT' && (r.compare_type !== 'EQUAL_TO' || r.value !== 'True')) field('value', 'SSL_CONN_HAS_CERT rules are EQUAL_TO True');
-  if (r.type === 'SSL_VERIFY_RESULT' && (r.compare_type !== 'EQUAL_TO' || !/^\d+$/.test(r.value))) field('value', 'SSL_VERIFY_RESULT rules are EQUAL_TO a verification result code (0 = verified)');
+  if (r.type === 'SSL_VERIFY_RESULT' && (r.compare_type !== 'EQUAL_TO' || !/^\d+$/.test(r.value)))
+    field('value', 'SSL_VERIFY_RESULT rules are EQUAL_TO a verification result code (0 = verified)');
   if (r.compare_type === 'REGEX' && !compiles(r.value)) field('value', `${r.value} is not a regular expression`);
   if (r.compare_type !== 'REGEX' && /\s/.test(r.value) && !['HEADER', 'COOKIE'].includes(r.type)) field('value', 'must not contain spaces');
   return out;

@@ -35,15 +35,37 @@ describe('L7 policies', () => {
     const task = await f.finished(res);
     expect(task).toMatchObject({ task_type: 'create_l7policy', created_resources: { l7polices: [res.json().id] } });
     const first = await made(policies(), { listener_id: http, name: 'block', action: 'REJECT', position: 1 });
-    await made(policies(), { listener_id: http, name: 'moved', action: 'REDIRECT_TO_URL', redirect_url: 'https://example.com/new', redirect_http_code: 301, position: 99 });
+    await made(policies(), {
+      listener_id: http,
+      name: 'moved',
+      action: 'REDIRECT_TO_URL',
+      redirect_url: 'https://example.com/new',
+      redirect_http_code: 301,
+      position: 99,
+    });
     const list = await f.req('GET', policies());
     expectConforms('GET', '/cloud/v1/l7policies/{project_id}/{region_id}', list);
-    expect(list.json().results.map((p: any) => [p.name, p.position])).toEqual([['block', 1], ['to-api', 2], ['moved', 3]]);
+    expect(list.json().results.map((p: any) => [p.name, p.position])).toEqual([
+      ['block', 1],
+      ['to-api', 2],
+      ['moved', 3],
+    ]);
     const got = await f.req('GET', `${policies()}/${res.json().id}`);
     expectConforms('GET', '/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}', got);
-    expect(got.json()).toMatchObject({ listener_id: http, action: 'REDIRECT_TO_POOL', redirect_pool_id: pool, tags: ['api'], provisioning_status: 'ACTIVE', operating_status: 'ONLINE', rules: [] });
+    expect(got.json()).toMatchObject({
+      listener_id: http,
+      action: 'REDIRECT_TO_POOL',
+      redirect_pool_id: pool,
+      tags: ['api'],
+      provisioning_status: 'ACTIVE',
+      operating_status: 'ONLINE',
+      rules: [],
+    });
     await f.finished(await f.req('DELETE', `${policies()}/${first.l7polices[0]}`));
-    expect((await f.req('GET', policies())).json().results.map((p: any) => [p.name, p.position])).toEqual([['to-api', 1], ['moved', 2]]);
+    expect((await f.req('GET', policies())).json().results.map((p: any) => [p.name, p.position])).toEqual([
+      ['to-api', 1],
+      ['moved', 2],
+    ]);
   });
 
   it('refuses policies on listeners that do not read HTTP, and bad redirects, storing nothing', async () => {
@@ -76,7 +98,12 @@ describe('L7 policies', () => {
     expect(noop.json()).toEqual({ tasks: [], id });
     const changed = await f.req('PATCH', `${policies()}/${id}`, { action: 'REDIRECT_PREFIX', redirect_prefix: 'https://api.example.com', position: 2 });
     expect((await f.finished(changed)).task_type).toBe('update_l7policy');
-    expect((await f.req('GET', `${policies()}/${id}`)).json()).toMatchObject({ action: 'REDIRECT_PREFIX', redirect_pool_id: null, redirect_http_code: 302, position: 2 });
+    expect((await f.req('GET', `${policies()}/${id}`)).json()).toMatchObject({
+      action: 'REDIRECT_PREFIX',
+      redirect_pool_id: null,
+      redirect_http_code: 302,
+      position: 2,
+    });
     expect((await f.req('GET', policies())).json().results.map((p: any) => p.name)).toEqual(['moved', 'to-api']);
     await f.finished(await f.req('DELETE', `/cloud/v1/lbpools/${f.project}/${R}/${pool}`));
   });
@@ -93,7 +120,10 @@ describe('L7 rules', () => {
     await made(rules, { type: 'HEADER', key: 'X-Env', compare_type: 'EQUAL_TO', value: 'staging', invert: true });
     const list = await f.req('GET', rules);
     expectConforms('GET', '/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}/rules', list);
-    expect(list.json().results.map((r: any) => [r.type, r.key, r.invert])).toEqual([['PATH', null, false], ['HEADER', 'X-Env', true]]);
+    expect(list.json().results.map((r: any) => [r.type, r.key, r.invert])).toEqual([
+      ['PATH', null, false],
+      ['HEADER', 'X-Env', true],
+    ]);
     const got = await f.req('GET', `${rules}/${res.json().id}`);
     expectConforms('GET', '/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}/rules/{l7rule_id}', got);
     expect(got.json()).toMatchObject({ type: 'PATH', value: '/api', tags: ['v1'], provisioning_status: 'ACTIVE' });
@@ -135,7 +165,10 @@ describe('L7 rules', () => {
     const project = (await f.req('GET', '/cloud/v1/projects', undefined, stranger)).json().results[0].id;
     expect((await f.req('GET', `/cloud/v1/l7policies/${project}/${R}/${policy}`, undefined, stranger)).statusCode).toBe(404);
     expect((await f.req('DELETE', `/cloud/v1/l7policies/${project}/${R}/${policy}`, undefined, stranger)).statusCode).toBe(404);
-    expect((await f.req('POST', `/cloud/v1/l7policies/${project}/${R}/${policy}/rules`, { type: 'PATH', compare_type: 'EQUAL_TO', value: '/x' }, stranger)).statusCode).toBe(404);
+    expect(
+      (await f.req('POST', `/cloud/v1/l7policies/${project}/${R}/${policy}/rules`, { type: 'PATH', compare_type: 'EQUAL_TO', value: '/x' }, stranger))
+        .statusCode,
+    ).toBe(404);
     await f.finished(await f.req('DELETE', `/cloud/v1/lblisteners/${f.project}/${R}/${http}`));
     expect((await f.req('GET', `${policies()}/${policy}`)).statusCode).toBe(404);
     expect((await f.req('GET', policies())).json().count).toBe(0);

@@ -65,12 +65,15 @@ export class L7Service {
     const listener = await this.ops.resources.get('lb_listener', scope, body.listener_id);
     if (!listener) throw badInput([bodyField(['listener_id'], `listener ${body.listener_id} does not exist in project ${projectId}, region ${regionId}`)]);
     const protocol = attrsOf<ListenerAttrs>(listener).protocol;
-    if (!L7_LISTENERS.includes(protocol)) throw badInput([bodyField(['listener_id'], `L7 policies act on HTTP and TERMINATED_HTTPS listeners; listener ${listener.id} is ${protocol}`)]);
+    if (!L7_LISTENERS.includes(protocol))
+      throw badInput([bodyField(['listener_id'], `L7 policies act on HTTP and TERMINATED_HTTPS listeners; listener ${listener.id} is ${protocol}`)]);
     const lb = await this.balancers.forChange(scope, listener.parent_id!);
     const siblings = await this.ops.resources.children(listener.id, 'l7policy');
     const attrs = await this.policyAttrs(scope, listener, body, siblings.length + 1);
     const row = pendingChild(scope, 'l7policy', body.name ?? '', attrs, this.ops.clock.now(), { parent_id: listener.id });
-    return this.balancers.startChildTask(caller, scope, lb, 'create_l7policy', { l7policy_id: row.id }, row.id, (store, taskId) => Balancers.insertHeld(store, [row], taskId));
+    return this.balancers.startChildTask(caller, scope, lb, 'create_l7policy', { l7policy_id: row.id }, row.id, (store, taskId) =>
+      Balancers.insertHeld(store, [row], taskId),
+    );
   }
 
   /**
@@ -78,9 +81,19 @@ export class L7Service {
    * pool of the balancer the listener can send to). A position past the last (`last`) is the last.
    */
   private async policyAttrs(scope: Scope, listener: ResourceRow, body: PolicyBody, last: number): Promise<PolicyAttrs> {
-    const misplaced = (Object.keys(ACTION_FIELDS) as (keyof typeof ACTION_FIELDS)[]).filter((f) => body[f] !== undefined && !(ACTION_FIELDS[f] as readonly PolicyAction[]).includes(body.action));
+    const misplaced = (Object.keys(ACTION_FIELDS) as (keyof typeof ACTION_FIELDS)[]).filter(
+      (f) => body[f] !== undefined && !(ACTION_FIELDS[f] as readonly PolicyAction[]).includes(body.action),
+    );
     if (misplaced.length > 0) throw badInput(misplaced.map((f) => bodyField([f], `a ${body.action} policy takes no ${f}`)));
-    const attrs: PolicyAttrs = { action: body.action, position: Math.min(body.position ?? last, last), redirect_http_code: null, redirect_pool_id: null, redirect_prefix: null, redirect_url: null, tags: body.tags ?? [] };
+    const attrs: PolicyAttrs = {
+      action: body.action,
+      position: Math.min(body.position ?? last, last),
+      redirect_http_code: null,
+      redirect_pool_id: null,
+      redirect_prefix: null,
+      redirect_url: null,
+      tags: body.tags ?? [],
+    };
     const required = REQUIRED[body.action];
     if (required && body[required] === undefined) throw badInput([bodyField([required], `a ${body.action} policy needs ${required}`, 'missing')]);
     if (body.action === 'REDIRECT_TO_URL' || body.action === 'REDIRECT_PREFIX') {
@@ -95,7 +108,8 @@ export class L7Service {
   /** A pool of the listener's balancer, of a protocol the listener sends traffic to. */
   private async redirectPool(scope: Scope, listener: ResourceRow, poolId: string): Promise<string> {
     const pool = await this.ops.resources.get('lb_pool', scope, poolId);
-    if (!pool || pool.parent_id !== listener.parent_id) throw badInput([bodyField(['redirect_pool_id'], `pool ${poolId} is not a pool of load balancer ${listener.parent_id}`)]);
+    if (!pool || pool.parent_id !== listener.parent_id)
+      throw badInput([bodyField(['redirect_pool_id'], `pool ${poolId} is not a pool of load balancer ${listener.parent_id}`)]);
     const misfit = poolProtocolMisfit(attrsOf<ListenerAttrs>(listener).protocol, attrsOf<PoolAttrs>(pool).protocol, ['redirect_pool_id']);
     if (misfit.length > 0) throw badInput(misfit);
     return pool.id;
@@ -104,7 +118,9 @@ export class L7Service {
   async policies(caller: Caller, projectId: number, regionId: number, page: { limit: number; offset: number }) {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const rows = await this.ops.resources.all('l7policy', scope);
-    const sorted = rows.sort((a, b) => (a.parent_id ?? '').localeCompare(b.parent_id ?? '') || attrsOf<PolicyAttrs>(a).position - attrsOf<PolicyAttrs>(b).position);
+    const sorted = rows.sort(
+      (a, b) => (a.parent_id ?? '').localeCompare(b.parent_id ?? '') || attrsOf<PolicyAttrs>(a).position - attrsOf<PolicyAttrs>(b).position,
+    );
     const out = pageOf(sorted, page);
     return { count: out.count, results: await Promise.all(out.results.map((r) => this.presentPolicy(r))) };
   }
@@ -122,17 +138,26 @@ export class L7Service {
     const lb = await this.balancers.forChange(scope, listener.parent_id!);
     const current = attrsOf<PolicyAttrs>(policy);
     const siblings = await this.ops.resources.children(listener.id, 'l7policy');
-    const attrs = await this.policyAttrs(scope, listener, { ...body, position: body.position ?? current.position, tags: body.tags ?? current.tags }, siblings.length);
+    const attrs = await this.policyAttrs(
+      scope,
+      listener,
+      { ...body, position: body.position ?? current.position, tags: body.tags ?? current.tags },
+      siblings.length,
+    );
     const name = body.name ?? policy.name;
     if (name === policy.name && JSON.stringify(attrs) === JSON.stringify(current)) return { tasks: [], id };
-    return this.balancers.startChildTask(caller, scope, lb, 'update_l7policy', { l7policy_id: id, name, attrs }, id, (store, taskId) => store.update(id, { status: 'PENDING_UPDATE', task_id: taskId }));
+    return this.balancers.startChildTask(caller, scope, lb, 'update_l7policy', { l7policy_id: id, name, attrs }, id, (store, taskId) =>
+      store.update(id, { status: 'PENDING_UPDATE', task_id: taskId }),
+    );
   }
 
   async deletePolicy(caller: Caller, projectId: number, regionId: number, id: string): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const policy = await this.balancers.child(scope, 'l7policy', 'L7 policy', id);
     const lb = await this.balancers.forChange(scope, (await this.ops.resources.byId(policy.parent_id!))!.parent_id!);
-    return this.balancers.startChildTask(caller, scope, lb, 'delete_l7policy', { l7policy_id: id }, id, (store, taskId) => store.update(id, { status: 'PENDING_DELETE', task_id: taskId }));
+    return this.balancers.startChildTask(caller, scope, lb, 'delete_l7policy', { l7policy_id: id }, id, (store, taskId) =>
+      store.update(id, { status: 'PENDING_DELETE', task_id: taskId }),
+    );
   }
 
   async createRule(caller: Caller, projectId: number, regionId: number, policyId: string, body: Static<typeof RuleCreateBody>): Promise<TaskIds> {
@@ -141,9 +166,18 @@ export class L7Service {
     const misfits = ruleMisfits(body, []);
     if (misfits.length > 0) throw badInput(misfits);
     const lb = await this.lbOf(scope, policy);
-    const attrs: RuleAttrs = { type: body.type, compare_type: body.compare_type, value: body.value, key: body.key ?? null, invert: body.invert ?? false, tags: body.tags ?? [] };
+    const attrs: RuleAttrs = {
+      type: body.type,
+      compare_type: body.compare_type,
+      value: body.value,
+      key: body.key ?? null,
+      invert: body.invert ?? false,
+      tags: body.tags ?? [],
+    };
     const row = pendingChild(scope, 'l7rule', `${body.type.toLowerCase()}-rule`, attrs, this.ops.clock.now(), { parent_id: policyId });
-    return this.balancers.startChildTask(caller, scope, lb, 'create_l7rule', { l7rule_id: row.id, l7policy_id: policyId }, row.id, (store, taskId) => Balancers.insertHeld(store, [row], taskId));
+    return this.balancers.startChildTask(caller, scope, lb, 'create_l7rule', { l7rule_id: row.id, l7policy_id: policyId }, row.id, (store, taskId) =>
+      Balancers.insertHeld(store, [row], taskId),
+    );
   }
 
   async rules(caller: Caller, projectId: number, regionId: number, policyId: string, page: { limit: number; offset: number }) {
@@ -159,7 +193,14 @@ export class L7Service {
   }
 
   /** PUT: the fields given replace the rule's, through put_l7rule. */
-  async replaceRule(caller: Caller, projectId: number, regionId: number, policyId: string, ruleId: string, body: Static<typeof RuleReplaceBody>): Promise<TaskIds> {
+  async replaceRule(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    policyId: string,
+    ruleId: string,
+    body: Static<typeof RuleReplaceBody>,
+  ): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const rule = await this.ruleOf(scope, policyId, ruleId);
     const current = attrsOf<RuleAttrs>(rule);
@@ -167,14 +208,18 @@ export class L7Service {
     const misfits = ruleMisfits(attrs, []);
     if (misfits.length > 0) throw badInput(misfits);
     const lb = await this.lbOf(scope, (await this.ops.resources.byId(policyId))!);
-    return this.balancers.startChildTask(caller, scope, lb, 'put_l7rule', { l7rule_id: ruleId, attrs }, ruleId, (store, taskId) => store.update(ruleId, { status: 'PENDING_UPDATE', task_id: taskId }));
+    return this.balancers.startChildTask(caller, scope, lb, 'put_l7rule', { l7rule_id: ruleId, attrs }, ruleId, (store, taskId) =>
+      store.update(ruleId, { status: 'PENDING_UPDATE', task_id: taskId }),
+    );
   }
 
   async deleteRule(caller: Caller, projectId: number, regionId: number, policyId: string, ruleId: string): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     await this.ruleOf(scope, policyId, ruleId);
     const lb = await this.lbOf(scope, (await this.ops.resources.byId(policyId))!);
-    return this.balancers.startChildTask(caller, scope, lb, 'delete_l7rule', { l7rule_id: ruleId }, ruleId, (store, taskId) => store.update(ruleId, { status: 'PENDING_DELETE', task_id: taskId }));
+    return this.balancers.startChildTask(caller, scope, lb, 'delete_l7rule', { l7rule_id: ruleId }, ruleId, (store, taskId) =>
+      store.update(ruleId, { status: 'PENDING_DELETE', task_id: taskId }),
+    );
   }
 
   private async ruleOf(scope: Scope, policyId: string, ruleId: string): Promise<ResourceRow> {
@@ -194,19 +239,40 @@ export class L7Service {
     const rules = await this.ops.resources.children(row.id, 'l7rule');
     const placed = { project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)) };
     return {
-      id: row.id, name: row.name, listener_id: row.parent_id!, action: a.action, position: a.position, redirect_http_code: a.redirect_http_code,
-      redirect_pool_id: a.redirect_pool_id, redirect_prefix: a.redirect_prefix, redirect_url: a.redirect_url, tags: a.tags,
-      rules: rules.map((r) => ({ id: r.id, ...placed })), ...placed,
-      provisioning_status: row.status as Policy['provisioning_status'], operating_status: row.status === 'ACTIVE' ? 'ONLINE' : 'OFFLINE', task_id: row.task_id,
+      id: row.id,
+      name: row.name,
+      listener_id: row.parent_id!,
+      action: a.action,
+      position: a.position,
+      redirect_http_code: a.redirect_http_code,
+      redirect_pool_id: a.redirect_pool_id,
+      redirect_prefix: a.redirect_prefix,
+      redirect_url: a.redirect_url,
+      tags: a.tags,
+      rules: rules.map((r) => ({ id: r.id, ...placed })),
+      ...placed,
+      provisioning_status: row.status as Policy['provisioning_status'],
+      operating_status: row.status === 'ACTIVE' ? 'ONLINE' : 'OFFLINE',
+      task_id: row.task_id,
     };
   }
 
   presentRule(row: ResourceRow): Rule {
     const a = attrsOf<RuleAttrs>(row);
     return {
-      id: row.id, type: a.type as Rule['type'], compare_type: a.compare_type as Rule['compare_type'], value: a.value, key: a.key, invert: a.invert, tags: a.tags,
-      project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      provisioning_status: row.status as Rule['provisioning_status'], operating_status: row.status === 'ACTIVE' ? 'ONLINE' : 'OFFLINE', task_id: row.task_id,
+      id: row.id,
+      type: a.type as Rule['type'],
+      compare_type: a.compare_type as Rule['compare_type'],
+      value: a.value,
+      key: a.key,
+      invert: a.invert,
+      tags: a.tags,
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      provisioning_status: row.status as Rule['provisioning_status'],
+      operating_status: row.status === 'ACTIVE' ? 'ONLINE' : 'OFFLINE',
+      task_id: row.task_id,
     };
   }
 }

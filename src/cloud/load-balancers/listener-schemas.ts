@@ -64,7 +64,9 @@ export const ListenerListQuery = Type.Object({
   show_stats: Type.Optional(Type.Boolean({ default: false })),
 });
 export const ShowStatsQuery = Type.Object({ show_stats: Type.Optional(Type.Boolean({ default: false })) });
-export const ListenerDeleteQuery = Type.Object({ delete_default_pool: Type.Optional(Type.Boolean({ default: false, description: 'Delete the listener\'s default pool with it' })) });
+export const ListenerDeleteQuery = Type.Object({
+  delete_default_pool: Type.Optional(Type.Boolean({ default: false, description: "Delete the listener's default pool with it" })),
+});
 
 export const StatsSchema = Type.Object({
   active_connections: Type.Integer(),

@@ -21,7 +21,8 @@ const made = async (method: string, url: string, body?: unknown) => {
   const task = await f.finished(await f.req(method, url, body));
   return task.created_resources as Record<string, string[]>;
 };
-const addressOf = async (id: string, network: string) => (await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${id}`)).json().addresses[network][0].addr as string;
+const addressOf = async (id: string, network: string) =>
+  (await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${id}`)).json().addresses[network][0].addr as string;
 
 beforeAll(async () => {
   f = await cloudFixture();
@@ -36,13 +37,32 @@ afterAll(async () => f.close());
 
 describe('listeners', () => {
   it('creates listeners through tasks; a port is taken once per transport', async () => {
-    const res = await f.req('POST', listeners(), { load_balancer_id: lb, name: 'web', protocol: 'HTTP', protocol_port: 80, insert_x_forwarded: true, allowed_cidrs: ['10.0.0.1/8', '192.168.0.0/16'], connection_limit: -1 });
+    const res = await f.req('POST', listeners(), {
+      load_balancer_id: lb,
+      name: 'web',
+      protocol: 'HTTP',
+      protocol_port: 80,
+      insert_x_forwarded: true,
+      allowed_cidrs: ['10.0.0.1/8', '192.168.0.0/16'],
+      connection_limit: -1,
+    });
     expectConforms('POST', '/cloud/v1/lblisteners/{project_id}/{region_id}', res);
     const task = await f.finished(res);
     expect(task).toMatchObject({ task_type: 'create_lblistener', created_resources: { listeners: [res.json().id] } });
     const got = await f.req('GET', `${listeners()}/${res.json().id}?show_stats=true`);
     expectConforms('GET', '/cloud/v1/lblisteners/{project_id}/{region_id}/{listener_id}', got);
-    expect(got.json()).toMatchObject({ load_balancer_id: lb, protocol: 'HTTP', protocol_port: 80, connection_limit: 100000, allowed_cidrs: ['10.0.0.0/8', '192.168.0.0/16'], insert_headers: { 'X-Forwarded-For': 'True' }, pool_count: 0, provisioning_status: 'ACTIVE', operating_status: 'ONLINE', stats: { total_connections: expect.any(Number) } });
+    expect(got.json()).toMatchObject({
+      load_balancer_id: lb,
+      protocol: 'HTTP',
+      protocol_port: 80,
+      connection_limit: 100000,
+      allowed_cidrs: ['10.0.0.0/8', '192.168.0.0/16'],
+      insert_headers: { 'X-Forwarded-For': 'True' },
+      pool_count: 0,
+      provisioning_status: 'ACTIVE',
+      operating_status: 'ONLINE',
+      stats: { total_connections: expect.any(Number) },
+    });
     const taken = await f.req('POST', listeners(), { load_balancer_id: lb, name: 'web-2', protocol: 'TCP', protocol_port: 80 });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().message).toMatch(/80\/tcp/);
@@ -79,8 +99,15 @@ describe('listeners', () => {
     const noop = await f.req('PATCH', v2, { name: 'admin-2' });
     expectConforms('PATCH', '/cloud/v2/lblisteners/{project_id}/{region_id}/{listener_id}', noop);
     expect(noop.json()).toEqual({ tasks: [], id });
-    expect((await f.finished(await f.req('PATCH', v2, { connection_limit: 500, admin_state_up: false, allowed_cidrs: ['10.1.0.0/16'] }))).task_type).toBe('patch_lblistener');
-    expect((await f.req('GET', `${listeners()}/${id}`)).json()).toMatchObject({ connection_limit: 500, admin_state_up: false, operating_status: 'OFFLINE', allowed_cidrs: ['10.1.0.0/16'] });
+    expect((await f.finished(await f.req('PATCH', v2, { connection_limit: 500, admin_state_up: false, allowed_cidrs: ['10.1.0.0/16'] }))).task_type).toBe(
+      'patch_lblistener',
+    );
+    expect((await f.req('GET', `${listeners()}/${id}`)).json()).toMatchObject({
+      connection_limit: 500,
+      admin_state_up: false,
+      operating_status: 'OFFLINE',
+      allowed_cidrs: ['10.1.0.0/16'],
+    });
     expect((await f.req('PATCH', v2, { user_list: [{ username: 'ops', encrypted_password: '$6$x' }] })).json().errors[0].loc).toEqual(['body', 'user_list']);
     const gone = await f.req('DELETE', `${listeners()}/${id}`);
     expectConforms('DELETE', '/cloud/v1/lblisteners/{project_id}/{region_id}/{listener_id}', gone);
@@ -93,11 +120,24 @@ describe('pools and members', () => {
   let web: string;
   let pool: string;
 
-  it('creates a listener\'s default pool with a monitor and members; only one per listener', async () => {
+  it("creates a listener's default pool with a monitor and members; only one per listener", async () => {
     web = (await f.req('GET', `${listeners()}?name=web`)).json().results[0].id;
     const res = await f.req('POST', pools(), {
-      listener_id: web, name: 'web-pool', protocol: 'HTTP', lb_algorithm: 'LEAST_CONNECTIONS', session_persistence: { type: 'APP_COOKIE', cookie_name: 'SESSION' },
-      healthmonitor: { type: 'HTTP', delay: 5, timeout: 3, max_retries: 2, http_method: 'GET', expected_codes: '200,301-302', http_version: '1.1', domain_name: 'app.example' },
+      listener_id: web,
+      name: 'web-pool',
+      protocol: 'HTTP',
+      lb_algorithm: 'LEAST_CONNECTIONS',
+      session_persistence: { type: 'APP_COOKIE', cookie_name: 'SESSION' },
+      healthmonitor: {
+        type: 'HTTP',
+        delay: 5,
+        timeout: 3,
+        max_retries: 2,
+        http_method: 'GET',
+        expected_codes: '200,301-302',
+        http_version: '1.1',
+        domain_name: 'app.example',
+      },
       members: [{ address: vmAddress, protocol_port: 8080, instance_id: vm, weight: 5 }],
     });
     expectConforms('POST', '/cloud/v1/lbpools/{project_id}/{region_id}', res);
@@ -107,7 +147,11 @@ describe('pools and members', () => {
     const got = await f.req('GET', `${pools()}/${pool}`);
     expectConforms('GET', '/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}', got);
     expect(got.json()).toMatchObject({
-      listeners: [{ id: web }], loadbalancers: [{ id: lb }], lb_algorithm: 'LEAST_CONNECTIONS', operating_status: 'ONLINE', session_persistence: { type: 'APP_COOKIE', cookie_name: 'SESSION' },
+      listeners: [{ id: web }],
+      loadbalancers: [{ id: lb }],
+      lb_algorithm: 'LEAST_CONNECTIONS',
+      operating_status: 'ONLINE',
+      session_persistence: { type: 'APP_COOKIE', cookie_name: 'SESSION' },
       healthmonitor: { type: 'HTTP', expected_codes: '200,301-302', max_retries_down: 3, operating_status: 'ONLINE' },
       members: [{ address: vmAddress, protocol_port: 8080, weight: 5, subnet_id: net.subnetId, operating_status: 'ONLINE' }],
     });
@@ -130,12 +174,31 @@ describe('pools and members', () => {
       [{ protocol: 'HTTP' }, ['listener_id']],
       [{ listener_id: dns, protocol: 'UDP', session_persistence: { type: 'HTTP_COOKIE' } }, ['session_persistence', 'type']],
       [{ load_balancer_id: lb, protocol: 'HTTP', session_persistence: { type: 'APP_COOKIE' } }, ['session_persistence', 'cookie_name']],
-      [{ load_balancer_id: lb, protocol: 'TCP', healthmonitor: { type: 'TCP', delay: 5, timeout: 2, max_retries: 2, url_path: '/x' } }, ['healthmonitor', 'url_path']],
+      [
+        { load_balancer_id: lb, protocol: 'TCP', healthmonitor: { type: 'TCP', delay: 5, timeout: 2, max_retries: 2, url_path: '/x' } },
+        ['healthmonitor', 'url_path'],
+      ],
       [{ load_balancer_id: lb, protocol: 'TCP', healthmonitor: { type: 'UDP-CONNECT', delay: 5, timeout: 2, max_retries: 2 } }, ['healthmonitor', 'type']],
-      [{ load_balancer_id: lb, protocol: 'HTTP', healthmonitor: { type: 'HTTP', delay: 5, timeout: 2, max_retries: 2, expected_codes: '200-100' } }, ['healthmonitor', 'expected_codes']],
+      [
+        { load_balancer_id: lb, protocol: 'HTTP', healthmonitor: { type: 'HTTP', delay: 5, timeout: 2, max_retries: 2, expected_codes: '200-100' } },
+        ['healthmonitor', 'expected_codes'],
+      ],
       [{ load_balancer_id: lb, protocol: 'TCP', ca_secret_id: '00000000-0000-4000-8000-000000000001' }, ['ca_secret_id']],
-      [{ load_balancer_id: lb, protocol: 'TCP', members: [{ address: '10.30.0.50', protocol_port: 80 }, { address: '10.30.0.50', protocol_port: 80 }] }, ['members', 1]],
-      [{ load_balancer_id: lb, protocol: 'TCP', members: [{ address: '10.30.0.50', protocol_port: 80, instance_id: '00000000-0000-4000-8000-00000000dead' }] }, ['members', 0, 'instance_id']],
+      [
+        {
+          load_balancer_id: lb,
+          protocol: 'TCP',
+          members: [
+            { address: '10.30.0.50', protocol_port: 80 },
+            { address: '10.30.0.50', protocol_port: 80 },
+          ],
+        },
+        ['members', 1],
+      ],
+      [
+        { load_balancer_id: lb, protocol: 'TCP', members: [{ address: '10.30.0.50', protocol_port: 80, instance_id: '00000000-0000-4000-8000-00000000dead' }] },
+        ['members', 0, 'instance_id'],
+      ],
       [{ load_balancer_id: lb, protocol: 'TCP', members: [{ address: 'not-an-ip', protocol_port: 80 }] }, ['members', 0, 'address']],
     ];
     for (const [body, loc] of cases) {
@@ -185,30 +248,46 @@ describe('pools and members', () => {
     expect(second.statusCode).toBe(409);
     const removed = await f.req('DELETE', `${pools()}/${pool}/healthmonitor`);
     expect(removed.statusCode).toBe(204);
-    expect((await f.req('GET', `${pools()}/${pool}`)).json()).toMatchObject({ healthmonitor: null, members: [{ operating_status: 'NO_MONITOR' }, { operating_status: 'NO_MONITOR' }] });
+    expect((await f.req('GET', `${pools()}/${pool}`)).json()).toMatchObject({
+      healthmonitor: null,
+      members: [{ operating_status: 'NO_MONITOR' }, { operating_status: 'NO_MONITOR' }],
+    });
     expect((await f.req('DELETE', `${pools()}/${pool}/healthmonitor`)).statusCode).toBe(404);
     const added = await f.req('POST', `${pools()}/${pool}/healthmonitor`, { type: 'PING', delay: 3, timeout: 1, max_retries: 1 });
     expectConforms('POST', '/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor', added);
     expect((await f.finished(added)).created_resources.healthmonitors).toEqual([added.json().id]);
-    expect((await f.req('POST', `${pools()}/${pool}/healthmonitor`, { type: 'HTTP', delay: 3, timeout: 1, max_retries: 1, domain_name: 'x.example' })).statusCode).toBe(400);
+    expect(
+      (await f.req('POST', `${pools()}/${pool}/healthmonitor`, { type: 'HTTP', delay: 3, timeout: 1, max_retries: 1, domain_name: 'x.example' })).statusCode,
+    ).toBe(400);
   });
 
   it('updates through a task, members and monitor given replacing the current ones', async () => {
     const v2 = `/cloud/v2/lbpools/${f.project}/${R}/${pool}`;
-    const same = (await f.req('GET', `${pools()}/${pool}`)).json().members.map((m: any) => ({ address: m.address, protocol_port: m.protocol_port, weight: m.weight }));
+    const same = (await f.req('GET', `${pools()}/${pool}`))
+      .json()
+      .members.map((m: any) => ({ address: m.address, protocol_port: m.protocol_port, weight: m.weight }));
     const noop = await f.req('PATCH', v2, { name: 'web-pool', members: same });
     expectConforms('PATCH', '/cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}', noop);
     expect(noop.json()).toEqual({ tasks: [], id: pool });
-    const res = await f.req('PATCH', v2, { lb_algorithm: 'ROUND_ROBIN', members: [{ address: vmAddress, protocol_port: 8443 }], healthmonitor: { delay: 10, timeout: 5, max_retries: 3 } });
+    const res = await f.req('PATCH', v2, {
+      lb_algorithm: 'ROUND_ROBIN',
+      members: [{ address: vmAddress, protocol_port: 8443 }],
+      healthmonitor: { delay: 10, timeout: 5, max_retries: 3 },
+    });
     expect((await f.finished(res)).task_type).toBe('patch_lbpool');
     const got = (await f.req('GET', `${pools()}/${pool}`)).json();
-    expect(got).toMatchObject({ lb_algorithm: 'ROUND_ROBIN', healthmonitor: { type: 'PING', delay: 10 }, members: [{ address: vmAddress, protocol_port: 8443, subnet_id: net.subnetId }] });
+    expect(got).toMatchObject({
+      lb_algorithm: 'ROUND_ROBIN',
+      healthmonitor: { type: 'PING', delay: 10 },
+      members: [{ address: vmAddress, protocol_port: 8443, subnet_id: net.subnetId }],
+    });
     expect((await f.req('PATCH', `/cloud/v1/lbpools/${f.project}/${R}/${pool}`, { protocol: 'UDP' })).json().errors[0].loc).toEqual(['body', 'protocol']);
   });
 
   it('deletes a listener with its default pool when asked, otherwise leaves the pool', async () => {
     const alone = (await made('POST', pools(), { load_balancer_id: lb, name: 'spare', protocol: 'TCP', lb_algorithm: 'SOURCE_IP' })).pools[0];
-    const tcp = (await made('POST', listeners(), { load_balancer_id: lb, name: 'tcp-in', protocol: 'TCP', protocol_port: 7000, default_pool_id: alone })).listeners[0];
+    const tcp = (await made('POST', listeners(), { load_balancer_id: lb, name: 'tcp-in', protocol: 'TCP', protocol_port: 7000, default_pool_id: alone }))
+      .listeners[0];
     expect((await f.req('GET', `${pools()}/${alone}`)).json().listeners).toEqual([{ id: tcp }]);
     await f.finished(await f.req('DELETE', `${listeners()}/${tcp}`));
     expect((await f.req('GET', `${pools()}/${alone}`)).json().listeners).toEqual([]);
@@ -228,7 +307,12 @@ describe('pools and members', () => {
     expect((await f.req('GET', `/cloud/v1/lblisteners/${project}/${R}/${dns}`, undefined, stranger)).statusCode).toBe(404);
     expect((await f.req('DELETE', `/cloud/v1/lblisteners/${project}/${R}/${dns}`, undefined, stranger)).statusCode).toBe(404);
     expect((await f.req('GET', `/cloud/v1/lblisteners/${project}/${R}`, undefined, stranger)).json().count).toBe(0);
-    const res = await f.req('POST', `/cloud/v1/lbpools/${project}/${R}`, { listener_id: dns, name: 'theirs', protocol: 'UDP', lb_algorithm: 'ROUND_ROBIN' }, stranger);
+    const res = await f.req(
+      'POST',
+      `/cloud/v1/lbpools/${project}/${R}`,
+      { listener_id: dns, name: 'theirs', protocol: 'UDP', lb_algorithm: 'ROUND_ROBIN' },
+      stranger,
+    );
     expect(res.json().errors[0].loc).toEqual(['body', 'listener_id']);
     expect((await f.t.request('GET', listeners())).statusCode).toBe(401);
   });

@@ -41,7 +41,15 @@ export class ListenerService {
     this.builder.requireFreePort(siblings, body.protocol, body.protocol_port);
     if (body.default_pool_id) await this.requireDefaultPool(scope, lb, body.default_pool_id, body.protocol);
     const row = this.builder.listenerRow(scope, lb.id, body, this.ops.clock.now());
-    return this.balancers.startChildTask(caller, scope, lb, 'create_lblistener', { listener_id: row.id, default_pool_id: body.default_pool_id ?? null }, row.id, (store, taskId) => Balancers.insertHeld(store, [row], taskId));
+    return this.balancers.startChildTask(
+      caller,
+      scope,
+      lb,
+      'create_lblistener',
+      { listener_id: row.id, default_pool_id: body.default_pool_id ?? null },
+      row.id,
+      (store, taskId) => Balancers.insertHeld(store, [row], taskId),
+    );
   }
 
   /** A pool of the same balancer, no listener's default pool yet, of a protocol the listener sends to. */
@@ -56,7 +64,9 @@ export class ListenerService {
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof ListenerListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const live = await this.presenter.liveness(scope);
-    const rows = (await this.ops.resources.all('lb_listener', scope)).filter((r) => (query.load_balancer_id === undefined || r.parent_id === query.load_balancer_id) && (query.name === undefined || r.name === query.name));
+    const rows = (await this.ops.resources.all('lb_listener', scope)).filter(
+      (r) => (query.load_balancer_id === undefined || r.parent_id === query.load_balancer_id) && (query.name === undefined || r.name === query.name),
+    );
     const page = pageOf(rows, query);
     return { count: page.count, results: await Promise.all(page.results.map((r) => this.presenter.listener(r, live, query.show_stats))) };
   }
@@ -68,7 +78,15 @@ export class ListenerService {
 
   /** v1: a new name, at once. */
   async rename(caller: Caller, projectId: number, regionId: number, id: string, name: string) {
-    await this.records.updateAttrs(caller, projectId, regionId, id, name, () => {}, async () => null);
+    await this.records.updateAttrs(
+      caller,
+      projectId,
+      regionId,
+      id,
+      name,
+      () => {},
+      async () => null,
+    );
     return this.get(caller, projectId, regionId, id);
   }
 
@@ -84,7 +102,9 @@ export class ListenerService {
     const next = { ...proposed, allowed_cidrs: canonicalCidrs(proposed.allowed_cidrs) };
     const name = body.name ?? listener.name;
     if (name === listener.name && JSON.stringify(next) === JSON.stringify(current)) return { tasks: [], id };
-    return this.balancers.startChildTask(caller, scope, lb, 'patch_lblistener', { listener_id: id, name, attrs: next }, id, (store, taskId) => store.update(id, { status: 'PENDING_UPDATE', task_id: taskId }));
+    return this.balancers.startChildTask(caller, scope, lb, 'patch_lblistener', { listener_id: id, name, attrs: next }, id, (store, taskId) =>
+      store.update(id, { status: 'PENDING_UPDATE', task_id: taskId }),
+    );
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string, query: { delete_default_pool?: boolean }): Promise<TaskIds> {
@@ -94,15 +114,26 @@ export class ListenerService {
     const withPool = query.delete_default_pool ?? false;
     const pool = (await this.ops.resources.attachedTo(id, 'lb_pool'))[0];
     if (withPool && pool) await this.requireUnredirected(lb, pool, id);
-    return this.balancers.startChildTask(caller, scope, lb, 'delete_lblistener', { listener_id: id, pool_id: withPool ? pool?.id ?? null : null }, id, (store, taskId) => store.update(id, { status: 'PENDING_DELETE', task_id: taskId }));
+    return this.balancers.startChildTask(
+      caller,
+      scope,
+      lb,
+      'delete_lblistener',
+      { listener_id: id, pool_id: withPool ? (pool?.id ?? null) : null },
+      id,
+      (store, taskId) => store.update(id, { status: 'PENDING_DELETE', task_id: taskId }),
+    );
   }
 
   /** A pool another listener's L7 policy sends traffic to cannot go. */
   private async requireUnredirected(lb: ResourceRow, pool: ResourceRow, goingListener: string): Promise<void> {
     for (const listener of await this.ops.resources.children(lb.id, 'lb_listener')) {
       if (listener.id === goingListener) continue;
-      const policy = (await this.ops.resources.children(listener.id, 'l7policy')).find((p) => attrsOf<{ redirect_pool_id: string | null }>(p).redirect_pool_id === pool.id);
-      if (policy) throw new AppError('conflict', `Pool ${pool.id} receives traffic from L7 policy ${policy.id} of listener ${listener.id}; delete that policy first`);
+      const policy = (await this.ops.resources.children(listener.id, 'l7policy')).find(
+        (p) => attrsOf<{ redirect_pool_id: string | null }>(p).redirect_pool_id === pool.id,
+      );
+      if (policy)
+        throw new AppError('conflict', `Pool ${pool.id} receives traffic from L7 policy ${policy.id} of listener ${listener.id}; delete that policy first`);
     }
   }
 }

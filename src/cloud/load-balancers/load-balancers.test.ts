@@ -25,8 +25,18 @@ beforeAll(async () => {
 afterAll(async () => f.close());
 
 const webListener = (members: Record<string, unknown>[]) => ({
-  name: 'http', protocol: 'HTTP', protocol_port: 80,
-  pools: [{ name: 'web', protocol: 'HTTP', lb_algorithm: 'ROUND_ROBIN', healthmonitor: { type: 'HTTP', delay: 10, timeout: 5, max_retries: 3, url_path: '/health' }, members }],
+  name: 'http',
+  protocol: 'HTTP',
+  protocol_port: 80,
+  pools: [
+    {
+      name: 'web',
+      protocol: 'HTTP',
+      lb_algorithm: 'ROUND_ROBIN',
+      healthmonitor: { type: 'HTTP', delay: 10, timeout: 5, max_retries: 3, url_path: '/health' },
+      members,
+    },
+  ],
 });
 
 describe('load balancers', () => {
@@ -41,19 +51,39 @@ describe('load balancers', () => {
 
   it('makes a private balancer with its floating IP, listener, pool, members and monitor in one task', async () => {
     const res = await f.req('POST', lbs(), {
-      name: 'front', vip_network_id: net.networkId, floating_ip: { source: 'new' }, tags: { env: 'test' },
-      listeners: [webListener([{ address: vmAddress, protocol_port: 8080, instance_id: vm }, { address: '10.20.0.200', protocol_port: 8080, subnet_id: net.subnetId }])],
+      name: 'front',
+      vip_network_id: net.networkId,
+      floating_ip: { source: 'new' },
+      tags: { env: 'test' },
+      listeners: [
+        webListener([
+          { address: vmAddress, protocol_port: 8080, instance_id: vm },
+          { address: '10.20.0.200', protocol_port: 8080, subnet_id: net.subnetId },
+        ]),
+      ],
     });
     expectConforms('POST', '/cloud/v1/loadbalancers/{project_id}/{region_id}', res);
     const task = await f.finished(res);
     expect(task.task_type).toBe('create_loadbalancer');
     const made = task.created_resources;
-    expect(made).toMatchObject({ loadbalancers: [res.json().id], listeners: [expect.any(String)], pools: [expect.any(String)], healthmonitors: [expect.any(String)], floatingips: [expect.any(String)] });
+    expect(made).toMatchObject({
+      loadbalancers: [res.json().id],
+      listeners: [expect.any(String)],
+      pools: [expect.any(String)],
+      healthmonitors: [expect.any(String)],
+      floatingips: [expect.any(String)],
+    });
     expect(made.members).toHaveLength(2);
     const got = await f.req('GET', `${lbs()}/${res.json().id}`);
     expectConforms('GET', '/cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id}', got);
     const lb = got.json();
-    expect(lb).toMatchObject({ name: 'front', provisioning_status: 'ACTIVE', flavor: { flavor_id: 'lb1-1-2' }, listeners: [{ id: made.listeners[0] }], tags_v2: [{ key: 'env', value: 'test' }] });
+    expect(lb).toMatchObject({
+      name: 'front',
+      provisioning_status: 'ACTIVE',
+      flavor: { flavor_id: 'lb1-1-2' },
+      listeners: [{ id: made.listeners[0] }],
+      tags_v2: [{ key: 'env', value: 'test' }],
+    });
     expect(lb.vip_address).toMatch(/^10\.20\.0\.\d+$/);
     expect(lb.floating_ips).toMatchObject([{ id: made.floatingips[0], fixed_ip_address: lb.vip_address, port_id: lb.vip_port_id, status: 'ACTIVE' }]);
     // The second member's address answers nothing: the monitor finds it down, so the balancer is DEGRADED.
@@ -62,7 +92,10 @@ describe('load balancers', () => {
     expectConforms('GET', '/cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id}/status', status);
     const pool = status.json().listeners[0].pools[0];
     expect(pool).toMatchObject({ operating_status: 'DEGRADED', health_monitor: { type: 'HTTP', operating_status: 'ONLINE' } });
-    expect(pool.members.map((m: any) => [m.address, m.operating_status])).toEqual([[vmAddress, 'ONLINE'], ['10.20.0.200', 'ERROR']]);
+    expect(pool.members.map((m: any) => [m.address, m.operating_status])).toEqual([
+      [vmAddress, 'ONLINE'],
+      ['10.20.0.200', 'ERROR'],
+    ]);
     const all = await f.req('GET', `${lbs()}/status`);
     expectConforms('GET', '/cloud/v1/loadbalancers/{project_id}/{region_id}/status', all);
     expect(all.json().results.map((s: any) => s.id)).toContain(lb.id);
@@ -90,7 +123,10 @@ describe('load balancers', () => {
     await f.setMode('manual', 'create_lblistener');
     const listener = await f.req('POST', `/cloud/v1/lblisteners/${f.project}/${R}`, { load_balancer_id: id, name: 'tcp', protocol: 'TCP', protocol_port: 22 });
     expect(await get(id)).toMatchObject({ provisioning_status: 'PENDING_UPDATE', task_id: listener.json().tasks[0] });
-    expect((await f.req('GET', `/cloud/v1/lblisteners/${f.project}/${R}/${listener.json().id}`)).json()).toMatchObject({ provisioning_status: 'PENDING_CREATE', operating_status: 'OFFLINE' });
+    expect((await f.req('GET', `/cloud/v1/lblisteners/${f.project}/${R}/${listener.json().id}`)).json()).toMatchObject({
+      provisioning_status: 'PENDING_CREATE',
+      operating_status: 'OFFLINE',
+    });
     const busy = await f.req('POST', `${lbs()}/${id}/resize`, { flavor: 'lb1-2-4' });
     expect(busy.statusCode).toBe(409);
     expect(busy.json().message).toMatch(/busy with task/);
@@ -110,14 +146,51 @@ describe('load balancers', () => {
       [{ name: 'public-fip', floating_ip: { source: 'new' } }, ['floating_ip']],
       [{ name: 'no-such-net', vip_network_id: '00000000-0000-4000-8000-0000000000aa' }, ['vip_network_id'], 400],
       [{ name: 'no-such-port', vip_port_id: '00000000-0000-4000-8000-0000000000ab' }, ['vip_port_id']],
-      [{ name: 'two-ports', listeners: [{ name: 'l-a', protocol: 'TCP', protocol_port: 80 }, { name: 'l-b', protocol: 'HTTP', protocol_port: 80 }] }, ['listeners', 1, 'protocol_port']],
+      [
+        {
+          name: 'two-ports',
+          listeners: [
+            { name: 'l-a', protocol: 'TCP', protocol_port: 80 },
+            { name: 'l-b', protocol: 'HTTP', protocol_port: 80 },
+          ],
+        },
+        ['listeners', 1, 'protocol_port'],
+      ],
       [{ name: 'bad-proto', listeners: [{ name: 'l-a', protocol: 'SMTP', protocol_port: 25 }] }, ['listeners', 0, 'protocol']],
       [{ name: 'no-cert', listeners: [{ name: 'l-a', protocol: 'TERMINATED_HTTPS', protocol_port: 443 }] }, ['listeners', 0, 'secret_id']],
-      [{ name: 'udp-to-http', listeners: [{ name: 'l-a', protocol: 'UDP', protocol_port: 53, pools: [{ name: 'pool', protocol: 'HTTP', lb_algorithm: 'ROUND_ROBIN' }] }] }, ['listeners', 0, 'pools', 0, 'protocol']],
-      [{ name: 'slow-probe', listeners: [{ name: 'l-a', protocol: 'TCP', protocol_port: 80, pools: [{ name: 'pool', protocol: 'TCP', lb_algorithm: 'SOURCE_IP', healthmonitor: { type: 'TCP', delay: 5, timeout: 5, max_retries: 2 } }] }] }, ['listeners', 0, 'pools', 0, 'healthmonitor', 'timeout']],
-      [{ name: 'off-subnet', vip_network_id: net.networkId, listeners: [webListener([{ address: '192.168.9.9', protocol_port: 80 }])] }, ['listeners', 0, 'pools', 0, 'members', 0, 'address']],
-      [{ name: 'not-its-ip', vip_network_id: net.networkId, listeners: [webListener([{ address: '10.20.0.99', protocol_port: 80, instance_id: vm }])] }, ['listeners', 0, 'pools', 0, 'members', 0, 'address']],
-      [{ name: 'public-member', listeners: [webListener([{ address: '10.20.0.99', protocol_port: 80 }])] }, ['listeners', 0, 'pools', 0, 'members', 0, 'subnet_id']],
+      [
+        {
+          name: 'udp-to-http',
+          listeners: [{ name: 'l-a', protocol: 'UDP', protocol_port: 53, pools: [{ name: 'pool', protocol: 'HTTP', lb_algorithm: 'ROUND_ROBIN' }] }],
+        },
+        ['listeners', 0, 'pools', 0, 'protocol'],
+      ],
+      [
+        {
+          name: 'slow-probe',
+          listeners: [
+            {
+              name: 'l-a',
+              protocol: 'TCP',
+              protocol_port: 80,
+              pools: [{ name: 'pool', protocol: 'TCP', lb_algorithm: 'SOURCE_IP', healthmonitor: { type: 'TCP', delay: 5, timeout: 5, max_retries: 2 } }],
+            },
+          ],
+        },
+        ['listeners', 0, 'pools', 0, 'healthmonitor', 'timeout'],
+      ],
+      [
+        { name: 'off-subnet', vip_network_id: net.networkId, listeners: [webListener([{ address: '192.168.9.9', protocol_port: 80 }])] },
+        ['listeners', 0, 'pools', 0, 'members', 0, 'address'],
+      ],
+      [
+        { name: 'not-its-ip', vip_network_id: net.networkId, listeners: [webListener([{ address: '10.20.0.99', protocol_port: 80, instance_id: vm }])] },
+        ['listeners', 0, 'pools', 0, 'members', 0, 'address'],
+      ],
+      [
+        { name: 'public-member', listeners: [webListener([{ address: '10.20.0.99', protocol_port: 80 }])] },
+        ['listeners', 0, 'pools', 0, 'members', 0, 'subnet_id'],
+      ],
     ];
     for (const [body, loc, status = 400] of cases) {
       const res = await f.req('POST', lbs(), body);
@@ -130,10 +203,18 @@ describe('load balancers', () => {
 
   it('updates at once (v1) and through a task (v2); fails over, resizes, reports metrics', async () => {
     const id = (await created({ name: 'tuned' })).loadbalancers[0];
-    const v1 = await f.req('PATCH', `${lbs()}/${id}`, { name: 'tuned-2', tags: { team: 'a' }, logging: { enabled: true, destination_region_id: 38, topic_name: 'lb-logs' } });
+    const v1 = await f.req('PATCH', `${lbs()}/${id}`, {
+      name: 'tuned-2',
+      tags: { team: 'a' },
+      logging: { enabled: true, destination_region_id: 38, topic_name: 'lb-logs' },
+    });
     expectConforms('PATCH', '/cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id}', v1);
     expect(v1.json()).toMatchObject({ name: 'tuned-2', tags_v2: [{ key: 'team', value: 'a' }], logging: { enabled: true, destination_region_id: 38 } });
-    expect((await f.req('PATCH', `${lbs()}/${id}`, { logging: { enabled: true, destination_region_id: 999 } })).json().errors[0].loc).toEqual(['body', 'logging', 'destination_region_id']);
+    expect((await f.req('PATCH', `${lbs()}/${id}`, { logging: { enabled: true, destination_region_id: 999 } })).json().errors[0].loc).toEqual([
+      'body',
+      'logging',
+      'destination_region_id',
+    ]);
     const noop = await f.req('PATCH', `/cloud/v2/loadbalancers/${f.project}/${R}/${id}`, { name: 'tuned-2' });
     expectConforms('PATCH', '/cloud/v2/loadbalancers/{project_id}/{region_id}/{load_balancer_id}', noop);
     expect(noop.json()).toEqual({ tasks: [], id });
@@ -167,7 +248,11 @@ describe('load balancers', () => {
     const count = (await f.req('GET', lbs())).json().count;
     await f.t.request('PUT', `/_edgeplane/cloud/quotas/${f.me.clientId}`, { headers: f.t.operator, body: { loadbalancer_count_limit: count } });
     try {
-      expect((await f.req('POST', `${lbs()}/check_limits`, {})).json()).toEqual({ loadbalancer_count_limit: count, loadbalancer_count_requested: 1, loadbalancer_count_usage: count });
+      expect((await f.req('POST', `${lbs()}/check_limits`, {})).json()).toEqual({
+        loadbalancer_count_limit: count,
+        loadbalancer_count_requested: 1,
+        loadbalancer_count_usage: count,
+      });
     } finally {
       await f.t.request('PUT', `/_edgeplane/cloud/quotas/${f.me.clientId}`, { headers: f.t.operator, body: { loadbalancer_count_limit: 20 } });
     }
@@ -220,7 +305,10 @@ describe('quotas and tenancy', () => {
   it('fails a create over the load balancer quota and leaves nothing', async () => {
     const usage = (await f.req('GET', `/cloud/v2/regional_quotas/${f.me.clientId}/${R}`)).json();
     expect(usage).toMatchObject({ loadbalancer_count_limit: 20, loadbalancer_count_usage: expect.any(Number) });
-    await f.t.request('PUT', `/_edgeplane/cloud/quotas/${f.me.clientId}`, { headers: f.t.operator, body: { loadbalancer_count_limit: usage.loadbalancer_count_usage } });
+    await f.t.request('PUT', `/_edgeplane/cloud/quotas/${f.me.clientId}`, {
+      headers: f.t.operator,
+      body: { loadbalancer_count_limit: usage.loadbalancer_count_usage },
+    });
     try {
       const over = await f.req('POST', lbs(), { name: 'over', listeners: [{ name: 'over-listener', protocol: 'TCP', protocol_port: 5000 }] });
       const task = await f.task(over.json().tasks[0]);
@@ -237,8 +325,23 @@ describe('quotas and tenancy', () => {
     const spare = await f.networkWithSubnet('spare-net', '10.21.0.0/24');
     const subnet = () => f.req('GET', `/cloud/v1/subnets/${f.project}/${R}/${spare.subnetId}`).then((r) => r.json().available_ips);
     const [ips, fips] = [await subnet(), (await f.req('GET', `/cloud/v1/floatingips/${f.project}/${R}`)).json().count];
-    await f.t.request('POST', '/_edgeplane/faults', { headers: f.t.operator, body: { operationId: 'cloud.loadBalancers.create', taskError: 'no capacity', times: 1 } });
-    const res = await f.req('POST', lbs(), { name: 'doomed', vip_network_id: spare.networkId, floating_ip: { source: 'new' }, listeners: [{ name: 'doomed-l', protocol: 'TCP', protocol_port: 25, pools: [{ name: 'doomed-p', protocol: 'TCP', lb_algorithm: 'ROUND_ROBIN', members: [{ address: '10.21.0.9', protocol_port: 25 }] }] }] });
+    await f.t.request('POST', '/_edgeplane/faults', {
+      headers: f.t.operator,
+      body: { operationId: 'cloud.loadBalancers.create', taskError: 'no capacity', times: 1 },
+    });
+    const res = await f.req('POST', lbs(), {
+      name: 'doomed',
+      vip_network_id: spare.networkId,
+      floating_ip: { source: 'new' },
+      listeners: [
+        {
+          name: 'doomed-l',
+          protocol: 'TCP',
+          protocol_port: 25,
+          pools: [{ name: 'doomed-p', protocol: 'TCP', lb_algorithm: 'ROUND_ROBIN', members: [{ address: '10.21.0.9', protocol_port: 25 }] }],
+        },
+      ],
+    });
     expect(await f.task(res.json().tasks[0])).toMatchObject({ state: 'ERROR', error: 'no capacity', created_resources: null });
     expect((await f.req('GET', `${lbs()}/${res.json().id}`)).statusCode).toBe(404);
     expect(await subnet()).toBe(ips);
@@ -247,17 +350,28 @@ describe('quotas and tenancy', () => {
     await f.finished(await f.req('DELETE', `/cloud/v1/networks/${f.project}/${R}/${spare.networkId}`));
   });
 
-  it('answers 401 without a token and 404 for another client\'s balancer', async () => {
+  it("answers 401 without a token and 404 for another client's balancer", async () => {
     const id = (await created({ name: 'mine' })).loadbalancers[0];
     expect((await f.t.request('GET', lbs())).statusCode).toBe(401);
     expect((await f.t.request('POST', lbs(), { body: { name: 'anon' } })).statusCode).toBe(401);
     const stranger = await f.t.account();
     const theirProject = (await f.req('GET', '/cloud/v1/projects', undefined, stranger)).json().results[0].id;
     const theirs = `/cloud/v1/loadbalancers/${theirProject}/${R}/${id}`;
-    for (const [method, url, body] of [['GET', theirs], ['DELETE', theirs], ['PATCH', theirs, { name: 'stolen' }], ['GET', `${theirs}/status`], ['POST', `${theirs}/failover`, {}]] as const) {
+    for (const [method, url, body] of [
+      ['GET', theirs],
+      ['DELETE', theirs],
+      ['PATCH', theirs, { name: 'stolen' }],
+      ['GET', `${theirs}/status`],
+      ['POST', `${theirs}/failover`, {}],
+    ] as const) {
       expect((await f.req(method, url, body, stranger)).statusCode, `${method} ${url}`).toBe(404);
     }
-    const listener = await f.req('POST', `/cloud/v1/lblisteners/${theirProject}/${R}`, { load_balancer_id: id, name: 'sneaky', protocol: 'TCP', protocol_port: 80 }, stranger);
+    const listener = await f.req(
+      'POST',
+      `/cloud/v1/lblisteners/${theirProject}/${R}`,
+      { load_balancer_id: id, name: 'sneaky', protocol: 'TCP', protocol_port: 80 },
+      stranger,
+    );
     expect(listener.statusCode).toBe(400);
     expect(listener.json().errors[0].loc).toEqual(['body', 'load_balancer_id']);
     expect((await f.req('GET', `${lbs()}/${id}`, undefined, stranger)).statusCode).toBe(404);

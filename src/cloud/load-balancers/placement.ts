@@ -49,23 +49,50 @@ export class LbPlacement {
     if (body.vip_port_id && body.vip_network_id) throw badInput([bodyField(['vip_port_id'], 'cannot be combined with vip_network_id')]);
     if (body.vip_subnet_id && !body.vip_network_id) throw badInput([bodyField(['vip_subnet_id'], 'needs vip_network_id, the network of the subnet')]);
     if (body.vip_port_id) return this.reservedVip(scope, body.vip_port_id);
-    if (body.floating_ip && !body.vip_network_id) throw badInput([bodyField(['floating_ip'], 'a balancer on the public network has a public address already; give vip_network_id for a private one')]);
+    if (body.floating_ip && !body.vip_network_id)
+      throw badInput([bodyField(['floating_ip'], 'a balancer on the public network has a public address already; give vip_network_id for a private one')]);
     if (!body.vip_network_id) {
-      const attrs: PortAttrs = { ...portBase(), subnet_id: publicSubnetId(scope.regionId), subnet_name: 'external', network_name: 'external', ip_address: publicAddress(now, 0), external: true };
-      return { port: newRow(scope, 'port', randomUUID(), `lb-vip-${lbId.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { owner_id: lbId }), reserved: false, networkId: null, subnetId: null };
+      const attrs: PortAttrs = {
+        ...portBase(),
+        subnet_id: publicSubnetId(scope.regionId),
+        subnet_name: 'external',
+        network_name: 'external',
+        ip_address: publicAddress(now, 0),
+        external: true,
+      };
+      return {
+        port: newRow(scope, 'port', randomUUID(), `lb-vip-${lbId.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { owner_id: lbId }),
+        reserved: false,
+        networkId: null,
+        subnetId: null,
+      };
     }
     return this.privateVip(scope, body.vip_network_id, body.vip_subnet_id, lbId, now);
   }
 
   private async privateVip(scope: Scope, networkId: string, subnetId: string | undefined, lbId: string, now: number): Promise<Vip> {
     const network = await this.networks.usable(scope, networkId, undefined, ['vip_network_id']);
-    const subnets = (await this.ops.resources.children(network.id, 'subnet')).filter((s) => s.ready && s.status !== 'deleting' && (!subnetId || s.id === subnetId));
+    const subnets = (await this.ops.resources.children(network.id, 'subnet')).filter(
+      (s) => s.ready && s.status !== 'deleting' && (!subnetId || s.id === subnetId),
+    );
     const subnet = subnets[0];
-    if (!subnet) throw badInput([subnetId ? bodyField(['vip_subnet_id'], `subnet ${subnetId} is not a finished subnet of network ${networkId}`) : bodyField(['vip_network_id'], `network ${networkId} has no finished subnet`)]);
+    if (!subnet)
+      throw badInput([
+        subnetId
+          ? bodyField(['vip_subnet_id'], `subnet ${subnetId} is not a finished subnet of network ${networkId}`)
+          : bodyField(['vip_network_id'], `network ${networkId} has no finished subnet`),
+      ]);
     const cidr = parseCidr(attrsOf<SubnetAttrs>(subnet).cidr)!;
     const address = freeAddress(cidr, await this.networks.addressesInUse(network.id));
     if (!address) throw new AppError('conflict', `Subnet ${subnet.id} has no free address left for the VIP`);
-    const attrs: PortAttrs = { ...portBase(), subnet_id: subnet.id, subnet_name: subnet.name, network_name: network.name, ip_address: address, external: false };
+    const attrs: PortAttrs = {
+      ...portBase(),
+      subnet_id: subnet.id,
+      subnet_name: subnet.name,
+      network_name: network.name,
+      ip_address: address,
+      external: false,
+    };
     const port = newRow(scope, 'port', randomUUID(), `lb-vip-${lbId.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { parent_id: network.id, owner_id: lbId });
     return { port, reserved: false, networkId: network.id, subnetId: subnet.id };
   }
@@ -74,7 +101,8 @@ export class LbPlacement {
   private async reservedVip(scope: Scope, portId: string): Promise<Vip> {
     const port = await this.ops.resources.get('port', scope, portId);
     const attrs = port ? attrsOf<PortAttrs & { reserved?: boolean }>(port) : undefined;
-    if (!port || !attrs?.reserved || !port.ready) throw badInput([bodyField(['vip_port_id'], `${portId} is not a reserved fixed IP of project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!port || !attrs?.reserved || !port.ready)
+      throw badInput([bodyField(['vip_port_id'], `${portId} is not a reserved fixed IP of project ${scope.projectId}, region ${scope.regionId}`)]);
     if (port.owner_id || port.task_id) throw new AppError('conflict', `Reserved fixed IP ${portId} is in use (or busy); free it first`);
     return { port, reserved: true, networkId: port.parent_id, subnetId: attrs.external ? null : attrs.subnet_id };
   }
@@ -89,15 +117,21 @@ export class LbPlacement {
     if (m.instance_id) return this.instanceMember(scope, reach, m, at);
     if (m.subnet_id) {
       const subnet = await this.ops.resources.get('subnet', scope, m.subnet_id);
-      if (!subnet || !subnet.ready) throw refuse([...at, 'subnet_id'], `subnet ${m.subnet_id} is not a finished subnet of project ${scope.projectId}, region ${scope.regionId}`);
+      if (!subnet || !subnet.ready)
+        throw refuse([...at, 'subnet_id'], `subnet ${m.subnet_id} is not a finished subnet of project ${scope.projectId}, region ${scope.regionId}`);
       const cidr = attrsOf<SubnetAttrs>(subnet).cidr;
       if (!isHostAddress(parseCidr(cidr)!, m.address)) throw refuse([...at, 'address'], `${m.address} is not a host address of subnet ${subnet.id} (${cidr})`);
       return subnet.id;
     }
-    if (!reach.vipNetworkId) throw refuse([...at, 'subnet_id'], 'a balancer on the public network reaches a member through its subnet_id or instance_id; give one');
+    if (!reach.vipNetworkId)
+      throw refuse([...at, 'subnet_id'], 'a balancer on the public network reaches a member through its subnet_id or instance_id; give one');
     const subnets = (await this.ops.resources.children(reach.vipNetworkId, 'subnet')).filter((s) => s.ready);
     const home = subnets.find((s) => isHostAddress(parseCidr(attrsOf<SubnetAttrs>(s).cidr)!, m.address));
-    if (!home) throw refuse([...at, 'address'], `${m.address} is on no subnet of the balancer's network ${reach.vipNetworkId}: give the member's subnet_id or instance_id`);
+    if (!home)
+      throw refuse(
+        [...at, 'address'],
+        `${m.address} is on no subnet of the balancer's network ${reach.vipNetworkId}: give the member's subnet_id or instance_id`,
+      );
     return home.id;
   }
 
@@ -106,11 +140,19 @@ export class LbPlacement {
     if (!instance) throw refuse([...at, 'instance_id'], `instance ${m.instance_id} does not exist in project ${scope.projectId}, region ${scope.regionId}`);
     const ports = (await this.ops.resources.attachedTo(instance.id, 'port')).filter((p) => p.ready);
     const port = ports.find((p) => attrsOf<PortAttrs>(p).ip_address === m.address);
-    if (!port) throw refuse([...at, 'address'], `${m.address} is not an address of instance ${instance.id} (${ports.map((p) => attrsOf<PortAttrs>(p).ip_address).join(', ') || 'none'})`);
+    if (!port)
+      throw refuse(
+        [...at, 'address'],
+        `${m.address} is not an address of instance ${instance.id} (${ports.map((p) => attrsOf<PortAttrs>(p).ip_address).join(', ') || 'none'})`,
+      );
     const attrs = attrsOf<PortAttrs>(port);
-    if (m.subnet_id && m.subnet_id !== attrs.subnet_id) throw refuse([...at, 'subnet_id'], `${m.address} of instance ${instance.id} is on subnet ${attrs.subnet_id}, not ${m.subnet_id}`);
+    if (m.subnet_id && m.subnet_id !== attrs.subnet_id)
+      throw refuse([...at, 'subnet_id'], `${m.address} of instance ${instance.id} is on subnet ${attrs.subnet_id}, not ${m.subnet_id}`);
     if (reach.connectivity === 'L3' && !attrs.external && !(await this.routes(reach, port))) {
-      throw refuse([...at, 'instance_id'], `balancer ${reach.lbId} routes (preferred_connectivity L3) to subnets of its VIP network or joined to it by a router; subnet ${attrs.subnet_id} of instance ${instance.id} is neither: use L2, or attach both to a router`);
+      throw refuse(
+        [...at, 'instance_id'],
+        `balancer ${reach.lbId} routes (preferred_connectivity L3) to subnets of its VIP network or joined to it by a router; subnet ${attrs.subnet_id} of instance ${instance.id} is neither: use L2, or attach both to a router`,
+      );
     }
     return attrs.subnet_id;
   }

@@ -28,7 +28,7 @@ export const MonitorInput = Type.Object({ type: StringEnum(MONITOR_TYPES), ...mo
 export const MonitorPatchInput = Type.Object({ type: Type.Optional(Nullable(StringEnum(MONITOR_TYPES))), ...monitorFields });
 
 export const MemberInput = Type.Object({
-  address: IpAddress({ description: 'The member\'s IP address' }),
+  address: IpAddress({ description: "The member's IP address" }),
   protocol_port: Port(),
   instance_id: Type.Optional(Nullable(Uuid({ description: 'The instance that has `address`' }))),
   subnet_id: Type.Optional(Nullable(Uuid({ description: 'The subnet `address` is on' }))),
@@ -68,7 +68,7 @@ export const poolInputFields = {
 
 export const PoolCreateBody = Type.Object({
   load_balancer_id: Type.Optional(Nullable(Uuid())),
-  listener_id: Type.Optional(Nullable(Uuid({ description: 'The pool becomes this listener\'s default pool' }))),
+  listener_id: Type.Optional(Nullable(Uuid({ description: "The pool becomes this listener's default pool" }))),
   ...poolInputFields,
 });
 
@@ -136,7 +136,14 @@ const poolFields = {
   listeners: Type.Array(IdRef),
   loadbalancers: Type.Array(IdRef),
   healthmonitor: Nullable(MonitorSchema),
-  session_persistence: Nullable(Type.Object({ type: StringEnum(PERSISTENCE_TYPES), cookie_name: Nullable(Type.String()), persistence_granularity: Nullable(Type.String()), persistence_timeout: Nullable(Type.Integer()) })),
+  session_persistence: Nullable(
+    Type.Object({
+      type: StringEnum(PERSISTENCE_TYPES),
+      cookie_name: Nullable(Type.String()),
+      persistence_granularity: Nullable(Type.String()),
+      persistence_timeout: Nullable(Type.Integer()),
+    }),
+  ),
   timeout_client_data: Nullable(Type.Integer()),
   timeout_member_connect: Nullable(Type.Integer()),
   timeout_member_data: Nullable(Type.Integer()),

@@ -51,7 +51,9 @@ export class PoolService {
       if (current) throw new AppError('conflict', `Listener ${listener.id} has a default pool already (${current.id})`);
     }
     const rows = await this.builder.pool(scope, this.balancers.reach(lb), listener?.id ?? null, body, [], this.ops.clock.now());
-    return this.balancers.startChildTask(caller, scope, lb, 'create_lbpool', { pool_id: rows[0].id }, rows[0].id, (store, taskId) => Balancers.insertHeld(store, rows, taskId));
+    return this.balancers.startChildTask(caller, scope, lb, 'create_lbpool', { pool_id: rows[0].id }, rows[0].id, (store, taskId) =>
+      Balancers.insertHeld(store, rows, taskId),
+    );
   }
 
   /** The balancer (and listener) a new pool goes on: one of the two IDs at least, agreeing when both are given. */
@@ -61,17 +63,27 @@ export class PoolService {
       return { lb: await this.balancers.forChange(scope, lbId, 'load_balancer_id'), listener: null };
     }
     const listener = await this.ops.resources.get('lb_listener', scope, listenerId);
-    if (!listener) throw badInput([bodyField(['listener_id'], `listener ${listenerId} does not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
-    if (lbId && lbId !== listener.parent_id) throw badInput([bodyField(['load_balancer_id'], `listener ${listenerId} belongs to load balancer ${listener.parent_id}, not ${lbId}`)]);
+    if (!listener)
+      throw badInput([bodyField(['listener_id'], `listener ${listenerId} does not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (lbId && lbId !== listener.parent_id)
+      throw badInput([bodyField(['load_balancer_id'], `listener ${listenerId} belongs to load balancer ${listener.parent_id}, not ${lbId}`)]);
     return { lb: await this.balancers.forChange(scope, listener.parent_id!), listener };
   }
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof PoolListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const live = await this.presenter.liveness(scope);
-    const rows = (await this.ops.resources.all('lb_pool', scope)).filter((r) => (query.load_balancer_id === undefined || r.parent_id === query.load_balancer_id) && (query.listener_id === undefined || r.owner_id === query.listener_id) && (query.name === undefined || r.name === query.name));
+    const rows = (await this.ops.resources.all('lb_pool', scope)).filter(
+      (r) =>
+        (query.load_balancer_id === undefined || r.parent_id === query.load_balancer_id) &&
+        (query.listener_id === undefined || r.owner_id === query.listener_id) &&
+        (query.name === undefined || r.name === query.name),
+    );
     const page = pageOf(rows, query);
-    return { count: page.count, results: await Promise.all(page.results.map((r) => (query.details ? this.presenter.pool(r, live) : this.presenter.pool(r, live, false)))) };
+    return {
+      count: page.count,
+      results: await Promise.all(page.results.map((r) => (query.details ? this.presenter.pool(r, live) : this.presenter.pool(r, live, false)))),
+    };
   }
 
   async get(caller: Caller, projectId: number, regionId: number, id: string) {
@@ -89,11 +101,19 @@ export class PoolService {
     const lb = await this.balancers.forChange(scope, pool.parent_id!);
     const plan = await this.patchPlan(scope, lb, pool, body);
     if (!plan) return { tasks: [], id };
-    return this.balancers.startChildTask(caller, scope, lb, 'patch_lbpool', { pool_id: id, name: plan.name, attrs: plan.attrs, remove: plan.removes.map((r) => r.id) }, id, async (store, taskId) => {
-      await store.update(id, { status: 'PENDING_UPDATE', task_id: taskId });
-      for (const row of plan.removes) await store.update(row.id, { status: 'PENDING_DELETE', task_id: taskId });
-      await Balancers.insertHeld(store, plan.adds, taskId);
-    });
+    return this.balancers.startChildTask(
+      caller,
+      scope,
+      lb,
+      'patch_lbpool',
+      { pool_id: id, name: plan.name, attrs: plan.attrs, remove: plan.removes.map((r) => r.id) },
+      id,
+      async (store, taskId) => {
+        await store.update(id, { status: 'PENDING_UPDATE', task_id: taskId });
+        for (const row of plan.removes) await store.update(row.id, { status: 'PENDING_DELETE', task_id: taskId });
+        await Balancers.insertHeld(store, plan.adds, taskId);
+      },
+    );
   }
 
   /** What an update changes: the pool's name and attributes, the member and monitor rows it adds and removes (null: nothing). */
@@ -107,7 +127,8 @@ export class PoolService {
     if (misfits.length > 0) throw badInput(misfits);
     const now = this.ops.clock.now();
     const membersChange = body.members != null && !sameMemberSet(tree.members, body.members);
-    const monitorChange = body.healthmonitor !== undefined && (monitor ? JSON.stringify(monitorAttrs(monitor)) !== tree.monitor?.attrs : tree.monitor !== undefined);
+    const monitorChange =
+      body.healthmonitor !== undefined && (monitor ? JSON.stringify(monitorAttrs(monitor)) !== tree.monitor?.attrs : tree.monitor !== undefined);
     const name = body.name ?? pool.name;
     if (name === pool.name && JSON.stringify(attrs) === JSON.stringify(current) && !membersChange && !monitorChange) return null;
     const adds = membersChange ? await this.builder.members(scope, this.balancers.reach(lb), pool.id, body.members!, ['members'], now) : [];
@@ -152,7 +173,9 @@ export class PoolService {
     const lb = await this.balancers.forChange(scope, pool.parent_id!);
     const [redirect] = await this.redirecting(pool);
     if (redirect) throw new AppError('conflict', `Pool ${id} receives traffic from L7 policy ${redirect.policy.id}; delete or change that policy first`);
-    return this.balancers.startChildTask(caller, scope, lb, 'delete_lbpool', { pool_id: id }, id, (store, taskId) => store.update(id, { status: 'PENDING_DELETE', task_id: taskId }));
+    return this.balancers.startChildTask(caller, scope, lb, 'delete_lbpool', { pool_id: id }, id, (store, taskId) =>
+      store.update(id, { status: 'PENDING_DELETE', task_id: taskId }),
+    );
   }
 
   async addMember(caller: Caller, projectId: number, regionId: number, poolId: string, body: Static<typeof MemberInput>): Promise<TaskIds> {
@@ -162,9 +185,12 @@ export class PoolService {
     const pool = await this.records.row(scope, poolId);
     const lb = await this.balancers.forChange(scope, pool.parent_id!);
     const existing = (await this.ops.resources.children(poolId, 'lb_member')).map((m) => attrsOf<MemberAttrs>(m));
-    if (this.builder.duplicateMembers([body], [], existing).length > 0) throw new AppError('conflict', `${body.address}:${body.protocol_port} is a member of pool ${poolId} already`);
+    if (this.builder.duplicateMembers([body], [], existing).length > 0)
+      throw new AppError('conflict', `${body.address}:${body.protocol_port} is a member of pool ${poolId} already`);
     const row = await this.builder.member(scope, this.balancers.reach(lb), poolId, body, [], this.ops.clock.now());
-    return this.balancers.startChildTask(caller, scope, lb, 'create_lbmember', { member_id: row.id, pool_id: poolId }, row.id, (store, taskId) => Balancers.insertHeld(store, [row], taskId));
+    return this.balancers.startChildTask(caller, scope, lb, 'create_lbmember', { member_id: row.id, pool_id: poolId }, row.id, (store, taskId) =>
+      Balancers.insertHeld(store, [row], taskId),
+    );
   }
 
   async removeMember(caller: Caller, projectId: number, regionId: number, poolId: string, memberId: string): Promise<TaskIds> {
@@ -173,7 +199,9 @@ export class PoolService {
     const member = (await this.ops.resources.children(poolId, 'lb_member')).find((m) => m.id === memberId);
     if (!member) throw notFound(`Member ${memberId} of pool ${poolId}`);
     const lb = await this.balancers.forChange(scope, pool.parent_id!);
-    return this.balancers.startChildTask(caller, scope, lb, 'delete_lbmember', { member_id: memberId, pool_id: poolId }, memberId, (store, taskId) => store.update(memberId, { status: 'PENDING_DELETE', task_id: taskId }));
+    return this.balancers.startChildTask(caller, scope, lb, 'delete_lbmember', { member_id: memberId, pool_id: poolId }, memberId, (store, taskId) =>
+      store.update(memberId, { status: 'PENDING_DELETE', task_id: taskId }),
+    );
   }
 
   async addMonitor(caller: Caller, projectId: number, regionId: number, poolId: string, body: Static<typeof MonitorInput>): Promise<TaskIds> {
@@ -185,7 +213,15 @@ export class PoolService {
     const current = (await this.presenter.poolTree(pool)).monitor;
     if (current) throw new AppError('conflict', `Pool ${poolId} has a health monitor already (${current.id}); delete it first`);
     const row = this.builder.monitorRow(scope, poolId, body, this.ops.clock.now());
-    return this.balancers.startChildTask(caller, scope, lb, 'create_lbpool_health_monitor', { healthmonitor_id: row.id, pool_id: poolId }, row.id, (store, taskId) => Balancers.insertHeld(store, [row], taskId));
+    return this.balancers.startChildTask(
+      caller,
+      scope,
+      lb,
+      'create_lbpool_health_monitor',
+      { healthmonitor_id: row.id, pool_id: poolId },
+      row.id,
+      (store, taskId) => Balancers.insertHeld(store, [row], taskId),
+    );
   }
 
   /** Removes the pool's monitor at once (the provider answers 204, no task); the balancer must be free. */
@@ -219,7 +255,8 @@ function changedPool(a: PoolAttrs, b: Static<typeof PoolPatchBody>): PoolAttrs {
 
 /** Whether the members given are those the pool has (address, port, weight and the rest alike). */
 function sameMemberSet(rows: ResourceRow[], members: Static<typeof MemberInput>[]): boolean {
-  const key = (m: { address: string; protocol_port: number; weight?: number; admin_state_up?: boolean; backup?: boolean }) => `${m.address}:${m.protocol_port}:${m.weight ?? 1}:${m.admin_state_up ?? true}:${m.backup ?? false}`;
+  const key = (m: { address: string; protocol_port: number; weight?: number; admin_state_up?: boolean; backup?: boolean }) =>
+    `${m.address}:${m.protocol_port}:${m.weight ?? 1}:${m.admin_state_up ?? true}:${m.backup ?? false}`;
   const have = rows.map((r) => key(attrsOf<MemberAttrs>(r))).sort();
   const want = members.map(key).sort();
   return JSON.stringify(have) === JSON.stringify(want);

@@ -35,7 +35,11 @@ interface PoolTree {
 }
 
 const provisioning = (row: ResourceRow) => row.status as ProvisioningStatus;
-const placed = (ops: Operations, row: ResourceRow) => ({ project_id: Number(row.project_id), region_id: Number(row.region_id), region: ops.regions.name(Number(row.region_id)) });
+const placed = (ops: Operations, row: ResourceRow) => ({
+  project_id: Number(row.project_id),
+  region_id: Number(row.region_id),
+  region: ops.regions.name(Number(row.region_id)),
+});
 
 export class LbPresenter {
   constructor(
@@ -85,7 +89,9 @@ export class LbPresenter {
 
   lbStatus(lb: ResourceRow, listeners: ResourceRow[], pools: PoolTree[], live: Liveness): OperatingStatus {
     if (provisioning(lb) === 'PENDING_CREATE' || !attrsOf<LbAttrs>(lb).admin_state_up) return 'OFFLINE';
-    const degraded = listeners.some((l) => this.listenerStatus(l, pools, live) !== 'ONLINE' && provisioning(l) !== 'PENDING_CREATE' && attrsOf<ListenerAttrs>(l).admin_state_up);
+    const degraded = listeners.some(
+      (l) => this.listenerStatus(l, pools, live) !== 'ONLINE' && provisioning(l) !== 'PENDING_CREATE' && attrsOf<ListenerAttrs>(l).admin_state_up,
+    );
     return degraded || pools.some((p) => ['ERROR', 'DEGRADED'].includes(this.poolStatus(p, live))) ? 'DEGRADED' : 'ONLINE';
   }
 
@@ -99,27 +105,59 @@ export class LbPresenter {
     const pools = await Promise.all(poolRows.map((p) => this.poolTree(p)));
     const flavor = lbFlavor(a.flavor_id) ?? null;
     return {
-      id: lb.id, name: lb.name, flavor: flavor && { flavor_id: flavor.flavor_id, flavor_name: flavor.flavor_name, vcpus: flavor.vcpus, ram: flavor.ram },
-      vip_address: a.vip_address, vip_port_id: a.vip_port_id, vip_ip_family: 'ipv4', additional_vips: [],
+      id: lb.id,
+      name: lb.name,
+      flavor: flavor && { flavor_id: flavor.flavor_id, flavor_name: flavor.flavor_name, vcpus: flavor.vcpus, ram: flavor.ram },
+      vip_address: a.vip_address,
+      vip_port_id: a.vip_port_id,
+      vip_ip_family: 'ipv4',
+      additional_vips: [],
       floating_ips: await Promise.all(fips.filter((f) => f.ready).map((f) => this.floatingIps.present(f))),
-      listeners: listeners.map((l) => ({ id: l.id })), admin_state_up: a.admin_state_up,
-      provisioning_status: provisioning(lb), operating_status: this.lbStatus(lb, listeners, pools, live),
-      preferred_connectivity: a.preferred_connectivity, logging: a.logging, stats: showStats ? stats(lb, this.ops.clock.now()) : null, ddos_profile: null,
-      tags_v2: tagList(a.tags), ...placed(this.ops, lb), creator_task_id: lb.creator_task_id, task_id: lb.task_id,
-      created_at: zonedTime(lb.created_at), updated_at: zonedTime(lb.updated_at),
+      listeners: listeners.map((l) => ({ id: l.id })),
+      admin_state_up: a.admin_state_up,
+      provisioning_status: provisioning(lb),
+      operating_status: this.lbStatus(lb, listeners, pools, live),
+      preferred_connectivity: a.preferred_connectivity,
+      logging: a.logging,
+      stats: showStats ? stats(lb, this.ops.clock.now()) : null,
+      ddos_profile: null,
+      tags_v2: tagList(a.tags),
+      ...placed(this.ops, lb),
+      creator_task_id: lb.creator_task_id,
+      task_id: lb.task_id,
+      created_at: zonedTime(lb.created_at),
+      updated_at: zonedTime(lb.updated_at),
     };
   }
 
   async listener(row: ResourceRow, live: Liveness, showStats = false): Promise<Listener> {
     const a = attrsOf<ListenerAttrs>(row);
     const pools = await Promise.all((await this.ops.resources.attachedTo(row.id, 'lb_pool')).map((p) => this.poolTree(p)));
-    const forwarded: Record<string, string> = a.insert_x_forwarded ? { 'X-Forwarded-For': 'True', 'X-Forwarded-Port': 'True', 'X-Forwarded-Proto': 'True' } : {};
+    const forwarded: Record<string, string> = a.insert_x_forwarded
+      ? { 'X-Forwarded-For': 'True', 'X-Forwarded-Port': 'True', 'X-Forwarded-Proto': 'True' }
+      : {};
     return {
-      id: row.id, name: row.name, load_balancer_id: row.parent_id, protocol: a.protocol, protocol_port: a.protocol_port, admin_state_up: a.admin_state_up,
-      allowed_cidrs: a.allowed_cidrs, connection_limit: a.connection_limit, insert_headers: forwarded, pool_count: pools.length,
-      secret_id: a.secret_id, sni_secret_id: a.sni_secret_id, timeout_client_data: a.timeout_client_data, timeout_member_connect: a.timeout_member_connect,
-      timeout_member_data: a.timeout_member_data, user_list: a.user_list, stats: showStats ? stats(row, this.ops.clock.now()) : null,
-      provisioning_status: provisioning(row), operating_status: this.listenerStatus(row, pools, live), creator_task_id: row.creator_task_id, task_id: row.task_id,
+      id: row.id,
+      name: row.name,
+      load_balancer_id: row.parent_id,
+      protocol: a.protocol,
+      protocol_port: a.protocol_port,
+      admin_state_up: a.admin_state_up,
+      allowed_cidrs: a.allowed_cidrs,
+      connection_limit: a.connection_limit,
+      insert_headers: forwarded,
+      pool_count: pools.length,
+      secret_id: a.secret_id,
+      sni_secret_id: a.sni_secret_id,
+      timeout_client_data: a.timeout_client_data,
+      timeout_member_connect: a.timeout_member_connect,
+      timeout_member_data: a.timeout_member_data,
+      user_list: a.user_list,
+      stats: showStats ? stats(row, this.ops.clock.now()) : null,
+      provisioning_status: provisioning(row),
+      operating_status: this.listenerStatus(row, pools, live),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
     };
   }
 
@@ -130,31 +168,68 @@ export class LbPresenter {
     const a = attrsOf<PoolAttrs>(row);
     const sp = a.session_persistence;
     return {
-      id: row.id, name: row.name, protocol: a.protocol, lb_algorithm: a.lb_algorithm as Pool['lb_algorithm'], admin_state_up: a.admin_state_up,
-      listeners: row.owner_id ? [{ id: row.owner_id }] : [], loadbalancers: [{ id: row.parent_id! }],
+      id: row.id,
+      name: row.name,
+      protocol: a.protocol,
+      lb_algorithm: a.lb_algorithm as Pool['lb_algorithm'],
+      admin_state_up: a.admin_state_up,
+      listeners: row.owner_id ? [{ id: row.owner_id }] : [],
+      loadbalancers: [{ id: row.parent_id! }],
       healthmonitor: tree.monitor ? this.monitor(tree.monitor) : null,
       members: tree.members.map((m) => (detailed ? this.member(m, tree, live) : { id: m.id })),
-      session_persistence: sp && { type: sp.type, cookie_name: sp.cookie_name ?? null, persistence_granularity: sp.persistence_granularity ?? null, persistence_timeout: sp.persistence_timeout ?? null },
-      timeout_client_data: a.timeout_client_data, timeout_member_connect: a.timeout_member_connect, timeout_member_data: a.timeout_member_data,
-      secret_id: a.secret_id, ca_secret_id: a.ca_secret_id, crl_secret_id: a.crl_secret_id,
-      provisioning_status: provisioning(row), operating_status: this.poolStatus(tree, live), creator_task_id: row.creator_task_id, task_id: row.task_id,
+      session_persistence: sp && {
+        type: sp.type,
+        cookie_name: sp.cookie_name ?? null,
+        persistence_granularity: sp.persistence_granularity ?? null,
+        persistence_timeout: sp.persistence_timeout ?? null,
+      },
+      timeout_client_data: a.timeout_client_data,
+      timeout_member_connect: a.timeout_member_connect,
+      timeout_member_data: a.timeout_member_data,
+      secret_id: a.secret_id,
+      ca_secret_id: a.ca_secret_id,
+      crl_secret_id: a.crl_secret_id,
+      provisioning_status: provisioning(row),
+      operating_status: this.poolStatus(tree, live),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
     } as Pool;
   }
 
   member(row: ResourceRow, tree: PoolTree, live: Liveness): Member {
     const a = attrsOf<MemberAttrs>(row);
     return {
-      id: row.id, address: a.address, protocol_port: a.protocol_port, subnet_id: a.subnet_id, weight: a.weight, admin_state_up: a.admin_state_up, backup: a.backup,
-      monitor_address: a.monitor_address, monitor_port: a.monitor_port, provisioning_status: provisioning(row), operating_status: this.memberStatus(row, tree, live),
+      id: row.id,
+      address: a.address,
+      protocol_port: a.protocol_port,
+      subnet_id: a.subnet_id,
+      weight: a.weight,
+      admin_state_up: a.admin_state_up,
+      backup: a.backup,
+      monitor_address: a.monitor_address,
+      monitor_port: a.monitor_port,
+      provisioning_status: provisioning(row),
+      operating_status: this.memberStatus(row, tree, live),
     };
   }
 
   monitor(row: ResourceRow): Monitor {
     const a = attrsOf<MonitorAttrs>(row);
     return {
-      id: row.id, type: a.type, delay: a.delay, timeout: a.timeout, max_retries: a.max_retries, max_retries_down: a.max_retries_down, admin_state_up: a.admin_state_up,
-      domain_name: a.domain_name, expected_codes: a.expected_codes, http_method: a.http_method as Monitor['http_method'], http_version: a.http_version as Monitor['http_version'],
-      url_path: a.url_path, provisioning_status: provisioning(row), operating_status: provisioning(row) === 'ACTIVE' && a.admin_state_up ? 'ONLINE' : 'OFFLINE',
+      id: row.id,
+      type: a.type,
+      delay: a.delay,
+      timeout: a.timeout,
+      max_retries: a.max_retries,
+      max_retries_down: a.max_retries_down,
+      admin_state_up: a.admin_state_up,
+      domain_name: a.domain_name,
+      expected_codes: a.expected_codes,
+      http_method: a.http_method as Monitor['http_method'],
+      http_version: a.http_version as Monitor['http_version'],
+      url_path: a.url_path,
+      provisioning_status: provisioning(row),
+      operating_status: provisioning(row) === 'ACTIVE' && a.admin_state_up ? 'ONLINE' : 'OFFLINE',
     };
   }
 
@@ -164,14 +239,30 @@ export class LbPresenter {
     const pools = await Promise.all((await this.ops.resources.children(lb.id, 'lb_pool')).map((p) => this.poolTree(p)));
     const ids = (row: ResourceRow) => ({ id: row.id, provisioning_status: provisioning(row) });
     return {
-      ...ids(lb), name: lb.name, operating_status: this.lbStatus(lb, listeners, pools, live), tags: tagList(attrsOf<LbAttrs>(lb).tags),
+      ...ids(lb),
+      name: lb.name,
+      operating_status: this.lbStatus(lb, listeners, pools, live),
+      tags: tagList(attrsOf<LbAttrs>(lb).tags),
       listeners: listeners.map((l) => ({
-        ...ids(l), name: l.name, operating_status: this.listenerStatus(l, pools, live),
-        pools: pools.filter((p) => p.row.owner_id === l.id).map((p) => ({
-          ...ids(p.row), name: p.row.name, operating_status: this.poolStatus(p, live),
-          members: p.members.map((m) => ({ ...ids(m), address: attrsOf<MemberAttrs>(m).address, protocol_port: attrsOf<MemberAttrs>(m).protocol_port, operating_status: this.memberStatus(m, p, live) })),
-          health_monitor: p.monitor ? { ...ids(p.monitor), type: attrsOf<MonitorAttrs>(p.monitor).type, operating_status: this.monitor(p.monitor).operating_status } : null,
-        })),
+        ...ids(l),
+        name: l.name,
+        operating_status: this.listenerStatus(l, pools, live),
+        pools: pools
+          .filter((p) => p.row.owner_id === l.id)
+          .map((p) => ({
+            ...ids(p.row),
+            name: p.row.name,
+            operating_status: this.poolStatus(p, live),
+            members: p.members.map((m) => ({
+              ...ids(m),
+              address: attrsOf<MemberAttrs>(m).address,
+              protocol_port: attrsOf<MemberAttrs>(m).protocol_port,
+              operating_status: this.memberStatus(m, p, live),
+            })),
+            health_monitor: p.monitor
+              ? { ...ids(p.monitor), type: attrsOf<MonitorAttrs>(p.monitor).type, operating_status: this.monitor(p.monitor).operating_status }
+              : null,
+          })),
       })),
     };
   }

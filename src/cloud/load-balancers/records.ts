@@ -90,10 +90,18 @@ const DEFAULT_CONNECTION_LIMIT = 100_000;
 
 export function listenerAttrs(l: Static<typeof ListenerInput>): ListenerAttrs {
   return {
-    protocol: l.protocol, protocol_port: l.protocol_port, admin_state_up: true, allowed_cidrs: canonicalCidrs(l.allowed_cidrs),
-    connection_limit: l.connection_limit === undefined || l.connection_limit === -1 ? DEFAULT_CONNECTION_LIMIT : l.connection_limit, insert_x_forwarded: l.insert_x_forwarded ?? false,
-    secret_id: l.secret_id || null, sni_secret_id: l.sni_secret_id ?? null, timeout_client_data: l.timeout_client_data ?? null,
-    timeout_member_connect: l.timeout_member_connect ?? null, timeout_member_data: l.timeout_member_data ?? null, user_list: l.user_list ?? [],
+    protocol: l.protocol,
+    protocol_port: l.protocol_port,
+    admin_state_up: true,
+    allowed_cidrs: canonicalCidrs(l.allowed_cidrs),
+    connection_limit: l.connection_limit === undefined || l.connection_limit === -1 ? DEFAULT_CONNECTION_LIMIT : l.connection_limit,
+    insert_x_forwarded: l.insert_x_forwarded ?? false,
+    secret_id: l.secret_id || null,
+    sni_secret_id: l.sni_secret_id ?? null,
+    timeout_client_data: l.timeout_client_data ?? null,
+    timeout_member_connect: l.timeout_member_connect ?? null,
+    timeout_member_data: l.timeout_member_data ?? null,
+    user_list: l.user_list ?? [],
   };
 }
 
@@ -111,23 +119,46 @@ interface PoolInputFields {
 
 export function poolAttrs(p: PoolInputFields): PoolAttrs {
   return {
-    protocol: p.protocol, lb_algorithm: p.lb_algorithm, admin_state_up: true, session_persistence: p.session_persistence ?? null,
-    timeout_client_data: p.timeout_client_data ?? null, timeout_member_connect: p.timeout_member_connect ?? null, timeout_member_data: p.timeout_member_data ?? null,
-    secret_id: p.secret_id ?? null, ca_secret_id: p.ca_secret_id ?? null, crl_secret_id: p.crl_secret_id ?? null,
+    protocol: p.protocol,
+    lb_algorithm: p.lb_algorithm,
+    admin_state_up: true,
+    session_persistence: p.session_persistence ?? null,
+    timeout_client_data: p.timeout_client_data ?? null,
+    timeout_member_connect: p.timeout_member_connect ?? null,
+    timeout_member_data: p.timeout_member_data ?? null,
+    secret_id: p.secret_id ?? null,
+    ca_secret_id: p.ca_secret_id ?? null,
+    crl_secret_id: p.crl_secret_id ?? null,
   };
 }
 
 export function memberAttrs(m: Static<typeof MemberInput>, subnetId: string | null): MemberAttrs {
   return {
-    address: m.address, protocol_port: m.protocol_port, subnet_id: subnetId, instance_id: m.instance_id ?? null, weight: m.weight ?? 1,
-    admin_state_up: m.admin_state_up ?? true, backup: m.backup ?? false, monitor_address: m.monitor_address ?? null, monitor_port: m.monitor_port ?? null,
+    address: m.address,
+    protocol_port: m.protocol_port,
+    subnet_id: subnetId,
+    instance_id: m.instance_id ?? null,
+    weight: m.weight ?? 1,
+    admin_state_up: m.admin_state_up ?? true,
+    backup: m.backup ?? false,
+    monitor_address: m.monitor_address ?? null,
+    monitor_port: m.monitor_port ?? null,
   };
 }
 
 export function monitorAttrs(m: Static<typeof MonitorInput>): MonitorAttrs {
   return {
-    type: m.type, delay: m.delay, timeout: m.timeout, max_retries: m.max_retries, max_retries_down: m.max_retries_down ?? 3, admin_state_up: m.admin_state_up ?? true,
-    domain_name: m.domain_name ?? null, expected_codes: m.expected_codes ?? null, http_method: m.http_method ?? null, http_version: m.http_version ?? null, url_path: m.url_path ?? null,
+    type: m.type,
+    delay: m.delay,
+    timeout: m.timeout,
+    max_retries: m.max_retries,
+    max_retries_down: m.max_retries_down ?? 3,
+    admin_state_up: m.admin_state_up ?? true,
+    domain_name: m.domain_name ?? null,
+    expected_codes: m.expected_codes ?? null,
+    http_method: m.http_method ?? null,
+    http_version: m.http_version ?? null,
+    url_path: m.url_path ?? null,
   };
 }
 

@@ -14,11 +14,16 @@ const Operating = StringEnum(OPERATING_STATUSES);
 const Logging = Type.Object({
   enabled: Type.Boolean({ default: false }),
   destination_region_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  topic_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 223, pattern: '^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$' }))),
+  topic_name: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 223, pattern: '^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$' })),
+  ),
   retention_policy: Type.Optional(Nullable(Type.Object({ period: Nullable(Type.Integer({ minimum: 1, maximum: 1825, description: 'Days' })) }))),
 });
 
-const FloatingIpInput = Type.Union([Type.Object({ source: Type.Literal('new') }), Type.Object({ source: Type.Literal('existing'), existing_floating_id: Uuid() })]);
+const FloatingIpInput = Type.Union([
+  Type.Object({ source: Type.Literal('new') }),
+  Type.Object({ source: Type.Literal('existing'), existing_floating_id: Uuid() }),
+]);
 
 /** A listener inside a balancer's create: with at most one pool, its default pool. */
 export const NestedListener = Type.Object({ ...listenerInputFields, pools: Type.Optional(Type.Array(Type.Object(poolInputFields), { maxItems: 1 })) });
@@ -26,7 +31,7 @@ export const NestedListener = Type.Object({ ...listenerInputFields, pools: Type.
 export const LoadBalancerCreateBody = Type.Object({
   name: ResourceName(),
   flavor: Type.Optional(Text(64, { description: 'Default: lb1-1-2' })),
-  vip_network_id: Type.Optional(Uuid({ description: 'Default: the provider\'s public network' })),
+  vip_network_id: Type.Optional(Uuid({ description: "Default: the provider's public network" })),
   vip_subnet_id: Type.Optional(Uuid({ description: 'With vip_network_id: which of its subnets' })),
   vip_port_id: Type.Optional(Uuid({ description: 'A free reserved fixed IP to use as the VIP' })),
   vip_ip_family: Type.Optional(StringEnum(IP_FAMILIES)),
@@ -54,13 +59,18 @@ export const CheckLimitsBody = Type.Object({
   vip_network_id: Type.Optional(Uuid()),
   vip_port_id: Type.Optional(Uuid()),
 });
-const QuotaFields = ['external_ip_count', 'floating_count', 'laas_topic_count', 'loadbalancer_count'].flatMap((q) => ['limit', 'requested', 'usage'].map((f) => [`${q}_${f}`, Type.Optional(Type.Integer())]));
+const QuotaFields = ['external_ip_count', 'floating_count', 'laas_topic_count', 'loadbalancer_count'].flatMap((q) =>
+  ['limit', 'requested', 'usage'].map((f) => [`${q}_${f}`, Type.Optional(Type.Integer())]),
+);
 export const LbQuotaSchema = Type.Object(Object.fromEntries(QuotaFields), { description: 'The quotas a balancer would exceed; empty when it fits' });
 
 export const FailoverBody = Type.Object({ force: Type.Boolean({ default: false, description: 'Fail over even while the balancer is busy' }) });
 export const ResizeBody = Type.Object({ flavor: Text(64) });
 
-const ORDER = ['created_at', 'flavor', 'name', 'operating_status', 'provisioning_status', 'updated_at', 'vip_address', 'vip_ip_family'].flatMap((f) => [`${f}.asc`, `${f}.desc`]);
+const ORDER = ['created_at', 'flavor', 'name', 'operating_status', 'provisioning_status', 'updated_at', 'vip_address', 'vip_ip_family'].flatMap((f) => [
+  `${f}.asc`,
+  `${f}.desc`,
+]);
 export const LoadBalancerListQuery = Type.Object({
   ...pageQuery(),
   name: Type.Optional(Text()),
@@ -74,10 +84,19 @@ export const LoadBalancerListQuery = Type.Object({
   tag_key: Type.Optional(Type.Array(Text(255, { minLength: 1 }), { maxItems: LIMITS.tags })),
   tag_key_value: Type.Optional(Text(4096)),
 });
-export const LoadBalancerGetQuery = Type.Object({ show_stats: Type.Optional(Type.Boolean({ default: false })), with_ddos: Type.Optional(Type.Boolean({ default: false })) });
+export const LoadBalancerGetQuery = Type.Object({
+  show_stats: Type.Optional(Type.Boolean({ default: false })),
+  with_ddos: Type.Optional(Type.Boolean({ default: false })),
+});
 
 export const LbFlavorSchema = Type.Object({ flavor_id: Type.String(), flavor_name: Type.String(), vcpus: Type.Integer(), ram: Type.Integer() });
-export const LbFlavorPriced = Type.Object({ ...LbFlavorSchema.properties, currency_code: Nullable(Type.String()), price_per_hour: Nullable(Type.Number()), price_per_month: Nullable(Type.Number()), price_status: Nullable(StringEnum(['error', 'hide', 'show'])) });
+export const LbFlavorPriced = Type.Object({
+  ...LbFlavorSchema.properties,
+  currency_code: Nullable(Type.String()),
+  price_per_hour: Nullable(Type.Number()),
+  price_per_month: Nullable(Type.Number()),
+  price_status: Nullable(StringEnum(['error', 'hide', 'show'])),
+});
 export const LbFlavorQuery = Type.Object({ ...pageQuery(), include_prices: Type.Optional(Type.Boolean({ default: false })) });
 
 export const LoadBalancerSchema = Type.Object(
@@ -95,7 +114,14 @@ export const LoadBalancerSchema = Type.Object(
     provisioning_status: Provisioning,
     operating_status: Operating,
     preferred_connectivity: StringEnum(CONNECTIVITY),
-    logging: Nullable(Type.Object({ enabled: Type.Boolean(), destination_region_id: Nullable(Type.Integer()), topic_name: Nullable(Type.String()), retention_policy: Nullable(Type.Object({ period: Nullable(Type.Integer()) })) })),
+    logging: Nullable(
+      Type.Object({
+        enabled: Type.Boolean(),
+        destination_region_id: Nullable(Type.Integer()),
+        topic_name: Nullable(Type.String()),
+        retention_policy: Nullable(Type.Object({ period: Nullable(Type.Integer()) })),
+      }),
+    ),
     stats: Nullable(StatsSchema),
     ddos_profile: Type.Null(),
     tags_v2: Type.Array(TagSchema),
@@ -119,4 +145,12 @@ export const LbMetricsBody = Type.Object({
   time_unit: StringEnum(['day', 'hour']),
 });
 const N = () => Nullable(Type.Number());
-export const LbMetricPoint = Type.Object({ time: Type.String(), cpu_util: N(), memory_util: N(), network_Bps_egress: N(), network_Bps_ingress: N(), network_pps_egress: N(), network_pps_ingress: N() });
+export const LbMetricPoint = Type.Object({
+  time: Type.String(),
+  cpu_util: N(),
+  memory_util: N(),
+  network_Bps_egress: N(),
+  network_Bps_ingress: N(),
+  network_pps_egress: N(),
+  network_pps_ingress: N(),
+});

@@ -43,7 +43,8 @@ export class LoadBalancerService {
 
   async flavors(caller: Caller, projectId: number, regionId: number, query: { include_prices?: boolean; limit: number; offset: number }) {
     await this.ops.readable(caller, projectId, regionId);
-    const priced = (f: (typeof LB_FLAVORS)[number]) => (query.include_prices ? { ...f, currency_code: 'EUR', ...lbFlavorPrice(f), price_status: 'show' as const } : f);
+    const priced = (f: (typeof LB_FLAVORS)[number]) =>
+      query.include_prices ? { ...f, currency_code: 'EUR', ...lbFlavorPrice(f), price_status: 'show' as const } : f;
     return pageOf(LB_FLAVORS.map(priced), query);
   }
 
@@ -59,8 +60,16 @@ export class LoadBalancerService {
     const connectivity = body.preferred_connectivity ?? 'L2';
     const children = await this.builder.listeners(scope, { lbId: id, vipNetworkId: vip.networkId, connectivity }, body.listeners ?? [], now + 1);
     const attrs: LbAttrs = {
-      flavor_id: flavor.flavor_id, vip_address: attrsOf<{ ip_address: string }>(vip.port).ip_address, vip_port_id: vip.port.id, vip_network_id: vip.networkId,
-      vip_subnet_id: vip.subnetId, vip_reserved: vip.reserved, admin_state_up: true, preferred_connectivity: connectivity, logging, tags: body.tags ?? {},
+      flavor_id: flavor.flavor_id,
+      vip_address: attrsOf<{ ip_address: string }>(vip.port).ip_address,
+      vip_port_id: vip.port.id,
+      vip_network_id: vip.networkId,
+      vip_subnet_id: vip.subnetId,
+      vip_reserved: vip.reserved,
+      admin_state_up: true,
+      preferred_connectivity: connectivity,
+      logging,
+      tags: body.tags ?? {},
     };
     const data = { load_balancer_id: id, floatingip_id: floating.existingId, reserved_port_id: vip.reserved ? vip.port.id : null };
     const task = await this.ops.submit(caller, scope, 'create_loadbalancer', data, async (trx, taskId) => {
@@ -77,7 +86,8 @@ export class LoadBalancerService {
   private logging(input: Body['logging'], at: string[]): Logging | null {
     if (!input) return null;
     const region = input.destination_region_id ?? null;
-    if (region !== null && !this.ops.regions.ids().includes(region)) throw badInput([bodyField([...at, 'destination_region_id'], `there is no region ${region}`)]);
+    if (region !== null && !this.ops.regions.ids().includes(region))
+      throw badInput([bodyField([...at, 'destination_region_id'], `there is no region ${region}`)]);
     return { enabled: input.enabled, destination_region_id: region, topic_name: input.topic_name ?? null, retention_policy: input.retention_policy ?? null };
   }
 
@@ -85,10 +95,19 @@ export class LoadBalancerService {
     if (!input) return { row: null, existingId: null };
     if (input.source === 'new') {
       const address = this.floatingIps.newAddress(now);
-      return { row: newRow(scope, 'floatingip', randomUUID(), address, 'ACTIVE', '', { address, tags: {} }, now, { parent_id: vip.port.id, owner_id: lbId }), existingId: null };
+      return {
+        row: newRow(scope, 'floatingip', randomUUID(), address, 'ACTIVE', '', { address, tags: {} }, now, { parent_id: vip.port.id, owner_id: lbId }),
+        existingId: null,
+      };
     }
     const fip = await this.ops.resources.get('floatingip', scope, input.existing_floating_id);
-    if (!fip || !fip.ready) throw badInput([bodyField(['floating_ip', 'existing_floating_id'], `floating IP ${input.existing_floating_id} does not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!fip || !fip.ready)
+      throw badInput([
+        bodyField(
+          ['floating_ip', 'existing_floating_id'],
+          `floating IP ${input.existing_floating_id} does not exist in project ${scope.projectId}, region ${scope.regionId}`,
+        ),
+      ]);
     if (fip.owner_id || fip.task_id) throw new AppError('conflict', `Floating IP ${fip.id} is already assigned (or busy); unassign it first`);
     return { row: null, existingId: fip.id };
   }
@@ -97,7 +116,11 @@ export class LoadBalancerService {
   async checkLimits(caller: Caller, projectId: number, regionId: number, body: Static<typeof CheckLimitsBody>): Promise<Record<string, number>> {
     await this.ops.place(caller, projectId, regionId, 'network');
     const publicVip = !body.vip_network_id && !body.vip_port_id;
-    return this.quotas.exceeded(caller.clientId, regionId, { loadbalancer_count: 1, floating_count: body.floating_ip?.source === 'new' ? 1 : 0, external_ip_count: publicVip ? 1 : 0 });
+    return this.quotas.exceeded(caller.clientId, regionId, {
+      loadbalancer_count: 1,
+      floating_count: body.floating_ip?.source === 'new' ? 1 : 0,
+      external_ip_count: publicVip ? 1 : 0,
+    });
   }
 
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof LoadBalancerListQuery>) {
@@ -106,11 +129,19 @@ export class LoadBalancerService {
     const live = await this.presenter.liveness(scope);
     const rows = (await this.ops.resources.all('loadbalancer', scope)).filter((r) => {
       const a = attrsOf<LbAttrs>(r);
-      return (query.name === undefined || r.name === query.name) && (query.provisioning_status === undefined || r.status === query.provisioning_status) &&
-        (query.logging_enabled === undefined || (a.logging?.enabled ?? false) === query.logging_enabled) && tags(a.tags);
+      return (
+        (query.name === undefined || r.name === query.name) &&
+        (query.provisioning_status === undefined || r.status === query.provisioning_status) &&
+        (query.logging_enabled === undefined || (a.logging?.enabled ?? false) === query.logging_enabled) &&
+        tags(a.tags)
+      );
     });
     let balancers = await Promise.all(rows.map((r) => this.presenter.loadBalancer(r, live, query.show_stats)));
-    balancers = balancers.filter((b) => (query.operating_status === undefined || b.operating_status === query.operating_status) && (query.assigned_floating === undefined || b.floating_ips.length > 0 === query.assigned_floating));
+    balancers = balancers.filter(
+      (b) =>
+        (query.operating_status === undefined || b.operating_status === query.operating_status) &&
+        (query.assigned_floating === undefined || b.floating_ips.length > 0 === query.assigned_floating),
+    );
     sortBalancers(balancers, query.order_by ?? 'created_at.asc');
     return pageOf(balancers, query);
   }
@@ -123,11 +154,19 @@ export class LoadBalancerService {
   /** v1: name, tags, logging and connectivity, at once. */
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof LoadBalancerUpdateBody>): Promise<LoadBalancer> {
     const logging = body.logging === undefined ? undefined : this.logging(body.logging, ['logging']);
-    await this.balancers.records.updateAttrs<LbAttrs, unknown>(caller, projectId, regionId, id, body.name, (a) => {
-      a.tags = patchTags(a.tags, body.tags);
-      if (logging !== undefined) a.logging = logging;
-      if (body.preferred_connectivity) a.preferred_connectivity = body.preferred_connectivity;
-    }, async () => null);
+    await this.balancers.records.updateAttrs<LbAttrs, unknown>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      body.name,
+      (a) => {
+        a.tags = patchTags(a.tags, body.tags);
+        if (logging !== undefined) a.logging = logging;
+        if (body.preferred_connectivity) a.preferred_connectivity = body.preferred_connectivity;
+      },
+      async () => null,
+    );
     return this.get(caller, projectId, regionId, id);
   }
 
@@ -142,14 +181,27 @@ export class LoadBalancerService {
     if (body.admin_state_up !== undefined) next.admin_state_up = body.admin_state_up;
     const name = body.name ?? lb.name;
     if (name === lb.name && JSON.stringify(next) === JSON.stringify(a)) return { tasks: [], id };
-    return this.balancers.records.startTask(caller, scope, lb, 'update_loadbalancer', { load_balancer_id: id, name, attrs: next }, { status: 'PENDING_UPDATE' });
+    return this.balancers.records.startTask(
+      caller,
+      scope,
+      lb,
+      'update_loadbalancer',
+      { load_balancer_id: id, name, attrs: next },
+      { status: 'PENDING_UPDATE' },
+    );
   }
 
   /**
    * v2 tag calls, tasks: `merge` sets the tags given (update_lbmetadata), `replace` makes them the only ones
    * (replace_lbmetadata), `remove` takes one away (delete_lbmetadata; an absent key is a 404).
    */
-  async retag(caller: Caller, projectId: number, regionId: number, id: string, change: { merge?: Record<string, string>; replace?: Record<string, string>; remove?: string }): Promise<TaskIds> {
+  async retag(
+    caller: Caller,
+    projectId: number,
+    regionId: number,
+    id: string,
+    change: { merge?: Record<string, string>; replace?: Record<string, string>; remove?: string },
+  ): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const lb = await this.balancers.records.idleRow(scope, id);
     const tags = attrsOf<LbAttrs>(lb).tags;
@@ -162,15 +214,30 @@ export class LoadBalancerService {
   async delete(caller: Caller, projectId: number, regionId: number, id: string): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const lb = await this.balancers.records.idleRow(scope, id);
-    return this.balancers.records.startTask(caller, scope, lb, 'delete_loadbalancer', { load_balancer_id: id, status: lb.status }, { status: 'PENDING_DELETE' });
+    return this.balancers.records.startTask(
+      caller,
+      scope,
+      lb,
+      'delete_loadbalancer',
+      { load_balancer_id: id, status: lb.status },
+      { status: 'PENDING_DELETE' },
+    );
   }
 
   /** Moves the VIP to the standby amphora. `force` also recovers a balancer in ERROR. */
   async failover(caller: Caller, projectId: number, regionId: number, id: string, force: boolean): Promise<TaskIds> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const lb = force ? await this.balancers.records.idleRow(scope, id) : await this.balancers.forChange(scope, id);
-    if (force && lb.status !== 'ACTIVE' && lb.status !== 'ERROR') throw new AppError('conflict', `Load balancer ${id} is ${lb.status}; it can fail over while ACTIVE or ERROR`);
-    return this.balancers.records.startTask(caller, scope, lb, 'failover_loadbalancer', { load_balancer_id: id, status: lb.status }, { status: 'PENDING_UPDATE' });
+    if (force && lb.status !== 'ACTIVE' && lb.status !== 'ERROR')
+      throw new AppError('conflict', `Load balancer ${id} is ${lb.status}; it can fail over while ACTIVE or ERROR`);
+    return this.balancers.records.startTask(
+      caller,
+      scope,
+      lb,
+      'failover_loadbalancer',
+      { load_balancer_id: id, status: lb.status },
+      { status: 'PENDING_UPDATE' },
+    );
   }
 
   async resize(caller: Caller, projectId: number, regionId: number, id: string, flavorId: string): Promise<TaskIds> {
@@ -179,7 +246,14 @@ export class LoadBalancerService {
     const flavor = lbFlavor(flavorId);
     if (!flavor) throw badInput([bodyField(['flavor'], `unknown load balancer flavor ${flavorId}; see GET /cloud/v1/lbflavors`)]);
     if (flavor.flavor_id === attrsOf<LbAttrs>(lb).flavor_id) throw badInput([bodyField(['flavor'], `load balancer ${id} has flavor ${flavorId} already`)]);
-    return this.balancers.records.startTask(caller, scope, lb, 'resize_loadbalancer', { load_balancer_id: id, flavor_id: flavor.flavor_id }, { status: 'PENDING_UPDATE' });
+    return this.balancers.records.startTask(
+      caller,
+      scope,
+      lb,
+      'resize_loadbalancer',
+      { load_balancer_id: id, flavor_id: flavor.flavor_id },
+      { status: 'PENDING_UPDATE' },
+    );
   }
 
   async statuses(caller: Caller, projectId: number, regionId: number) {
@@ -209,8 +283,10 @@ export class LoadBalancerService {
 function sortBalancers(balancers: LoadBalancer[], orderBy: string): void {
   const [field, dir] = orderBy.split('.');
   const sign = dir === 'desc' ? -1 : 1;
-  const key = (b: LoadBalancer): string => (field === 'flavor' ? b.flavor?.flavor_id ?? '' : String(b[field as keyof LoadBalancer] ?? ''));
-  balancers.sort((a, b) => (field === 'vip_address' ? compareAddresses(a.vip_address, b.vip_address) : key(a).localeCompare(key(b))) * sign || a.id.localeCompare(b.id));
+  const key = (b: LoadBalancer): string => (field === 'flavor' ? (b.flavor?.flavor_id ?? '') : String(b[field as keyof LoadBalancer] ?? ''));
+  balancers.sort(
+    (a, b) => (field === 'vip_address' ? compareAddresses(a.vip_address, b.vip_address) : key(a).localeCompare(key(b))) * sign || a.id.localeCompare(b.id),
+  );
 }
 
 function compareAddresses(a: string | null, b: string | null): number {

@@ -22,7 +22,8 @@ async function release(store: ResourceStore, lbId: string, now: number, status =
 }
 
 /** Rows the task made become ACTIVE and usable. */
-const activateCreated = (store: ResourceStore, { task, now }: TaskContext) => store.updateCreatedBy(task.task_id, { ready: 1, status: 'ACTIVE', task_id: null, updated_at: now });
+const activateCreated = (store: ResourceStore, { task, now }: TaskContext) =>
+  store.updateCreatedBy(task.task_id, { ready: 1, status: 'ACTIVE', task_id: null, updated_at: now });
 
 interface ChildPlan {
   type: string;
@@ -93,7 +94,8 @@ function childDelete(plan: ChildPlan & { remove: (store: ResourceStore, row: Res
 }
 
 /** Writes the name and attributes a task carries. */
-const rewrite = (store: ResourceStore, row: ResourceRow, { data, now }: TaskContext) => store.update(row.id, { name: data.name ?? row.name, attrs: JSON.stringify(data.attrs), updated_at: now });
+const rewrite = (store: ResourceStore, row: ResourceRow, { data, now }: TaskContext) =>
+  store.update(row.id, { name: data.name ?? row.name, attrs: JSON.stringify(data.attrs), updated_at: now });
 
 /** Numbers a listener's policies 1, 2, ... keeping their order, with `moved` put at its requested position. */
 async function renumber(store: ResourceStore, listenerId: string, moved: ResourceRow | null, now: number): Promise<void> {
@@ -102,7 +104,8 @@ async function renumber(store: ResourceStore, listenerId: string, moved: Resourc
   if (moved) others.splice(Math.min(position(moved), others.length + 1) - 1, 0, moved);
   for (const [i, row] of others.entries()) {
     const current = (await store.byId(row.id))!;
-    if (position(current) !== i + 1) await store.update(row.id, { attrs: JSON.stringify({ ...attrsOf<PolicyAttrs>(current), position: i + 1 }), updated_at: now });
+    if (position(current) !== i + 1)
+      await store.update(row.id, { attrs: JSON.stringify({ ...attrsOf<PolicyAttrs>(current), position: i + 1 }), updated_at: now });
   }
 }
 
@@ -124,17 +127,29 @@ function balancerTasks(quotas: QuotaService): TaskType[] {
         const vipPort = attrsOf<LbAttrs>(lb).vip_port_id!;
         const newFips = (await store.children(vipPort, 'floatingip')).filter((f) => f.creator_task_id === task.task_id);
         const publicVip = (await store.byId(vipPort))?.parent_id === null && !data.reserved_port_id;
-        await quotas.check(trx, task.client_id, Number(task.region_id), { loadbalancer_count: 1, floating_count: newFips.length, external_ip_count: publicVip ? 1 : 0 });
+        await quotas.check(trx, task.client_id, Number(task.region_id), {
+          loadbalancer_count: 1,
+          floating_count: newFips.length,
+          external_ip_count: publicVip ? 1 : 0,
+        });
         if (!data.reserved_port_id) await requireOwnAddresses(store, [(await store.byId(vipPort))!]);
         if (data.floatingip_id) {
-          if (!(await store.byId(data.floatingip_id))) throw new TaskFailure(`Floating IP ${data.floatingip_id} was deleted before load balancer ${lb.id} could take it`);
+          if (!(await store.byId(data.floatingip_id)))
+            throw new TaskFailure(`Floating IP ${data.floatingip_id} was deleted before load balancer ${lb.id} could take it`);
           await store.update(data.floatingip_id, { parent_id: vipPort, owner_id: lb.id, status: 'ACTIVE', task_id: null, updated_at: now });
         }
         if (data.reserved_port_id) await store.update(data.reserved_port_id, { task_id: null, updated_at: now });
         await activateCreated(store, ctx);
         const made = await descendants(store, lb.id);
         const ids = (kind: string) => made.filter((r) => r.kind === kind).map((r) => r.id);
-        return { loadbalancers: [lb.id], listeners: ids('lb_listener'), pools: ids('lb_pool'), members: ids('lb_member'), healthmonitors: ids('lb_healthmonitor'), floatingips: newFips.map((f) => f.id) };
+        return {
+          loadbalancers: [lb.id],
+          listeners: ids('lb_listener'),
+          pools: ids('lb_pool'),
+          members: ids('lb_member'),
+          healthmonitors: ids('lb_healthmonitor'),
+          floatingips: newFips.map((f) => f.id),
+        };
       },
       async fail({ trx, task, data, now }) {
         const store = new ResourceStore(trx);
@@ -192,7 +207,10 @@ function balancerTasks(quotas: QuotaService): TaskType[] {
         if (!a.vip_port_id) return;
         // The VIP's floating IPs stay in the project, unassigned; a reserved VIP stays, free.
         for (const fip of await store.children(a.vip_port_id, 'floatingip')) {
-          await store.update(fip.id, a.vip_reserved ? { owner_id: null, updated_at: now } : { parent_id: null, owner_id: null, status: 'DOWN', updated_at: now });
+          await store.update(
+            fip.id,
+            a.vip_reserved ? { owner_id: null, updated_at: now } : { parent_id: null, owner_id: null, status: 'DOWN', updated_at: now },
+          );
         }
         if (a.vip_reserved) await store.update(a.vip_port_id, { owner_id: null, updated_at: now });
         else await store.delete(a.vip_port_id);
@@ -205,17 +223,23 @@ function balancerTasks(quotas: QuotaService): TaskType[] {
 function listenerTasks(): TaskType[] {
   return [
     childCreate({
-      type: 'create_lblistener', idKey: 'listener_id', label: 'Listener', createdKey: 'listeners',
+      type: 'create_lblistener',
+      idKey: 'listener_id',
+      label: 'Listener',
+      createdKey: 'listeners',
       async finish(store, row, { data, now }) {
         if (!data.default_pool_id) return;
         const pool = await store.byId(data.default_pool_id);
-        if (!pool || pool.owner_id) throw new TaskFailure(`Pool ${data.default_pool_id} was deleted or taken by another listener before listener ${row.id} could use it`);
+        if (!pool || pool.owner_id)
+          throw new TaskFailure(`Pool ${data.default_pool_id} was deleted or taken by another listener before listener ${row.id} could use it`);
         await store.update(pool.id, { owner_id: row.id, updated_at: now });
       },
     }),
     childUpdate({ type: 'patch_lblistener', idKey: 'listener_id', label: 'Listener', apply: rewrite }),
     childDelete({
-      type: 'delete_lblistener', idKey: 'listener_id', label: 'Listener',
+      type: 'delete_lblistener',
+      idKey: 'listener_id',
+      label: 'Listener',
       async remove(store, row, { data, now }) {
         for (const policy of await store.children(row.id, 'l7policy')) await removeTree(store, policy);
         for (const pool of await store.attachedTo(row.id, 'lb_pool')) {
@@ -241,23 +265,38 @@ function poolTasks(): TaskType[] {
 
 function l7Tasks(): TaskType[] {
   return [
-    childCreate({ type: 'create_l7policy', idKey: 'l7policy_id', label: 'L7 policy', createdKey: 'l7polices', finish: (store, row, { now }) => renumber(store, row.parent_id!, row, now) }),
+    childCreate({
+      type: 'create_l7policy',
+      idKey: 'l7policy_id',
+      label: 'L7 policy',
+      createdKey: 'l7polices',
+      finish: (store, row, { now }) => renumber(store, row.parent_id!, row, now),
+    }),
     childUpdate({
-      type: 'update_l7policy', idKey: 'l7policy_id', label: 'L7 policy',
+      type: 'update_l7policy',
+      idKey: 'l7policy_id',
+      label: 'L7 policy',
       async apply(store, row, ctx) {
         await rewrite(store, row, ctx);
         await renumber(store, row.parent_id!, (await store.byId(row.id))!, ctx.now);
       },
     }),
     childDelete({
-      type: 'delete_l7policy', idKey: 'l7policy_id', label: 'L7 policy',
+      type: 'delete_l7policy',
+      idKey: 'l7policy_id',
+      label: 'L7 policy',
       async remove(store, row, { now }) {
         await removeTree(store, row);
         await renumber(store, row.parent_id!, null, now);
       },
     }),
     childCreate({ type: 'create_l7rule', idKey: 'l7rule_id', label: 'L7 rule', createdKey: 'l7rules' }),
-    childUpdate({ type: 'put_l7rule', idKey: 'l7rule_id', label: 'L7 rule', apply: (store, row, { data, now }) => store.update(row.id, { attrs: JSON.stringify(data.attrs), updated_at: now }) }),
+    childUpdate({
+      type: 'put_l7rule',
+      idKey: 'l7rule_id',
+      label: 'L7 rule',
+      apply: (store, row, { data, now }) => store.update(row.id, { attrs: JSON.stringify(data.attrs), updated_at: now }),
+    }),
     childDelete({ type: 'delete_l7rule', idKey: 'l7rule_id', label: 'L7 rule', remove: (store, row) => store.delete(row.id) }),
   ];
 }

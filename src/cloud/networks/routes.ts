@@ -18,8 +18,21 @@ export function networkRoutes(fastify: FastifyInstance, networks: NetworkService
     update: { operationId: 'cloud.networks.update', summary: 'Rename a network or replace its tags', body: NetworkUpdateBody, response: NetworkSchema },
     delete: { operationId: 'cloud.networks.delete', summary: 'Delete a network and its free subnets (asynchronous)' },
   });
-  typed(fastify).patch('/cloud/v2/networks/:project_id/:region_id/:network_id', { schema: { tags: [CLOUD_TAG], operationId: 'cloud.networks.updateV2', summary: 'Rename a network or change its tags (asynchronous; no task when nothing changes)', params: UuidParam('network_id', 'Network ID'), body: NetworkUpdateBody, response: { 200: TaskIdList } } }, async (request) => {
-    const p = request.params;
-    return networks.updateV2(callerOf(request), p.project_id, p.region_id, p.network_id, request.body);
-  });
+  typed(fastify).patch(
+    '/cloud/v2/networks/:project_id/:region_id/:network_id',
+    {
+      schema: {
+        tags: [CLOUD_TAG],
+        operationId: 'cloud.networks.updateV2',
+        summary: 'Rename a network or change its tags (asynchronous; no task when nothing changes)',
+        params: UuidParam('network_id', 'Network ID'),
+        body: NetworkUpdateBody,
+        response: { 200: TaskIdList },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      return networks.updateV2(callerOf(request), p.project_id, p.region_id, p.network_id, request.body);
+    },
+  );
 }

@@ -35,7 +35,13 @@ export class NetworkService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const id = randomUUID();
     const now = this.ops.clock.now();
-    const attrs: NetworkAttrs = { type: body.type, mtu: body.type === 'vlan' ? 1500 : 1450, segmentation_id: null, create_router: body.create_router, tags: body.tags ?? {} };
+    const attrs: NetworkAttrs = {
+      type: body.type,
+      mtu: body.type === 'vlan' ? 1500 : 1450,
+      segmentation_id: null,
+      create_router: body.create_router,
+      tags: body.tags ?? {},
+    };
     const task = await this.ops.submit(caller, scope, 'create_network', { network_id: id }, async (trx, taskId) => {
       await new ResourceStore(trx).insert(newRow(scope, 'network', id, body.name, 'creating', taskId, attrs, now));
     });
@@ -54,7 +60,12 @@ export class NetworkService {
     const [field, dir] = (query.order_by ?? 'created_at.asc').split('.');
     const sign = dir === 'desc' ? -1 : 1;
     // Every network here has the same priority: priority.desc keeps them newest first.
-    rows.sort((a, b) => (field === 'name' ? a.name.localeCompare(b.name) || a.id.localeCompare(b.id) : Number(a.created_at) - Number(b.created_at) || a.id.localeCompare(b.id)) * sign);
+    rows.sort(
+      (a, b) =>
+        (field === 'name'
+          ? a.name.localeCompare(b.name) || a.id.localeCompare(b.id)
+          : Number(a.created_at) - Number(b.created_at) || a.id.localeCompare(b.id)) * sign,
+    );
     const page = pageOf(rows, query);
     return { count: page.count, results: await Promise.all(page.results.map((r) => this.present(r))) };
   }
@@ -64,9 +75,17 @@ export class NetworkService {
   }
 
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof NetworkUpdateBody>): Promise<Network> {
-    return this.records.updateAttrs<NetworkAttrs, Network>(caller, projectId, regionId, id, body.name, (attrs) => {
-      attrs.tags = patchTags(attrs.tags, body.tags);
-    }, (r) => this.present(r));
+    return this.records.updateAttrs<NetworkAttrs, Network>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      body.name,
+      (attrs) => {
+        attrs.tags = patchTags(attrs.tags, body.tags);
+      },
+      (r) => this.present(r),
+    );
   }
 
   /** v2: name and tags through the task update_network; no task when nothing would change. */
@@ -85,7 +104,11 @@ export class NetworkService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const row = await this.records.idleRow(scope, id);
     const ports = await this.ops.resources.children(id, 'port');
-    if (ports.length > 0) throw new AppError('conflict', `Network ${id} has ${ports.length} port(s) in use (${await portUsers(this.ops.resources, ports)}); delete or detach them first`);
+    if (ports.length > 0)
+      throw new AppError(
+        'conflict',
+        `Network ${id} has ${ports.length} port(s) in use (${await portUsers(this.ops.resources, ports)}); delete or detach them first`,
+      );
     return this.records.startTask(caller, scope, row, 'delete_network', { network_id: id }, { status: 'deleting' });
   }
 

@@ -9,7 +9,11 @@ const NETWORK_DURATION = [5_000, 10_000] as const;
 export function networkTaskTypes(quotas: QuotaService): TaskType[] {
   return [
     createTask(quotas, {
-      type: 'create_network', durationMs: NETWORK_DURATION, idKey: 'network_id', label: 'Network', createdKey: 'networks',
+      type: 'create_network',
+      durationMs: NETWORK_DURATION,
+      idKey: 'network_id',
+      label: 'Network',
+      createdKey: 'networks',
       quota: () => ({ network_count: 1 }),
       finish: () => ({ status: 'active' }),
     }),
@@ -27,7 +31,9 @@ export function networkTaskTypes(quotas: QuotaService): TaskType[] {
       },
     },
     deleteTask({
-      type: 'delete_network', durationMs: NETWORK_DURATION, idKey: 'network_id',
+      type: 'delete_network',
+      durationMs: NETWORK_DURATION,
+      idKey: 'network_id',
       restore: { status: 'active' },
       // A network goes with its subnets: the request refused the delete while any had ports in use.
       async remove(store, id) {

@@ -11,7 +11,13 @@ const R = 76;
 const base = () => `/cloud/v1/servergroups/${f.project}/${R}`;
 const vms = () => `/cloud/v2/instances/${f.project}/${R}`;
 const group = async (name: string, policy: string) => (await f.req('POST', base(), { name, policy })).json().servergroup_id as string;
-const vmBody = (name: string, servergroup_id: string, flavor = 'g1-standard-1-2') => ({ name, flavor, servergroup_id, volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }], interfaces: [{ type: 'external' }] });
+const vmBody = (name: string, servergroup_id: string, flavor = 'g1-standard-1-2') => ({
+  name,
+  flavor,
+  servergroup_id,
+  volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }],
+  interfaces: [{ type: 'external' }],
+});
 const members = async (id: string) => (await f.req('GET', `${base()}/${id}`)).json().instances.map((i: any) => i.instance_name);
 
 beforeAll(async () => {
@@ -35,7 +41,7 @@ describe('placement groups', () => {
     expect((await f.req('GET', base())).json().count).toBe(1);
   });
 
-  it('spreads an anti-affinity group over the region\'s hosts, and fails the create once every host has a member', async () => {
+  it("spreads an anti-affinity group over the region's hosts, and fails the create once every host has a member", async () => {
     const id = (await f.req('GET', base())).json().results[0].servergroup_id;
     for (let i = 1; i <= 4; i += 1) await f.finished(await f.req('POST', vms(), vmBody(`spread-${i}`, id)));
     const fifth = await f.req('POST', vms(), vmBody('spread-5', id));
@@ -77,14 +83,17 @@ describe('placement groups', () => {
     expect(await f.task(refused.json().tasks[0])).toMatchObject({ state: 'ERROR', error: expect.stringMatching(/No valid host/) });
     expect((await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${loose}`)).json()).toMatchObject({ status: 'ACTIVE', task_id: null });
     expect(await members(full)).not.toContain('loose');
-    expect((await f.req('POST', `/cloud/v1/instances/${f.project}/${R}/${loose}/put_into_servergroup`, { servergroup_id: 'nope' })).json().errors[0].loc).toEqual(['body', 'servergroup_id']);
+    expect(
+      (await f.req('POST', `/cloud/v1/instances/${f.project}/${R}/${loose}/put_into_servergroup`, { servergroup_id: 'nope' })).json().errors[0].loc,
+    ).toEqual(['body', 'servergroup_id']);
   });
 
   it('cannot delete a group with instances; deletes it through a task once empty', async () => {
     const together = (await f.req('GET', base())).json().results.find((g: any) => g.name === 'together').servergroup_id;
     const refused = await f.req('DELETE', `${base()}/${together}`);
     expect(refused.statusCode).toBe(409);
-    for (const id of (await f.req('GET', `${base()}/${together}`)).json().instances.map((i: any) => i.instance_id)) await f.finished(await f.req('DELETE', `/cloud/v1/instances/${f.project}/${R}/${id}`));
+    for (const id of (await f.req('GET', `${base()}/${together}`)).json().instances.map((i: any) => i.instance_id))
+      await f.finished(await f.req('DELETE', `/cloud/v1/instances/${f.project}/${R}/${id}`));
     const res = await f.req('DELETE', `${base()}/${together}`);
     expectConforms('DELETE', '/cloud/v1/servergroups/{project_id}/{region_id}/{group_id}', res);
     expect((await f.finished(res)).task_type).toBe('delete_servergroup');
@@ -106,7 +115,7 @@ describe('quotas and tenancy', () => {
     }
   });
 
-  it('answers 401 without a token and 404 for another client\'s group', async () => {
+  it("answers 401 without a token and 404 for another client's group", async () => {
     const id = (await f.req('GET', base())).json().results[0].servergroup_id;
     expect((await f.t.request('GET', base())).statusCode).toBe(401);
     const stranger = await f.t.account();

@@ -32,7 +32,10 @@ export async function schedule(store: ResourceStore, instance: ResourceRow, grou
     group = { policy: attrsOf<GroupAttrs>(row).policy, memberHosts };
   }
   const host = chooseHost({ hosts: hostsOf(region), load, need: Number(instance.vcpus), group });
-  if (!host) throw new TaskFailure(`No valid host was found for instance ${instance.id}: ${group ? `placement group ${groupId} (${group.policy}) allows none of the ${hostsOf(region).length} hosts of region ${region.id}` : `every host of region ${region.id} is full`}`);
+  if (!host)
+    throw new TaskFailure(
+      `No valid host was found for instance ${instance.id}: ${group ? `placement group ${groupId} (${group.policy}) allows none of the ${hostsOf(region).length} hosts of region ${region.id}` : `every host of region ${region.id} is full`}`,
+    );
   return host;
 }
 

@@ -33,7 +33,12 @@ export class PlacementGroupService {
   async create(caller: Caller, projectId: number, regionId: number, body: Static<typeof PlacementGroupCreateBody>): Promise<PlacementGroup> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'has_kvm');
     const now = this.ops.clock.now();
-    const row = { ...newRow(scope, 'servergroup', randomUUID(), body.name, 'ACTIVE', '', { policy: body.policy }, now), ready: 1, creator_task_id: null, task_id: null };
+    const row = {
+      ...newRow(scope, 'servergroup', randomUUID(), body.name, 'ACTIVE', '', { policy: body.policy }, now),
+      ready: 1,
+      creator_task_id: null,
+      task_id: null,
+    };
     await this.ops.transaction(async (trx) => {
       await this.quotas.checkNow(trx, caller.clientId, { servergroup_count: 1 }, regionId);
       await new ResourceStore(trx).insert(row);
@@ -87,7 +92,8 @@ export class PlacementGroupService {
   /** An instance no task works on, ACTIVE or SHUTOFF, that is not a Kubernetes node (its pool places those). */
   private async movable(scope: Scope, id: string): Promise<ResourceRow> {
     const instance = await this.instances.idleRow(scope, id);
-    if (!['ACTIVE', 'SHUTOFF'].includes(instance.status)) throw new AppError('conflict', `Instance ${id} is ${instance.status}; it changes group while ACTIVE or SHUTOFF`);
+    if (!['ACTIVE', 'SHUTOFF'].includes(instance.status))
+      throw new AppError('conflict', `Instance ${id} is ${instance.status}; it changes group while ACTIVE or SHUTOFF`);
     if (attrsOf<{ cluster?: unknown }>(instance).cluster) throw new AppError('conflict', `Instance ${id} is a Kubernetes node; its pool places it`);
     return instance;
   }
@@ -100,9 +106,13 @@ export class PlacementGroupService {
     const scope = { clientId: row.client_id, projectId: Number(row.project_id), regionId: Number(row.region_id) };
     const members = await this.members(scope, row.id);
     return {
-      servergroup_id: row.id, name: row.name, policy: attrsOf<{ policy: Policy }>(row).policy,
+      servergroup_id: row.id,
+      name: row.name,
+      policy: attrsOf<{ policy: Policy }>(row).policy,
       instances: members.map((m) => ({ instance_id: m.id, instance_name: m.name })),
-      project_id: scope.projectId, region_id: scope.regionId, region: this.ops.regions.name(scope.regionId),
+      project_id: scope.projectId,
+      region_id: scope.regionId,
+      region: this.ops.regions.name(scope.regionId),
     };
   }
 }

@@ -17,7 +17,11 @@ export function placementGroupTaskTypes(): TaskType[] {
         const store = new ResourceStore(trx);
         const instance = await pendingRow(store, data.instance_id, 'Instance');
         const host = await schedule(store, instance, data.servergroup_id);
-        await store.update(instance.id, { attrs: JSON.stringify({ ...attrsOf<Placed>(instance), host, servergroup_id: data.servergroup_id }), task_id: null, updated_at: now });
+        await store.update(instance.id, {
+          attrs: JSON.stringify({ ...attrsOf<Placed>(instance), host, servergroup_id: data.servergroup_id }),
+          task_id: null,
+          updated_at: now,
+        });
       },
       async fail({ trx, data, now }) {
         await new ResourceStore(trx).update(data.instance_id, { task_id: null, updated_at: now });

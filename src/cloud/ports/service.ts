@@ -27,9 +27,16 @@ export class PortService {
     const rows = await this.ops.resources.all('port', scope);
     const context = await this.context(scope, rows);
     const has = <T>(list: T[] | undefined, value: T) => list === undefined || list.includes(value);
-    const ports = rows.filter((r) => r.ready).map((r) => this.present(r, context)).filter((p) => has(query.ids, p.id) && has(query.network_ids, p.network_id) &&
-      (query.ip_addresses === undefined || p.ip_assignments.some((a) => query.ip_addresses!.includes(a.ip_address))) &&
-      (query.subnet_ids === undefined || p.ip_assignments.some((a) => query.subnet_ids!.includes(a.subnet_id))));
+    const ports = rows
+      .filter((r) => r.ready)
+      .map((r) => this.present(r, context))
+      .filter(
+        (p) =>
+          has(query.ids, p.id) &&
+          has(query.network_ids, p.network_id) &&
+          (query.ip_addresses === undefined || p.ip_assignments.some((a) => query.ip_addresses!.includes(a.ip_address))) &&
+          (query.subnet_ids === undefined || p.ip_assignments.some((a) => query.subnet_ids!.includes(a.subnet_id))),
+      );
     const [field, dir] = (query.order_by ?? 'created_at.asc').split('.') as ['created_at' | 'network_id', string];
     ports.sort((a, b) => a[field].localeCompare(b[field]) * (dir === 'desc' ? -1 : 1) || a.id.localeCompare(b.id));
     return pageOf(ports, query);
@@ -52,12 +59,19 @@ export class PortService {
   private present(row: ResourceRow, { pairs, system }: Context): Port {
     const a = attrsOf<PortAttrs>(row);
     return {
-      id: row.id, network_id: row.parent_id ?? publicNetworkId(Number(row.region_id)), mac_address: macAddress(row.id),
+      id: row.id,
+      network_id: row.parent_id ?? publicNetworkId(Number(row.region_id)),
+      mac_address: macAddress(row.id),
       ip_assignments: a.ip_address ? [{ ip_address: a.ip_address, subnet_id: a.subnet_id }] : [],
       allowed_address_pairs: (pairs.get(row.id) ?? []).map((ip_address) => ({ ip_address })),
-      port_security_enabled: a.port_security_enabled ?? true, security_group_ids: a.security_group_ids ?? [],
-      managed_by: row.owner_id && system.has(row.owner_id) ? 'system' : 'user', capabilities: { allowed_address_pairs: true, port_security: true, security_groups: true },
-      tags: {}, system_tags: a.reserved ? { reserved: 'true' } : {}, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      port_security_enabled: a.port_security_enabled ?? true,
+      security_group_ids: a.security_group_ids ?? [],
+      managed_by: row.owner_id && system.has(row.owner_id) ? 'system' : 'user',
+      capabilities: { allowed_address_pairs: true, port_security: true, security_groups: true },
+      tags: {},
+      system_tags: a.reserved ? { reserved: 'true' } : {},
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 }

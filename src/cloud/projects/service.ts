@@ -18,13 +18,25 @@ export class ProjectService {
   private readonly withDefault = new Set<number>();
   operations!: Operations;
 
-  constructor(private readonly store: ProjectStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: ProjectStore,
+    private readonly clock: Clock,
+  ) {}
 
   async ensureDefault(clientId: number): Promise<void> {
     if (this.withDefault.has(clientId)) return;
     if (!(await this.store.findDefault(clientId))) {
       try {
-        await this.store.insert({ client_id: clientId, name: DEFAULT_PROJECT_NAME, description: 'Default project', is_default: 1, state: 'ACTIVE', task_id: null, created_at: this.clock.now(), deleted_at: null });
+        await this.store.insert({
+          client_id: clientId,
+          name: DEFAULT_PROJECT_NAME,
+          description: 'Default project',
+          is_default: 1,
+          state: 'ACTIVE',
+          task_id: null,
+          created_at: this.clock.now(),
+          deleted_at: null,
+        });
       } catch (error) {
         // Two first requests raced; the unique index kept one default. Anything else is real.
         if (!(await this.store.findDefault(clientId))) throw error;
@@ -44,7 +56,16 @@ export class ProjectService {
   }
 
   async create(clientId: number, body: Static<typeof ProjectCreateBody>): Promise<Project> {
-    const id = await this.store.insert({ client_id: clientId, name: body.name, description: body.description ?? null, is_default: 0, state: 'ACTIVE', task_id: null, created_at: this.clock.now(), deleted_at: null });
+    const id = await this.store.insert({
+      client_id: clientId,
+      name: body.name,
+      description: body.description ?? null,
+      is_default: 0,
+      state: 'ACTIVE',
+      task_id: null,
+      created_at: this.clock.now(),
+      deleted_at: null,
+    });
     return this.get(clientId, id);
   }
 

@@ -41,11 +41,15 @@ export class ProjectStore {
   }
 
   async get(clientId: number, id: number): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst() as Promise<ProjectRow | undefined>;
+    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst() as Promise<
+      ProjectRow | undefined
+    >;
   }
 
   async findDefault(clientId: number): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('is_default', '=', 1).executeTakeFirst() as Promise<ProjectRow | undefined>;
+    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('is_default', '=', 1).executeTakeFirst() as Promise<
+      ProjectRow | undefined
+    >;
   }
 
   private filtered(clientId: number, filter: ProjectFilter) {
@@ -56,13 +60,17 @@ export class ProjectStore {
   }
 
   async count(clientId: number, filter: ProjectFilter): Promise<number> {
-    const row = await this.filtered(clientId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.filtered(clientId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async list(clientId: number, filter: ProjectFilter, page: { limit: number; offset: number }): Promise<ProjectRow[]> {
     const [field, dir] = (filter.orderBy ?? 'created_at.asc').split('.') as ['created_at' | 'name', 'asc' | 'desc'];
-    return this.filtered(clientId, filter).selectAll().orderBy(field, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute() as Promise<ProjectRow[]>;
+    return this.filtered(clientId, filter).selectAll().orderBy(field, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute() as Promise<
+      ProjectRow[]
+    >;
   }
 
   async update(clientId: number, id: number, values: Partial<ProjectRow>): Promise<void> {

@@ -2,9 +2,26 @@ import { Type, type TInteger, type TOptional } from 'typebox';
 
 /** The regional quotas this emulator enforces, as the reference spells them (without _limit/_usage). */
 export const QUOTA_NAMES = [
-  'vm_count', 'cpu_count', 'ram', 'volume_count', 'volume_size', 'network_count', 'subnet_count', 'floating_count', 'cluster_count',
-  'image_count', 'image_size', 'volume_snapshots_count', 'volume_snapshots_size', 'firewall_count', 'loadbalancer_count',
-  'external_ip_count', 'router_count', 'sfs_count', 'sfs_size', 'servergroup_count',
+  'vm_count',
+  'cpu_count',
+  'ram',
+  'volume_count',
+  'volume_size',
+  'network_count',
+  'subnet_count',
+  'floating_count',
+  'cluster_count',
+  'image_count',
+  'image_size',
+  'volume_snapshots_count',
+  'volume_snapshots_size',
+  'firewall_count',
+  'loadbalancer_count',
+  'external_ip_count',
+  'router_count',
+  'sfs_count',
+  'sfs_size',
+  'servergroup_count',
 ] as const;
 export type QuotaName = (typeof QUOTA_NAMES)[number];
 
@@ -92,7 +109,6 @@ const ALL_NAMES: readonly AnyQuotaName[] = [...QUOTA_NAMES, ...GLOBAL_QUOTA_NAME
 const limitProps: Record<string, TOptional<TInteger>> = {};
 for (const name of ALL_NAMES) limitProps[`${name}_limit`] = Type.Optional(Type.Integer({ minimum: 0, description: DESCRIPTIONS[name] }));
 export const QuotaLimitsBody = Type.Object(limitProps, { additionalProperties: false, minProperties: 1 });
-export const QuotaLimits = Type.Object(
-  Object.fromEntries(ALL_NAMES.map((n) => [`${n}_limit`, Type.Integer()])),
-  { description: 'Limits of a client (regional ones apply in each region)' },
-);
+export const QuotaLimits = Type.Object(Object.fromEntries(ALL_NAMES.map((n) => [`${n}_limit`, Type.Integer()])), {
+  description: 'Limits of a client (regional ones apply in each region)',
+});

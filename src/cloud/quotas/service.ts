@@ -70,20 +70,48 @@ type Usage = { kind: string; n: number; vcpus: number; ram: number; size: number
 /** The quotas one kind's usage row fills. */
 function fill(usage: Record<AnyQuotaName, number>, row: Usage): void {
   switch (row.kind) {
-    case 'instance': Object.assign(usage, { vm_count: row.n, cpu_count: row.vcpus, ram: row.ram }); break;
-    case 'volume': Object.assign(usage, { volume_count: row.n, volume_size: row.size }); break;
-    case 'image': Object.assign(usage, { image_count: row.n, image_size: row.size * GIB }); break;
-    case 'snapshot': Object.assign(usage, { volume_snapshots_count: row.n, volume_snapshots_size: row.size }); break;
-    case 'network': usage.network_count = row.n; break;
-    case 'subnet': usage.subnet_count = row.n; break;
-    case 'floatingip': usage.floating_count = row.n; break;
-    case 'k8s_cluster': usage.cluster_count = row.n; break;
-    case 'security_group': usage.firewall_count = row.n; break;
-    case 'loadbalancer': usage.loadbalancer_count = row.n; break;
-    case 'router': usage.router_count = row.n; break;
-    case 'file_share': Object.assign(usage, { sfs_count: row.n, sfs_size: row.size }); break;
-    case 'servergroup': usage.servergroup_count = row.n; break;
-    case 'ssh_key': usage.keypair_count = row.n; break;
+    case 'instance':
+      Object.assign(usage, { vm_count: row.n, cpu_count: row.vcpus, ram: row.ram });
+      break;
+    case 'volume':
+      Object.assign(usage, { volume_count: row.n, volume_size: row.size });
+      break;
+    case 'image':
+      Object.assign(usage, { image_count: row.n, image_size: row.size * GIB });
+      break;
+    case 'snapshot':
+      Object.assign(usage, { volume_snapshots_count: row.n, volume_snapshots_size: row.size });
+      break;
+    case 'network':
+      usage.network_count = row.n;
+      break;
+    case 'subnet':
+      usage.subnet_count = row.n;
+      break;
+    case 'floatingip':
+      usage.floating_count = row.n;
+      break;
+    case 'k8s_cluster':
+      usage.cluster_count = row.n;
+      break;
+    case 'security_group':
+      usage.firewall_count = row.n;
+      break;
+    case 'loadbalancer':
+      usage.loadbalancer_count = row.n;
+      break;
+    case 'router':
+      usage.router_count = row.n;
+      break;
+    case 'file_share':
+      Object.assign(usage, { sfs_count: row.n, sfs_size: row.size });
+      break;
+    case 'servergroup':
+      usage.servergroup_count = row.n;
+      break;
+    case 'ssh_key':
+      usage.keypair_count = row.n;
+      break;
   }
 }
 
@@ -133,7 +161,11 @@ export class QuotaService {
   }
 
   async global(clientId: number) {
-    const [limits, usage, projects] = await Promise.all([this.limits(clientId), this.usage(clientId, NO_REGION, this.resources, ['ssh_key']), this.countProjects(clientId)]);
+    const [limits, usage, projects] = await Promise.all([
+      this.limits(clientId),
+      this.usage(clientId, NO_REGION, this.resources, ['ssh_key']),
+      this.countProjects(clientId),
+    ]);
     const out: Record<string, number> = { project_count_limit: PROJECT_COUNT_LIMIT, project_count_usage: projects };
     for (const name of GLOBAL_QUOTA_NAMES) {
       out[`${name}_limit`] = limits[name];

@@ -9,7 +9,10 @@ interface Tables {
 export class QuotaStore {
   private readonly db: Kysely<Tables>;
 
-  constructor(db: Kysely<any>, private readonly engine: Engine) {
+  constructor(
+    db: Kysely<any>,
+    private readonly engine: Engine,
+  ) {
     this.db = db as Kysely<Tables>;
   }
 

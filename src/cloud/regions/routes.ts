@@ -10,7 +10,15 @@ export function regionRoutes(fastify: FastifyInstance, regions: RegionService): 
   const app = typed(fastify);
   app.get(
     '/cloud/v1/regions',
-    { schema: { operationId: 'cloud.regions.list', tags: [CLOUD_TAG], summary: 'List regions', querystring: RegionListQuery, response: { 200: PageOf(RegionSchema) } } },
+    {
+      schema: {
+        operationId: 'cloud.regions.list',
+        tags: [CLOUD_TAG],
+        summary: 'List regions',
+        querystring: RegionListQuery,
+        response: { 200: PageOf(RegionSchema) },
+      },
+    },
     async (request) => regions.list(request.query),
   );
   app.get(

@@ -7,7 +7,9 @@ export const RegionSchema = Type.Object(
     display_name: Type.String(),
     slug: Type.String(),
     country: Type.String(),
-    state: StringEnum(['ACTIVE', 'DELETED', 'DELETING', 'DELETION_FAILED', 'INACTIVE', 'MAINTENANCE', 'NEW'], { description: 'Only ACTIVE regions accept operations' }),
+    state: StringEnum(['ACTIVE', 'DELETED', 'DELETING', 'DELETION_FAILED', 'INACTIVE', 'MAINTENANCE', 'NEW'], {
+      description: 'Only ACTIVE regions accept operations',
+    }),
     access_level: StringEnum(['core', 'edge'], { description: 'core: latest hardware; edge: lower cost' }),
     zone: Nullable(StringEnum(['AMERICAS', 'APAC', 'EMEA', 'RUSSIA_AND_CIS'])),
     has_kvm: Type.Boolean({ description: 'Virtual machines available' }),

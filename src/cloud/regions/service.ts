@@ -42,7 +42,8 @@ export class RegionService {
   require(id: number, capability: Capability): RegionDefinition {
     const region = REGIONS.find((r) => r.id === id);
     if (!region) throw notFound(`Region ${id}`);
-    if (region.state !== 'ACTIVE') throw new AppError('bad_request', `Region ${id} (${region.display_name}) is ${region.state}; only ACTIVE regions accept operations`);
+    if (region.state !== 'ACTIVE')
+      throw new AppError('bad_request', `Region ${id} (${region.display_name}) is ${region.state}; only ACTIVE regions accept operations`);
     if (capability !== 'network' && !region[capability]) {
       throw new AppError('bad_request', `Region ${id} (${region.display_name}) does not offer ${CAPABILITY_NAMES[capability]}`);
     }

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => f.close());
 
 describe('reserving', () => {
-  it('reserves a public address, a subnet\'s first free one, any subnet\'s, or the one asked for', async () => {
+  it("reserves a public address, a subnet's first free one, any subnet's, or the one asked for", async () => {
     const before = (await f.req('GET', `/cloud/v2/regional_quotas/${f.me.clientId}/${R}`)).json().external_ip_count_usage;
     const res = await f.req('POST', base(), { type: 'external' });
     expectConforms('POST', '/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}', res);
@@ -30,7 +30,15 @@ describe('reserving', () => {
     expect(task).toMatchObject({ task_type: 'create_reserved_fixed_ip', created_resources: { ports: [res.json().id] } });
     const got = await f.req('GET', `${base()}/${res.json().id}`);
     expectConforms('GET', '/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}', got);
-    expect(got.json()).toMatchObject({ is_external: true, is_vip: false, status: 'DOWN', subnet_id: null, network: { external: true }, reservation: { status: 'available' }, attachments: [] });
+    expect(got.json()).toMatchObject({
+      is_external: true,
+      is_vip: false,
+      status: 'DOWN',
+      subnet_id: null,
+      network: { external: true },
+      reservation: { status: 'available' },
+      attachments: [],
+    });
     expect((await f.req('GET', `/cloud/v2/regional_quotas/${f.me.clientId}/${R}`)).json().external_ip_count_usage).toBe(before + 1);
     const first = await get(await reserve({ type: 'subnet', subnet_id: net.subnetId }));
     expect(first).toMatchObject({ fixed_ip_address: '10.40.0.2', subnet_id: net.subnetId, network_id: net.networkId, is_external: false });
@@ -60,7 +68,10 @@ describe('reserving', () => {
     for (const [body, field] of cases) {
       const res = await f.req('POST', base(), body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json().errors.map((e: any) => e.loc), JSON.stringify(body)).toContainEqual(['body', field]);
+      expect(
+        res.json().errors.map((e: any) => e.loc),
+        JSON.stringify(body),
+      ).toContainEqual(['body', field]);
     }
     const taken = await f.req('POST', base(), { type: 'ip_address', network_id: net.networkId, ip_address: '10.40.0.50' });
     expect(taken.statusCode).toBe(409);
@@ -76,7 +87,10 @@ describe('reserving', () => {
     expect(await free()).toBe(1);
     // Two reservations race for the last address: the first task to finish takes it, the other fails.
     await f.setMode('manual', 'create_reserved_fixed_ip');
-    const [a, b] = [await f.req('POST', base(), { type: 'subnet', subnet_id: small.subnetId }), await f.req('POST', base(), { type: 'any_subnet', network_id: small.networkId })];
+    const [a, b] = [
+      await f.req('POST', base(), { type: 'subnet', subnet_id: small.subnetId }),
+      await f.req('POST', base(), { type: 'any_subnet', network_id: small.networkId }),
+    ];
     await advance(b.json().tasks[0]);
     await advance(a.json().tasks[0]);
     await f.setMode('instant', 'create_reserved_fixed_ip');
@@ -98,14 +112,28 @@ describe('in use', () => {
   it('is taken by an instance as an interface, let go of when the instance goes, deleted when the delete names it', async () => {
     const kept = await reserve({ type: 'subnet', subnet_id: net.subnetId });
     const vm = await vmOn('rip-vm', [{ type: 'reserved_fixed_ip', port_id: kept, floating_ip: { source: 'new' } }]);
-    expect(await get(kept)).toMatchObject({ status: 'ACTIVE', attachments: [{ resource_id: vm, resource_type: 'instance' }], reservation: { resource_id: vm, status: 'attached' } });
+    expect(await get(kept)).toMatchObject({
+      status: 'ACTIVE',
+      attachments: [{ resource_id: vm, resource_type: 'instance' }],
+      reservation: { resource_id: vm, status: 'attached' },
+    });
     expect((await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${vm}`)).json().addresses['rip-net'][0].addr).toBe((await get(kept)).fixed_ip_address);
     const busy = await f.req('DELETE', `${base()}/${kept}`);
     expect(busy.statusCode).toBe(409);
     expect(busy.json().message).toContain(`instance ${vm}`);
-    const twice = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, { name: 'rip-vm-2', flavor: 'g1-standard-1-2', volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }], interfaces: [{ type: 'reserved_fixed_ip', port_id: kept }] });
+    const twice = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
+      name: 'rip-vm-2',
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }],
+      interfaces: [{ type: 'reserved_fixed_ip', port_id: kept }],
+    });
     expect(twice.statusCode).toBe(409);
-    const unknown = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, { name: 'rip-vm-3', flavor: 'g1-standard-1-2', volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }], interfaces: [{ type: 'reserved_fixed_ip', port_id: net.subnetId }] });
+    const unknown = await f.req('POST', `/cloud/v2/instances/${f.project}/${R}`, {
+      name: 'rip-vm-3',
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'image', image_id: UBUNTU, size: 10, boot_index: 0 }],
+      interfaces: [{ type: 'reserved_fixed_ip', port_id: net.subnetId }],
+    });
     expect(unknown.json().errors[0].loc).toEqual(['body', 'interfaces', 0, 'port_id']);
     expect((await f.req('DELETE', `/cloud/v1/instances/${f.project}/${R}/${vm}?reserved_fixed_ips=${net.subnetId}`)).statusCode).toBe(400);
     await f.finished(await f.req('DELETE', `/cloud/v1/instances/${f.project}/${R}/${vm}`));
@@ -121,7 +149,7 @@ describe('in use', () => {
     expect((await f.req('GET', `${base()}/${kept}`)).statusCode).toBe(404);
   });
 
-  it('reserves an instance\'s own port, which then outlives the instance', async () => {
+  it("reserves an instance's own port, which then outlives the instance", async () => {
     const vm = await vmOn('own-port-vm', [{ type: 'subnet', network_id: net.networkId, subnet_id: net.subnetId }]);
     const port = (await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${vm}/interfaces`)).json().results[0].port_id;
     expect(await reserve({ type: 'port', port_id: port })).toBe(port);
@@ -146,7 +174,12 @@ describe('in use', () => {
     expectConforms('GET', '/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}/connected_devices', connected);
     const shown = await f.req('GET', `/cloud/v1/ports/${f.project}/${R}/${port}`);
     expectConforms('GET', '/cloud/v1/ports/{project_id}/{region_id}/{port_id}', shown);
-    expect(shown.json()).toMatchObject({ id: port, network_id: net.networkId, allowed_address_pairs: [{ ip_address: (await get(vip)).fixed_ip_address }], managed_by: 'user' });
+    expect(shown.json()).toMatchObject({
+      id: port,
+      network_id: net.networkId,
+      allowed_address_pairs: [{ ip_address: (await get(vip)).fixed_ip_address }],
+      managed_by: 'user',
+    });
     const wrong = await f.req('PUT', `${base()}/${vip}/connected_devices`, { port_ids: [port, vip] });
     expect(wrong.json().errors[0].loc).toEqual(['body', 'port_ids', 1]);
     expect((await f.req('PATCH', `${base()}/${vip}`, { is_vip: false })).statusCode).toBe(409);
@@ -161,9 +194,10 @@ describe('in use', () => {
     await f.finished(await f.req('DELETE', `/cloud/v1/instances/${f.project}/${R}/${vm}`));
   });
 
-  it('is a balancer\'s VIP, freed (not deleted) with the balancer', async () => {
+  it("is a balancer's VIP, freed (not deleted) with the balancer", async () => {
     const port = await reserve({ type: 'ip_address', network_id: net.networkId, ip_address: '10.40.0.77' });
-    const lb = (await f.finished(await f.req('POST', `/cloud/v1/loadbalancers/${f.project}/${R}`, { name: 'on-reserved', vip_port_id: port }))).created_resources.loadbalancers[0];
+    const lb = (await f.finished(await f.req('POST', `/cloud/v1/loadbalancers/${f.project}/${R}`, { name: 'on-reserved', vip_port_id: port })))
+      .created_resources.loadbalancers[0];
     expect((await f.req('GET', `/cloud/v1/loadbalancers/${f.project}/${R}/${lb}`)).json()).toMatchObject({ vip_address: '10.40.0.77', vip_port_id: port });
     expect(await get(port)).toMatchObject({ status: 'ACTIVE', attachments: [{ resource_id: lb, resource_type: 'loadbalancer' }] });
     expect((await f.req('GET', `/cloud/v1/ports/${f.project}/${R}/${port}`)).json().managed_by).toBe('system');
@@ -189,12 +223,17 @@ describe('quotas and tenancy', () => {
     }
   });
 
-  it('answers 401 without a token and 404 for another client\'s', async () => {
+  it("answers 401 without a token and 404 for another client's", async () => {
     const id = (await f.req('GET', base())).json().results[0].port_id;
     expect((await f.t.request('GET', base())).statusCode).toBe(401);
     const stranger = await f.t.account();
     const project = (await f.req('GET', '/cloud/v1/projects', undefined, stranger)).json().results[0].id;
-    for (const [method, url, body] of [['GET', ''], ['DELETE', ''], ['PATCH', '', { is_vip: true }], ['GET', '/connected_devices']] as const) {
+    for (const [method, url, body] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['PATCH', '', { is_vip: true }],
+      ['GET', '/connected_devices'],
+    ] as const) {
       expect((await f.req(method, `/cloud/v1/reserved_fixed_ips/${project}/${R}/${id}${url}`, body, stranger)).statusCode).toBe(404);
     }
     expect((await f.req('GET', `/cloud/v1/ports/${project}/${R}/${id}`, undefined, stranger)).statusCode).toBe(404);

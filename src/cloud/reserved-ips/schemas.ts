@@ -34,7 +34,20 @@ export const ReservedIpListQuery = Type.Object({
   internal_only: Type.Optional(Type.Boolean({ default: false })),
   ip_address: Type.Optional(Text(45)),
   vip_only: Type.Optional(Type.Boolean({ default: false })),
-  order_by: Type.Optional(StringEnum(['created_at.asc', 'created_at.desc', 'fixed_ip_address.asc', 'fixed_ip_address.desc', 'name.asc', 'name.desc', 'status.asc', 'status.desc', 'updated_at.asc', 'updated_at.desc'])),
+  order_by: Type.Optional(
+    StringEnum([
+      'created_at.asc',
+      'created_at.desc',
+      'fixed_ip_address.asc',
+      'fixed_ip_address.desc',
+      'name.asc',
+      'name.desc',
+      'status.asc',
+      'status.desc',
+      'updated_at.asc',
+      'updated_at.desc',
+    ]),
+  ),
 });
 
 export const ReservedIpSchema = Type.Object(
@@ -55,7 +68,7 @@ export const ReservedIpSchema = Type.Object(
     network: NetworkSchema,
     ...placedRecordFields,
   },
-  { description: 'A reserved fixed IP: a port whose address stays the project\'s' },
+  { description: "A reserved fixed IP: a port whose address stays the project's" },
 );
 
 /** An instance port a VIP can be shared with, or is. */

@@ -69,36 +69,63 @@ export class ReservedIpService {
 
   /** The new port (its address left to the task, unless asked for), or the instance port to reserve. */
   private async reservation(scope: Scope, body: Body, id: string, now: number): Promise<Reservation> {
-    const base = { interface_name: null, security_group_ids: [] as string[], port_security_enabled: true, reserved: true, is_vip: body.is_vip ?? false, connected: [] as string[] };
-    const row = (attrs: PortAttrs, networkId: string | null) => newRow(scope, 'port', id, `reserved-${id.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { parent_id: networkId });
+    const base = {
+      interface_name: null,
+      security_group_ids: [] as string[],
+      port_security_enabled: true,
+      reserved: true,
+      is_vip: body.is_vip ?? false,
+      connected: [] as string[],
+    };
+    const row = (attrs: PortAttrs, networkId: string | null) =>
+      newRow(scope, 'port', id, `reserved-${id.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { parent_id: networkId });
     if (body.type === 'port') return { row: null, data: { convert: true, ...(await this.instancePort(scope, body.port_id!)) } };
     if (body.type === 'external') {
-      const attrs = { ...base, subnet_id: publicSubnetId(scope.regionId), subnet_name: 'external', network_name: 'external', ip_address: publicAddress(now, 0), external: true };
+      const attrs = {
+        ...base,
+        subnet_id: publicSubnetId(scope.regionId),
+        subnet_name: 'external',
+        network_name: 'external',
+        ip_address: publicAddress(now, 0),
+        external: true,
+      };
       return { row: row(attrs, null), data: { external: true } };
     }
     if (body.type === 'subnet') {
       const subnet = await this.ops.resources.get('subnet', scope, body.subnet_id!);
-      if (!subnet || !subnet.ready || subnet.status === 'deleting') throw badInput([bodyField(['subnet_id'], `subnet ${body.subnet_id} is not a finished subnet of project ${scope.projectId}, region ${scope.regionId}`)]);
+      if (!subnet || !subnet.ready || subnet.status === 'deleting')
+        throw badInput([bodyField(['subnet_id'], `subnet ${body.subnet_id} is not a finished subnet of project ${scope.projectId}, region ${scope.regionId}`)]);
       const network = await this.networks.usable(scope, subnet.parent_id!);
-      return { row: row({ ...base, subnet_id: subnet.id, subnet_name: subnet.name, network_name: network.name, ip_address: '', external: false }, network.id), data: { subnet_ids: [subnet.id] } };
+      return {
+        row: row({ ...base, subnet_id: subnet.id, subnet_name: subnet.name, network_name: network.name, ip_address: '', external: false }, network.id),
+        data: { subnet_ids: [subnet.id] },
+      };
     }
     const network = await this.networks.usable(scope, body.network_id!, undefined, ['network_id']);
     const subnets = (await this.ops.resources.children(network.id, 'subnet')).filter((s) => s.ready && s.status !== 'deleting');
     if (subnets.length === 0) throw badInput([bodyField(['network_id'], `network ${network.id} has no finished subnet`)]);
     if (body.type === 'any_subnet') {
-      return { row: row({ ...base, subnet_id: subnets[0].id, subnet_name: subnets[0].name, network_name: network.name, ip_address: '', external: false }, network.id), data: { subnet_ids: subnets.map((s) => s.id) } };
+      return {
+        row: row({ ...base, subnet_id: subnets[0].id, subnet_name: subnets[0].name, network_name: network.name, ip_address: '', external: false }, network.id),
+        data: { subnet_ids: subnets.map((s) => s.id) },
+      };
     }
     const home = subnets.find((s) => isHostAddress(parseCidr(attrsOf<SubnetAttrs>(s).cidr)!, body.ip_address!));
     if (!home) throw badInput([bodyField(['ip_address'], `${body.ip_address} is not a host address of a subnet of network ${network.id}`)]);
-    if ((await this.networks.addressesInUse(network.id)).has(body.ip_address!)) throw new AppError('conflict', `${body.ip_address} is taken on network ${network.id}`);
-    return { row: row({ ...base, subnet_id: home.id, subnet_name: home.name, network_name: network.name, ip_address: body.ip_address!, external: false }, network.id), data: { ip_address: body.ip_address } };
+    if ((await this.networks.addressesInUse(network.id)).has(body.ip_address!))
+      throw new AppError('conflict', `${body.ip_address} is taken on network ${network.id}`);
+    return {
+      row: row({ ...base, subnet_id: home.id, subnet_name: home.name, network_name: network.name, ip_address: body.ip_address!, external: false }, network.id),
+      data: { ip_address: body.ip_address },
+    };
   }
 
   /** An instance port to reserve: the caller's, finished, free of tasks, not reserved yet. */
   private async instancePort(scope: Scope, portId: string): Promise<Record<string, unknown>> {
     const port = await this.ops.resources.get('port', scope, portId);
     const owner = port?.owner_id ? await this.ops.resources.byId(port.owner_id) : undefined;
-    if (!port || !port.ready || owner?.kind !== 'instance') throw badInput([bodyField(['port_id'], `${portId} is not an instance port of project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!port || !port.ready || owner?.kind !== 'instance')
+      throw badInput([bodyField(['port_id'], `${portId} is not an instance port of project ${scope.projectId}, region ${scope.regionId}`)]);
     if (attrsOf<PortAttrs>(port).reserved) throw new AppError('conflict', `Port ${portId} is a reserved fixed IP already`);
     this.records.requireIdle(port);
     return {};
@@ -108,9 +135,15 @@ export class ReservedIpService {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const rows = (await this.ops.resources.all('port', scope)).filter((r) => {
       const a = attrsOf<PortAttrs>(r);
-      return a.reserved && (!query.available_only || !r.owner_id) && (query.device_id === undefined || r.owner_id === query.device_id) &&
-        (!query.external_only || a.external) && (!query.internal_only || !a.external) && (!query.vip_only || a.is_vip) &&
-        (query.ip_address === undefined || a.ip_address === query.ip_address);
+      return (
+        a.reserved &&
+        (!query.available_only || !r.owner_id) &&
+        (query.device_id === undefined || r.owner_id === query.device_id) &&
+        (!query.external_only || a.external) &&
+        (!query.internal_only || !a.external) &&
+        (!query.vip_only || a.is_vip) &&
+        (query.ip_address === undefined || a.ip_address === query.ip_address)
+      );
     });
     const shown = await Promise.all(rows.map((r) => this.present(r)));
     sortReserved(shown, query.order_by ?? 'created_at.asc');
@@ -129,9 +162,14 @@ export class ReservedIpService {
     this.records.requireIdle(row);
     const a = attrsOf<PortAttrs>(row);
     const owner = row.owner_id ? await this.ops.resources.byId(row.owner_id) : undefined;
-    if (body.is_vip && owner?.kind === 'instance') throw new AppError('conflict', `Reserved fixed IP ${id} is an interface of instance ${owner.id}; detach it before making it a VIP`);
-    if (!body.is_vip && (await this.connectedPorts(scope, a)).length > 0) throw new AppError('conflict', `Reserved fixed IP ${id} is shared with ${a.connected!.length} port(s); disconnect them first`);
-    await this.ops.resources.update(id, { attrs: JSON.stringify({ ...a, is_vip: body.is_vip, connected: body.is_vip ? a.connected ?? [] : [] }), updated_at: this.ops.clock.now() });
+    if (body.is_vip && owner?.kind === 'instance')
+      throw new AppError('conflict', `Reserved fixed IP ${id} is an interface of instance ${owner.id}; detach it before making it a VIP`);
+    if (!body.is_vip && (await this.connectedPorts(scope, a)).length > 0)
+      throw new AppError('conflict', `Reserved fixed IP ${id} is shared with ${a.connected!.length} port(s); disconnect them first`);
+    await this.ops.resources.update(id, {
+      attrs: JSON.stringify({ ...a, is_vip: body.is_vip, connected: body.is_vip ? (a.connected ?? []) : [] }),
+      updated_at: this.ops.clock.now(),
+    });
     return this.present(await this.row(scope, id));
   }
 
@@ -141,10 +179,14 @@ export class ReservedIpService {
     this.records.requireIdle(row);
     if (row.owner_id) {
       const owner = await this.ops.resources.byId(row.owner_id);
-      throw new AppError('conflict', `Reserved fixed IP ${id} is in use by ${owner?.kind === 'loadbalancer' ? 'load balancer' : 'instance'} ${row.owner_id}; free it first`);
+      throw new AppError(
+        'conflict',
+        `Reserved fixed IP ${id} is in use by ${owner?.kind === 'loadbalancer' ? 'load balancer' : 'instance'} ${row.owner_id}; free it first`,
+      );
     }
     const shared = await this.connectedPorts(scope, attrsOf<PortAttrs>(row));
-    if (shared.length > 0) throw new AppError('conflict', `Reserved fixed IP ${id} is shared with port(s) ${shared.map((p) => p.id).join(', ')}; disconnect them first`);
+    if (shared.length > 0)
+      throw new AppError('conflict', `Reserved fixed IP ${id} is shared with port(s) ${shared.map((p) => p.id).join(', ')}; disconnect them first`);
     return this.records.startTask(caller, scope, row, 'delete_reserved_fixed_ip', { port_id: id });
   }
 
@@ -168,7 +210,9 @@ export class ReservedIpService {
     const vip = await this.vip(scope, id);
     this.records.requireIdle(vip);
     const eligible = new Set((await this.instancePorts(scope, vip.parent_id)).map((p) => p.id));
-    const wrong: FieldError[] = portIds.flatMap((p, i) => (eligible.has(p) ? [] : [bodyField(['port_ids', i], `${p} is not an instance port on network ${vip.parent_id} of the VIP`)]));
+    const wrong: FieldError[] = portIds.flatMap((p, i) =>
+      eligible.has(p) ? [] : [bodyField(['port_ids', i], `${p} is not an instance port on network ${vip.parent_id} of the VIP`)],
+    );
     if (wrong.length > 0) throw badInput(wrong);
     const a = attrsOf<PortAttrs>(vip);
     const current = (await this.connectedPorts(scope, a)).map((p) => p.id);
@@ -193,7 +237,9 @@ export class ReservedIpService {
   /** Finished instance ports on a network (the public one when `networkId` is null). */
   private async instancePorts(scope: Scope, networkId: string | null): Promise<ResourceRow[]> {
     const instances = new Set((await this.ops.resources.all('instance', scope)).map((i) => i.id));
-    return (await this.ops.resources.all('port', scope)).filter((p) => p.ready && p.parent_id === networkId && p.owner_id !== null && instances.has(p.owner_id));
+    return (await this.ops.resources.all('port', scope)).filter(
+      (p) => p.ready && p.parent_id === networkId && p.owner_id !== null && instances.has(p.owner_id),
+    );
   }
 
   /** The ports a VIP is shared with that still exist (an instance's delete takes its ports). */
@@ -203,30 +249,51 @@ export class ReservedIpService {
   }
 
   private async devices(ports: ResourceRow[]): Promise<{ count: number; results: DevicePort[] }> {
-    const results = await Promise.all(ports.map(async (port) => {
-      const a = attrsOf<PortAttrs>(port);
-      const [instance, network, subnet] = await Promise.all([port.owner_id!, port.parent_id!, a.subnet_id].map((id) => this.ops.resources.byId(id)));
-      return {
-        port_id: port.id, instance_id: instance!.id, instance_name: instance!.name,
-        ip_assignments: [{ ip_address: a.ip_address, subnet_id: a.subnet_id, subnet: await this.subnets.present(subnet!) }],
-        network: await this.networks.present(network!),
-      };
-    }));
+    const results = await Promise.all(
+      ports.map(async (port) => {
+        const a = attrsOf<PortAttrs>(port);
+        const [instance, network, subnet] = await Promise.all([port.owner_id!, port.parent_id!, a.subnet_id].map((id) => this.ops.resources.byId(id)));
+        return {
+          port_id: port.id,
+          instance_id: instance!.id,
+          instance_name: instance!.name,
+          ip_assignments: [{ ip_address: a.ip_address, subnet_id: a.subnet_id, subnet: await this.subnets.present(subnet!) }],
+          network: await this.networks.present(network!),
+        };
+      }),
+    );
     return { count: results.length, results };
   }
 
   async present(row: ResourceRow): Promise<ReservedIp> {
     const a = attrsOf<PortAttrs>(row);
     const owner = row.owner_id ? await this.ops.resources.byId(row.owner_id) : undefined;
-    const network = row.parent_id ? await this.networks.present((await this.ops.resources.byId(row.parent_id))!) : { ...publicNetwork(Number(row.region_id), this.ops.regions.name(Number(row.region_id)), row.created_at), subnets: [] };
+    const network = row.parent_id
+      ? await this.networks.present((await this.ops.resources.byId(row.parent_id))!)
+      : { ...publicNetwork(Number(row.region_id), this.ops.regions.name(Number(row.region_id)), row.created_at), subnets: [] };
     const device = owner ? { resource_id: owner.id, resource_type: owner.kind } : null;
     return {
-      port_id: row.id, name: row.name, network_id: network.id, subnet_id: a.external ? null : a.subnet_id, subnet_v6_id: null,
-      fixed_ip_address: a.ip_address || null, fixed_ipv6_address: null, is_external: a.external, is_vip: a.is_vip ?? false,
-      status: !row.ready ? 'BUILD' : owner ? 'ACTIVE' : 'DOWN', attachments: device ? [device] : [],
+      port_id: row.id,
+      name: row.name,
+      network_id: network.id,
+      subnet_id: a.external ? null : a.subnet_id,
+      subnet_v6_id: null,
+      fixed_ip_address: a.ip_address || null,
+      fixed_ipv6_address: null,
+      is_external: a.external,
+      is_vip: a.is_vip ?? false,
+      status: !row.ready ? 'BUILD' : owner ? 'ACTIVE' : 'DOWN',
+      attachments: device ? [device] : [],
       reservation: { resource_id: device?.resource_id ?? null, resource_type: device?.resource_type ?? null, status: device ? 'attached' : 'available' },
-      allowed_address_pairs: [], network, project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      allowed_address_pairs: [],
+      network,
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 }
@@ -235,7 +302,9 @@ export class ReservedIpService {
 function checkFields(body: Body): void {
   const rule = FIELDS[body.type];
   const missing = rule.needs.filter((f) => body[f] === undefined).map((f) => bodyField([f], `a ${body.type} reservation needs ${f}`, 'missing'));
-  const extra = SPECIFIC.filter((f) => body[f] !== undefined && body[f] !== null && body[f] !== false && !rule.needs.includes(f) && !rule.takes.includes(f)).map((f) => bodyField([f], `a ${body.type} reservation takes no ${f}`));
+  const extra = SPECIFIC.filter(
+    (f) => body[f] !== undefined && body[f] !== null && body[f] !== false && !rule.needs.includes(f) && !rule.takes.includes(f),
+  ).map((f) => bodyField([f], `a ${body.type} reservation takes no ${f}`));
   const family = body.ip_family === 'ipv6' || body.ip_family === 'dual' ? [bodyField(['ip_family'], 'subnets here are IPv4 only: use ipv4')] : [];
   const fields = [...missing, ...extra, ...family];
   if (fields.length > 0) throw badInput(fields);
@@ -245,5 +314,10 @@ function sortReserved(items: ReservedIp[], orderBy: string): void {
   const [field, dir] = orderBy.split('.');
   const sign = dir === 'desc' ? -1 : 1;
   const address = (x: string | null) => (x ?? '').split('.').reduce((acc, o) => acc * 256 + Number(o || 0), 0);
-  items.sort((a, b) => (field === 'fixed_ip_address' ? address(a.fixed_ip_address) - address(b.fixed_ip_address) : String(a[field as keyof ReservedIp]).localeCompare(String(b[field as keyof ReservedIp]))) * sign || a.port_id.localeCompare(b.port_id));
+  items.sort(
+    (a, b) =>
+      (field === 'fixed_ip_address'
+        ? address(a.fixed_ip_address) - address(b.fixed_ip_address)
+        : String(a[field as keyof ReservedIp]).localeCompare(String(b[field as keyof ReservedIp]))) * sign || a.port_id.localeCompare(b.port_id),
+  );
 }

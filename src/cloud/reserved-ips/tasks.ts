@@ -42,7 +42,10 @@ export function reservedIpTaskTypes(quotas: QuotaService): TaskType[] {
       },
     },
     deleteTask({
-      type: 'delete_reserved_fixed_ip', durationMs: DURATION, idKey: 'port_id', restore: {},
+      type: 'delete_reserved_fixed_ip',
+      durationMs: DURATION,
+      idKey: 'port_id',
+      restore: {},
       // Its floating IPs stay in the project, unassigned.
       async remove(store, id) {
         for (const fip of await store.children(id, 'floatingip')) await store.update(fip.id, { parent_id: null, owner_id: null, status: 'DOWN' });

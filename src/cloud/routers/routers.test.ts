@@ -26,7 +26,12 @@ describe('routers', () => {
 
   it('makes a router with interfaces, a gateway and routes in one task', async () => {
     const before = (await f.req('GET', `/cloud/v2/regional_quotas/${f.me.clientId}/${R}`)).json();
-    const res = await f.req('POST', base(), { name: 'edge', interfaces: [{ subnet_id: a.subnetId, type: 'subnet' }], external_gateway_info: { type: 'default' }, routes: [{ destination: '172.16.5.9/16', nexthop: '10.50.0.254' }] });
+    const res = await f.req('POST', base(), {
+      name: 'edge',
+      interfaces: [{ subnet_id: a.subnetId, type: 'subnet' }],
+      external_gateway_info: { type: 'default' },
+      routes: [{ destination: '172.16.5.9/16', nexthop: '10.50.0.254' }],
+    });
     expectConforms('POST', '/cloud/v1/routers/{project_id}/{region_id}', res);
     const task = await f.finished(res);
     expect(task).toMatchObject({ task_type: 'create_router', created_resources: { routers: [res.json().id] } });
@@ -34,7 +39,10 @@ describe('routers', () => {
     const got = await f.req('GET', `${base()}/${router}`);
     expectConforms('GET', '/cloud/v1/routers/{project_id}/{region_id}/{router_id}', got);
     expect(got.json()).toMatchObject({
-      name: 'edge', status: 'ACTIVE', distributed: false, routes: [{ destination: '172.16.0.0/16', nexthop: '10.50.0.254' }],
+      name: 'edge',
+      status: 'ACTIVE',
+      distributed: false,
+      routes: [{ destination: '172.16.0.0/16', nexthop: '10.50.0.254' }],
       interfaces: [{ network_id: a.networkId, ip_assignments: [{ ip_address: '10.50.0.1', subnet_id: a.subnetId }] }],
       external_gateway_info: { network_id: publicNet, enable_snat: true, external_fixed_ips: [{ ip_address: expect.stringMatching(/^203\.0\.113\./) }] },
     });
@@ -70,13 +78,16 @@ describe('routers', () => {
     expect((await f.req('GET', base())).json().count).toBe(before);
   });
 
-  it('attaches and detaches subnets at once; a route\'s next hop keeps its subnet attached', async () => {
+  it("attaches and detaches subnets at once; a route's next hop keeps its subnet attached", async () => {
     const attached = await f.req('POST', `${base()}/${router}/attach`, { subnet_id: b.subnetId, ip_address: '10.51.0.254' });
     expectConforms('POST', '/cloud/v1/routers/{project_id}/{region_id}/{router_id}/attach', attached);
     expect(attached.json().interfaces.map((i: any) => i.ip_assignments[0].ip_address)).toEqual(['10.50.0.1', '10.51.0.254']);
     expect((await f.req('POST', `${base()}/${router}/attach`, { subnet_id: b.subnetId })).statusCode).toBe(409);
     const c = await f.networkWithSubnet('rt-c', '10.52.0.0/24');
-    expect((await f.req('POST', `${base()}/${router}/attach`, { subnet_id: c.subnetId, ip_address: '10.99.0.1' })).json().errors[0].loc).toEqual(['body', 'ip_address']);
+    expect((await f.req('POST', `${base()}/${router}/attach`, { subnet_id: c.subnetId, ip_address: '10.99.0.1' })).json().errors[0].loc).toEqual([
+      'body',
+      'ip_address',
+    ]);
     const hop = await f.req('POST', `${base()}/${router}/detach`, { subnet_id: a.subnetId });
     expect(hop.statusCode).toBe(409);
     expect(hop.json().message).toMatch(/172\.16\.0\.0\/16/);
@@ -96,16 +107,33 @@ describe('routers', () => {
     const noop = await f.req('PATCH', v2, { name: 'edge-2' });
     expectConforms('PATCH', '/cloud/v2/routers/{project_id}/{region_id}/{router_id}', noop);
     expect(noop.json()).toEqual({ tasks: [], id: router });
-    const task = await f.finished(await f.req('PATCH', v2, { external_gateway_info: { type: 'manual', network_id: publicNet, enable_snat: false }, routes: [{ destination: '0.0.0.0/0', nexthop: '10.50.0.5' }] }));
+    const task = await f.finished(
+      await f.req('PATCH', v2, {
+        external_gateway_info: { type: 'manual', network_id: publicNet, enable_snat: false },
+        routes: [{ destination: '0.0.0.0/0', nexthop: '10.50.0.5' }],
+      }),
+    );
     expect(task.task_type).toBe('update_router');
-    expect(await get(router)).toMatchObject({ external_gateway_info: { enable_snat: false, external_fixed_ips: [expect.any(Object)] }, routes: [{ destination: '0.0.0.0/0' }] });
+    expect(await get(router)).toMatchObject({
+      external_gateway_info: { enable_snat: false, external_fixed_ips: [expect.any(Object)] },
+      routes: [{ destination: '0.0.0.0/0' }],
+    });
     expect((await f.req('PATCH', v2, { external_gateway_info: { type: 'default' } })).json().errors[0].loc).toEqual(['body', 'external_gateway_info', 'type']);
   });
 
   it('lets a balancer route to members on a network it joins to the VIP network', async () => {
     const vm = await f.instance('rt-member', { interfaces: [{ type: 'subnet', network_id: b.networkId, subnet_id: b.subnetId }] });
     const address = (await f.req('GET', `/cloud/v1/instances/${f.project}/${R}/${vm}`)).json().addresses['rt-b'][0].addr;
-    const lb = (await f.finished(await f.req('POST', `/cloud/v1/loadbalancers/${f.project}/${R}`, { name: 'routed-lb', vip_network_id: a.networkId, preferred_connectivity: 'L3', listeners: [{ name: 'tcp-in', protocol: 'TCP', protocol_port: 22, pools: [{ name: 'ssh', protocol: 'TCP', lb_algorithm: 'ROUND_ROBIN' }] }] }))).created_resources;
+    const lb = (
+      await f.finished(
+        await f.req('POST', `/cloud/v1/loadbalancers/${f.project}/${R}`, {
+          name: 'routed-lb',
+          vip_network_id: a.networkId,
+          preferred_connectivity: 'L3',
+          listeners: [{ name: 'tcp-in', protocol: 'TCP', protocol_port: 22, pools: [{ name: 'ssh', protocol: 'TCP', lb_algorithm: 'ROUND_ROBIN' }] }],
+        }),
+      )
+    ).created_resources;
     const member = { address, protocol_port: 22, instance_id: vm };
     const unreachable = await f.req('POST', `/cloud/v1/lbpools/${f.project}/${R}/${lb.pools[0]}/member`, member);
     expect(unreachable.json().errors[0].loc).toEqual(['body', 'instance_id']);
@@ -147,12 +175,17 @@ describe('quotas and tenancy', () => {
     }
   });
 
-  it('answers 401 without a token and 404 for another client\'s router', async () => {
+  it("answers 401 without a token and 404 for another client's router", async () => {
     const id = (await f.finished(await f.req('POST', base(), { name: 'mine' }))).created_resources.routers[0];
     expect((await f.t.request('GET', base())).statusCode).toBe(401);
     const stranger = await f.t.account();
     const project = (await f.req('GET', '/cloud/v1/projects', undefined, stranger)).json().results[0].id;
-    for (const [method, url, body] of [['GET', ''], ['DELETE', ''], ['PATCH', '', { name: 'theirs' }], ['POST', '/attach', { subnet_id: a.subnetId }]] as const) {
+    for (const [method, url, body] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['PATCH', '', { name: 'theirs' }],
+      ['POST', '/attach', { subnet_id: a.subnetId }],
+    ] as const) {
       expect((await f.req(method, `/cloud/v1/routers/${project}/${R}/${id}${url}`, body, stranger)).statusCode, `${method} ${url}`).toBe(404);
     }
     expect((await get(id)).name).toBe('mine');

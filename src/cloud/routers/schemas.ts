@@ -7,7 +7,10 @@ import { IpAddress, IpNetwork, LIMITS, pageQuery, placedRecordFields, ResourceNa
 /** Routes of one router (the reference states no bound). */
 export const MAX_ROUTES = 100;
 
-const Route = Type.Object({ destination: IpNetwork({ description: 'IPv4 or IPv6 network in CIDR form' }), nexthop: IpAddress({ description: 'An address on a subnet the router is attached to' }) });
+const Route = Type.Object({
+  destination: IpNetwork({ description: 'IPv4 or IPv6 network in CIDR form' }),
+  nexthop: IpAddress({ description: 'An address on a subnet the router is attached to' }),
+});
 /** `default`: the region's public network; `manual`: the network named (the public network is the only external one). */
 const Gateway = Type.Object({
   type: Type.Optional(StringEnum(['default', 'manual'], { description: 'Default: manual when network_id is given, else default' })),
@@ -29,7 +32,7 @@ export const RouterUpdateBody = Type.Object({
   routes: Type.Optional(Nullable(Type.Array(Route, { maxItems: MAX_ROUTES }))),
 });
 
-export const AttachBody = Type.Object({ subnet_id: Uuid(), ip_address: Type.Optional(IpAddress({ description: 'Default: the subnet\'s gateway address' })) });
+export const AttachBody = Type.Object({ subnet_id: Uuid(), ip_address: Type.Optional(IpAddress({ description: "Default: the subnet's gateway address" })) });
 export const DetachBody = Type.Object({ subnet_id: Uuid() });
 export const RouterListQuery = Type.Object({ ...pageQuery(), name: Type.Optional(Text()) });
 
@@ -40,8 +43,17 @@ export const RouterSchema = Type.Object(
     name: Type.String(),
     status: Type.String({ description: 'BUILD while its create task runs, then ACTIVE' }),
     distributed: Type.Boolean(),
-    interfaces: Type.Array(Type.Object({ port_id: Type.String({ format: 'uuid' }), network_id: Type.String({ format: 'uuid' }), mac_address: Nullable(Type.String()), ip_assignments: Type.Array(Assignment) })),
-    external_gateway_info: Nullable(Type.Object({ network_id: Type.String({ format: 'uuid' }), enable_snat: Type.Boolean(), external_fixed_ips: Type.Array(Assignment) })),
+    interfaces: Type.Array(
+      Type.Object({
+        port_id: Type.String({ format: 'uuid' }),
+        network_id: Type.String({ format: 'uuid' }),
+        mac_address: Nullable(Type.String()),
+        ip_assignments: Type.Array(Assignment),
+      }),
+    ),
+    external_gateway_info: Nullable(
+      Type.Object({ network_id: Type.String({ format: 'uuid' }), enable_snat: Type.Boolean(), external_fixed_ips: Type.Array(Assignment) }),
+    ),
     routes: Type.Array(Type.Object({ destination: Type.String(), nexthop: Type.String() })),
     ...placedRecordFields,
   },

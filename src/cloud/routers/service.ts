@@ -66,17 +66,20 @@ export class RouterService {
     const at = (field: string) => ['external_gateway_info', field];
     const type = input.type ?? (input.network_id ? 'manual' : 'default');
     const external = publicNetworkId(scope.regionId);
-    if (type === 'default' && when === 'update') throw badInput([bodyField(at('type'), 'an update names the gateway network: use type manual with network_id')]);
+    if (type === 'default' && when === 'update')
+      throw badInput([bodyField(at('type'), 'an update names the gateway network: use type manual with network_id')]);
     if (type === 'default' && input.network_id) throw badInput([bodyField(at('network_id'), 'a default gateway takes no network_id')]);
     if (type === 'manual' && !input.network_id) throw badInput([bodyField(at('network_id'), 'a manual gateway needs network_id', 'missing')]);
-    if (type === 'manual' && input.network_id !== external) throw badInput([bodyField(at('network_id'), `${input.network_id} is not an external network; region ${scope.regionId} has one: ${external}`)]);
+    if (type === 'manual' && input.network_id !== external)
+      throw badInput([bodyField(at('network_id'), `${input.network_id} is not an external network; region ${scope.regionId} has one: ${external}`)]);
     return { network_id: external, enable_snat: input.enable_snat ?? true };
   }
 
   /** An interface on a finished subnet no router has yet, at its gateway address (or `address`). */
   private async interfacePort(scope: Scope, subnetId: string, address: string | undefined, routerId: string, now: number, at: Path): Promise<ResourceRow> {
     const subnet = await this.ops.resources.get('subnet', scope, subnetId);
-    if (!subnet || !subnet.ready || subnet.status === 'deleting') throw badInput([bodyField(at, `subnet ${subnetId} is not a finished subnet of project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (!subnet || !subnet.ready || subnet.status === 'deleting')
+      throw badInput([bodyField(at, `subnet ${subnetId} is not a finished subnet of project ${scope.projectId}, region ${scope.regionId}`)]);
     const network = await this.networks.usable(scope, subnet.parent_id!);
     const onSubnet = (await this.ops.resources.children(network.id, 'port')).filter((p) => attrsOf<PortAttrs>(p).subnet_id === subnet.id);
     for (const port of onSubnet) {
@@ -89,22 +92,35 @@ export class RouterService {
     const wanted = address ?? (s.gateway_ip && !taken.has(s.gateway_ip) ? s.gateway_ip : freeAddress(cidr, taken));
     if (!wanted) throw new AppError('conflict', `Subnet ${subnetId} has no free address left for the router`);
     const edges = [cidr.base, cidr.base + 2 ** (32 - cidr.prefix) - 1].map((n) => [24, 16, 8, 0].map((sh) => Math.floor(n / 2 ** sh) % 256).join('.'));
-    if (!containsAddress(cidr, wanted) || edges.includes(wanted)) throw badInput([bodyField(['ip_address'], `${wanted} is not a host address of subnet ${subnetId} (${s.cidr})`)]);
+    if (!containsAddress(cidr, wanted) || edges.includes(wanted))
+      throw badInput([bodyField(['ip_address'], `${wanted} is not a host address of subnet ${subnetId} (${s.cidr})`)]);
     if (taken.has(wanted)) throw new AppError('conflict', `${wanted} is taken on network ${network.id}`);
-    const attrs: PortAttrs = { subnet_id: subnet.id, subnet_name: subnet.name, network_name: network.name, ip_address: wanted, external: false, interface_name: null, security_group_ids: [], port_security_enabled: false };
+    const attrs: PortAttrs = {
+      subnet_id: subnet.id,
+      subnet_name: subnet.name,
+      network_name: network.name,
+      ip_address: wanted,
+      external: false,
+      interface_name: null,
+      security_group_ids: [],
+      port_security_enabled: false,
+    };
     return newRow(scope, 'port', randomUUID(), `router-if-${routerId.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { parent_id: network.id, owner_id: routerId });
   }
 
   /** Routes in canonical form: a network each, once, with a next hop on a subnet among `interfaces`. */
   async routes(routes: RouteInput[], interfaces: ResourceRow[], at: Path): Promise<RouterAttrs['routes']> {
-    const subnets = await Promise.all(interfaces.map(async (p) => parseCidr(attrsOf<SubnetAttrs>((await this.ops.resources.byId(attrsOf<PortAttrs>(p).subnet_id))!).cidr)!));
+    const subnets = await Promise.all(
+      interfaces.map(async (p) => parseCidr(attrsOf<SubnetAttrs>((await this.ops.resources.byId(attrsOf<PortAttrs>(p).subnet_id))!).cidr)!),
+    );
     const out: RouterAttrs['routes'] = [];
     const wrong: FieldError[] = [];
     for (const [i, route] of routes.entries()) {
       const destination = parseNetwork(route.destination);
       if (!destination) wrong.push(bodyField([...at, i, 'destination'], `${route.destination} is not a network in CIDR form`));
       else if (out.some((r) => r.destination === destination.text)) wrong.push(bodyField([...at, i, 'destination'], `${destination.text} has a route already`));
-      if (!subnets.some((cidr) => containsAddress(cidr, route.nexthop))) wrong.push(bodyField([...at, i, 'nexthop'], `${route.nexthop} is on no subnet the router is attached to`));
+      if (!subnets.some((cidr) => containsAddress(cidr, route.nexthop)))
+        wrong.push(bodyField([...at, i, 'nexthop'], `${route.nexthop} is on no subnet the router is attached to`));
       if (destination) out.push({ destination: destination.text, nexthop: route.nexthop });
     }
     if (wrong.length > 0) throw badInput(wrong);
@@ -159,7 +175,8 @@ export class RouterService {
     const now = this.ops.clock.now();
     await this.ops.transaction(async (trx) => {
       const store = new ResourceStore(trx);
-      if (change.attrs.gateway && !attrsOf<RouterAttrs>(router).gateway) await this.quotas.checkNow(trx, scope.clientId, { external_ip_count: 1 }, scope.regionId);
+      if (change.attrs.gateway && !attrsOf<RouterAttrs>(router).gateway)
+        await this.quotas.checkNow(trx, scope.clientId, { external_ip_count: 1 }, scope.regionId);
       const attrs = await applyGateway(store, router, change.attrs, () => gatewayPort(scope, id, now));
       await store.update(id, { name: change.name, attrs: JSON.stringify(attrs), updated_at: now });
     });
@@ -191,7 +208,11 @@ export class RouterService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const router = await this.records.idleRow(scope, id);
     const interfaces = await interfacesOf(this.ops.resources, id);
-    if (interfaces.length > 0) throw new AppError('conflict', `Router ${id} is attached to subnet(s) ${interfaces.map((p) => attrsOf<PortAttrs>(p).subnet_id).join(', ')}; detach them first`);
+    if (interfaces.length > 0)
+      throw new AppError(
+        'conflict',
+        `Router ${id} is attached to subnet(s) ${interfaces.map((p) => attrsOf<PortAttrs>(p).subnet_id).join(', ')}; detach them first`,
+      );
     return this.records.startTask(caller, scope, router, 'delete_router', { router_id: id, status: router.status }, { status: 'DELETING' });
   }
 
@@ -208,11 +229,24 @@ export class RouterService {
     const gateway = a.gateway?.port_id ? await this.ops.resources.byId(a.gateway.port_id) : undefined;
     const assignment = (p: ResourceRow) => ({ ip_address: attrsOf<PortAttrs>(p).ip_address, subnet_id: attrsOf<PortAttrs>(p).subnet_id });
     return {
-      id: row.id, name: row.name, status: row.status, distributed: false,
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      distributed: false,
       interfaces: interfaces.map((p) => ({ port_id: p.id, network_id: p.parent_id!, mac_address: macAddress(p.id), ip_assignments: [assignment(p)] })),
-      external_gateway_info: a.gateway && { network_id: a.gateway.network_id, enable_snat: a.gateway.enable_snat, external_fixed_ips: gateway ? [assignment(gateway)] : [] },
-      routes: a.routes, project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      external_gateway_info: a.gateway && {
+        network_id: a.gateway.network_id,
+        enable_snat: a.gateway.enable_snat,
+        external_fixed_ips: gateway ? [assignment(gateway)] : [],
+      },
+      routes: a.routes,
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 }
@@ -235,6 +269,15 @@ export async function applyGateway(store: ResourceStore, router: ResourceRow, ne
 
 /** The port that holds a gateway's address on the public network. */
 export function gatewayPort(scope: Scope, routerId: string, now: number): ResourceRow {
-  const attrs: PortAttrs = { subnet_id: publicSubnetId(scope.regionId), subnet_name: 'external', network_name: 'external', ip_address: publicAddress(now, 0), external: true, interface_name: null, security_group_ids: [], port_security_enabled: false };
+  const attrs: PortAttrs = {
+    subnet_id: publicSubnetId(scope.regionId),
+    subnet_name: 'external',
+    network_name: 'external',
+    ip_address: publicAddress(now, 0),
+    external: true,
+    interface_name: null,
+    security_group_ids: [],
+    port_security_enabled: false,
+  };
   return newRow(scope, 'port', randomUUID(), `router-gw-${routerId.slice(0, 8)}`, 'ACTIVE', '', attrs, now, { owner_id: routerId });
 }

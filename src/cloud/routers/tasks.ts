@@ -20,7 +20,10 @@ export function routerTaskTypes(quotas: QuotaService): TaskType[] {
         const store = new ResourceStore(trx);
         const router = await pendingRow(store, data.router_id, 'Router');
         const ports = await store.attachedTo(router.id, 'port');
-        await quotas.check(trx, task.client_id, Number(task.region_id), { router_count: 1, external_ip_count: ports.filter((p) => p.parent_id === null).length });
+        await quotas.check(trx, task.client_id, Number(task.region_id), {
+          router_count: 1,
+          external_ip_count: ports.filter((p) => p.parent_id === null).length,
+        });
         await requireOwnAddresses(store, ports);
         await store.updateCreatedBy(task.task_id, { ready: 1, task_id: null, updated_at: now });
         await store.update(router.id, { status: 'ACTIVE' });
@@ -37,7 +40,8 @@ export function routerTaskTypes(quotas: QuotaService): TaskType[] {
         const store = new ResourceStore(trx);
         const router = await pendingRow(store, data.router_id, 'Router');
         const scope = { clientId: task.client_id, projectId: Number(router.project_id), regionId: Number(router.region_id) };
-        if ((data.attrs as RouterAttrs).gateway && !attrsOf<RouterAttrs>(router).gateway) await quotas.check(trx, task.client_id, scope.regionId, { external_ip_count: 1 });
+        if ((data.attrs as RouterAttrs).gateway && !attrsOf<RouterAttrs>(router).gateway)
+          await quotas.check(trx, task.client_id, scope.regionId, { external_ip_count: 1 });
         const attrs = await applyGateway(store, router, data.attrs, () => gatewayPort(scope, router.id, now));
         await store.update(router.id, { name: data.name, attrs: JSON.stringify(attrs), task_id: null, updated_at: now });
       },
@@ -46,7 +50,10 @@ export function routerTaskTypes(quotas: QuotaService): TaskType[] {
       },
     },
     deleteTask({
-      type: 'delete_router', durationMs: DURATION, idKey: 'router_id', restore: { status: 'ACTIVE' },
+      type: 'delete_router',
+      durationMs: DURATION,
+      idKey: 'router_id',
+      restore: { status: 'ACTIVE' },
       // Its gateway goes with it (the request refused it while subnets were attached).
       async remove(store, id) {
         await store.deleteMany([...(await store.attachedTo(id, 'port')).map((p) => p.id), id]);

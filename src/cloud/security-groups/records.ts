@@ -44,7 +44,9 @@ export class GroupRecords {
     await this.ops.transaction(async (trx) => {
       const group = { ...newRow(scope, 'security_group', id, DEFAULT_GROUP_NAME, 'ACTIVE', '', attrs, now), ready: 1, creator_task_id: null, task_id: null };
       if (!(await insertIfAbsent(trx, group))) return;
-      const rules = defaultGroupRules(id).map((rule, i) => ruleRow(scope, id, stableUuid('edgeplane-default-security-group-rule', `${id}/${i}`), rule, null, now, 1));
+      const rules = defaultGroupRules(id).map((rule, i) =>
+        ruleRow(scope, id, stableUuid('edgeplane-default-security-group-rule', `${id}/${i}`), rule, null, now, 1),
+      );
       for (const row of rules) await insertIfAbsent(trx, row);
     });
   }
@@ -66,15 +68,31 @@ export class GroupRecords {
     const attrs = attrsOf<GroupAttrs>(row);
     const rules = (await this.rules(row.id)).filter((r) => r.ready).sort(byRule);
     return {
-      id: row.id, name: row.name, description: attrs.description, revision_number: attrs.revision_number,
-      security_group_rules: rules.map(presentRule), tags_v2: tagList(attrs.tags),
-      project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      id: row.id,
+      name: row.name,
+      description: attrs.description,
+      revision_number: attrs.revision_number,
+      security_group_rules: rules.map(presentRule),
+      tags_v2: tagList(attrs.tags),
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 }
 
-export async function insertRules(store: ResourceStore, scope: Scope, groupId: string, rules: Rule[], taskId: string | null, now: number, ready: 0 | 1, ids?: string[]): Promise<string[]> {
+export async function insertRules(
+  store: ResourceStore,
+  scope: Scope,
+  groupId: string,
+  rules: Rule[],
+  taskId: string | null,
+  now: number,
+  ready: 0 | 1,
+  ids?: string[],
+): Promise<string[]> {
   const made = rules.map((rule, i) => ruleRow(scope, groupId, ids?.[i] ?? randomUUID(), rule, taskId, now, ready));
   for (const row of made) await store.insert(row);
   return made.map((r) => r.id);
@@ -98,9 +116,19 @@ export function ruleOf(row: ResourceRow): Rule {
 export function presentRule(row: ResourceRow): RuleView {
   const attrs = attrsOf<RuleAttrs>(row);
   return {
-    id: row.id, security_group_id: row.parent_id!, direction: attrs.direction, ethertype: attrs.ethertype, protocol: attrs.protocol as RuleView['protocol'],
-    port_range_min: attrs.port_range_min, port_range_max: attrs.port_range_max, remote_ip_prefix: attrs.remote_ip_prefix, remote_group_id: attrs.remote_group_id,
-    description: attrs.description, revision_number: attrs.revision_number, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+    id: row.id,
+    security_group_id: row.parent_id!,
+    direction: attrs.direction,
+    ethertype: attrs.ethertype,
+    protocol: attrs.protocol as RuleView['protocol'],
+    port_range_min: attrs.port_range_min,
+    port_range_max: attrs.port_range_max,
+    remote_ip_prefix: attrs.remote_ip_prefix,
+    remote_group_id: attrs.remote_group_id,
+    description: attrs.description,
+    revision_number: attrs.revision_number,
+    created_at: zonedTime(row.created_at),
+    updated_at: zonedTime(row.updated_at),
   };
 }
 
@@ -108,7 +136,15 @@ export function presentRule(row: ResourceRow): RuleView {
 function byRule(a: ResourceRow, b: ResourceRow): number {
   const key = (row: ResourceRow) => {
     const r = attrsOf<RuleAttrs>(row);
-    return [r.direction, r.ethertype, r.protocol ?? '', String(r.port_range_min ?? -1).padStart(5, '0'), r.remote_ip_prefix ?? '', r.remote_group_id ?? '', row.id].join('|');
+    return [
+      r.direction,
+      r.ethertype,
+      r.protocol ?? '',
+      String(r.port_range_min ?? -1).padStart(5, '0'),
+      r.remote_ip_prefix ?? '',
+      r.remote_group_id ?? '',
+      row.id,
+    ].join('|');
   };
   return key(a).localeCompare(key(b));
 }
@@ -120,6 +156,10 @@ function ruleRow(scope: Scope, groupId: string, id: string, rule: Rule, taskId: 
 
 /** Inserts the row unless one with its ID exists; whether it inserted. */
 async function insertIfAbsent(trx: Kysely<any>, row: ResourceRow): Promise<boolean> {
-  const result = await trx.insertInto('cloud_resources').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+  const result = await trx
+    .insertInto('cloud_resources')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }

@@ -14,7 +14,14 @@ const problems = (input: Parameters<typeof normaliseRule>[0]) => {
 describe('normaliseRule', () => {
   it('fills defaults and writes the remote prefix in canonical form', () => {
     expect(rule({ direction: 'ingress', protocol: 'tcp', port_range_min: 22, remote_ip_prefix: '10.1.2.3/8' })).toEqual({
-      direction: 'ingress', ethertype: 'IPv4', protocol: 'tcp', port_range_min: 22, port_range_max: 22, remote_ip_prefix: '10.0.0.0/8', remote_group_id: null, description: '',
+      direction: 'ingress',
+      ethertype: 'IPv4',
+      protocol: 'tcp',
+      port_range_min: 22,
+      port_range_max: 22,
+      remote_ip_prefix: '10.0.0.0/8',
+      remote_group_id: null,
+      description: '',
     });
     expect(rule({ direction: 'egress', protocol: 'any' }).protocol).toBeNull();
     expect(rule({ direction: 'ingress', protocol: 'icmp', port_range_min: 8, port_range_max: 0 })).toMatchObject({ port_range_min: 8, port_range_max: 0 });
@@ -33,7 +40,9 @@ describe('normaliseRule', () => {
     expect(problems({ direction: 'ingress', ethertype: 'IPv6', remote_ip_prefix: '10.0.0.0/8' })).toEqual(['remote_ip_prefix']);
     expect(problems({ direction: 'ingress', remote_ip_prefix: 'not-a-network' })).toEqual(['remote_ip_prefix']);
     expect(problems({ direction: 'ingress', protocol: 'ipv6-icmp' })).toEqual(['protocol']);
-    expect(problems({ direction: 'ingress', remote_ip_prefix: '10.0.0.0/8', remote_group_id: 'a9d8f8b4-3b58-4a52-9ee8-f0d7b7a41b1f' })).toEqual(['remote_group_id']);
+    expect(problems({ direction: 'ingress', remote_ip_prefix: '10.0.0.0/8', remote_group_id: 'a9d8f8b4-3b58-4a52-9ee8-f0d7b7a41b1f' })).toEqual([
+      'remote_group_id',
+    ]);
   });
 });
 
@@ -48,6 +57,10 @@ describe('sameRule', () => {
   });
 
   it('gives the default group ingress from its own members only', () => {
-    expect(defaultGroupRules('g').filter((r) => r.direction === 'ingress').map((r) => r.remote_group_id)).toEqual(['g', 'g']);
+    expect(
+      defaultGroupRules('g')
+        .filter((r) => r.direction === 'ingress')
+        .map((r) => r.remote_group_id),
+    ).toEqual(['g', 'g']);
   });
 });

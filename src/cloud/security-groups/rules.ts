@@ -46,7 +46,11 @@ export function normaliseRule(input: RuleInput): { rule: Rule } | { problems: Ru
   if (min !== null && max === null) max = min;
   if (min === null && max !== null) problems.push({ field: 'port_range_min', message: 'is required when port_range_max is given' });
   if (protocol === null || (!PORT_PROTOCOLS.has(protocol) && !ICMP_PROTOCOLS.has(protocol))) {
-    if (min !== null || max !== null) problems.push({ field: 'port_range_min', message: `ports cannot be set for protocol ${protocol ?? 'any'}; only for ${[...PORT_PROTOCOLS, ...ICMP_PROTOCOLS].join(', ')}` });
+    if (min !== null || max !== null)
+      problems.push({
+        field: 'port_range_min',
+        message: `ports cannot be set for protocol ${protocol ?? 'any'}; only for ${[...PORT_PROTOCOLS, ...ICMP_PROTOCOLS].join(', ')}`,
+      });
   } else if (ICMP_PROTOCOLS.has(protocol)) {
     if (min !== null && min > 255) problems.push({ field: 'port_range_min', message: 'is the ICMP type for this protocol: 0 to 255' });
     if (max !== null && max > 255) problems.push({ field: 'port_range_max', message: 'is the ICMP code for this protocol: 0 to 255' });
@@ -59,21 +63,38 @@ export function normaliseRule(input: RuleInput): { rule: Rule } | { problems: Ru
   if (input.remote_ip_prefix !== undefined && input.remote_ip_prefix !== null) {
     const network = parseNetwork(input.remote_ip_prefix);
     if (!network) problems.push({ field: 'remote_ip_prefix', message: 'must be an IPv4 or IPv6 network in CIDR form' });
-    else if ((network.family === 4) !== (ethertype === 'IPv4')) problems.push({ field: 'remote_ip_prefix', message: `is an IPv${network.family} network but the rule's ethertype is ${ethertype}` });
+    else if ((network.family === 4) !== (ethertype === 'IPv4'))
+      problems.push({ field: 'remote_ip_prefix', message: `is an IPv${network.family} network but the rule's ethertype is ${ethertype}` });
     else prefix = network.text;
   }
   const group = input.remote_group_id ?? null;
   if (prefix !== null && group !== null) problems.push({ field: 'remote_group_id', message: 'cannot be combined with remote_ip_prefix' });
   if (problems.length > 0) return { problems };
-  return { rule: { direction: input.direction, ethertype, protocol, port_range_min: min, port_range_max: max, remote_ip_prefix: prefix, remote_group_id: group, description: input.description ?? '' } };
+  return {
+    rule: {
+      direction: input.direction,
+      ethertype,
+      protocol,
+      port_range_min: min,
+      port_range_max: max,
+      remote_ip_prefix: prefix,
+      remote_group_id: group,
+      description: input.description ?? '',
+    },
+  };
 }
 
 /** Two rules that match the same traffic (descriptions aside) are the same rule. */
 export function sameRule(a: Rule, b: Rule): boolean {
   const anyPrefix = (r: Rule) => r.remote_ip_prefix ?? (r.remote_group_id === null ? (r.ethertype === 'IPv4' ? '0.0.0.0/0' : '::/0') : null);
   return (
-    a.direction === b.direction && a.ethertype === b.ethertype && a.protocol === b.protocol && a.port_range_min === b.port_range_min &&
-    a.port_range_max === b.port_range_max && anyPrefix(a) === anyPrefix(b) && a.remote_group_id === b.remote_group_id
+    a.direction === b.direction &&
+    a.ethertype === b.ethertype &&
+    a.protocol === b.protocol &&
+    a.port_range_min === b.port_range_min &&
+    a.port_range_max === b.port_range_max &&
+    anyPrefix(a) === anyPrefix(b) &&
+    a.remote_group_id === b.remote_group_id
   );
 }
 
@@ -83,7 +104,14 @@ export function firstDuplicate(rules: Rule[]): number {
 }
 
 const allow = (direction: Rule['direction'], ethertype: Rule['ethertype'], remoteGroup: string | null = null): Rule => ({
-  direction, ethertype, protocol: null, port_range_min: null, port_range_max: null, remote_ip_prefix: null, remote_group_id: remoteGroup, description: '',
+  direction,
+  ethertype,
+  protocol: null,
+  port_range_min: null,
+  port_range_max: null,
+  remote_ip_prefix: null,
+  remote_group_id: remoteGroup,
+  description: '',
 });
 
 /** What a group created without a `rules` list gets: all traffic allowed in and out, IPv4 and IPv6. */

@@ -6,8 +6,29 @@ import { IpNetwork, LIMITS, pageQuery, ResourceName, TagSchema, TagsInput, TagsP
 export const MAX_RULES = 250;
 
 const PROTOCOLS_V2 = [
-  'ah', 'dccp', 'egp', 'esp', 'gre', 'icmp', 'igmp', 'ipencap', 'ipip', 'ipv6-encap', 'ipv6-frag', 'ipv6-icmp', 'ipv6-nonxt', 'ipv6-opts',
-  'ipv6-route', 'ospf', 'pgm', 'rsvp', 'sctp', 'tcp', 'udp', 'udplite', 'vrrp',
+  'ah',
+  'dccp',
+  'egp',
+  'esp',
+  'gre',
+  'icmp',
+  'igmp',
+  'ipencap',
+  'ipip',
+  'ipv6-encap',
+  'ipv6-frag',
+  'ipv6-icmp',
+  'ipv6-nonxt',
+  'ipv6-opts',
+  'ipv6-route',
+  'ospf',
+  'pgm',
+  'rsvp',
+  'sctp',
+  'tcp',
+  'udp',
+  'udplite',
+  'vrrp',
 ] as const;
 /** v1 also says `any` (all protocols), as null does. */
 const PROTOCOLS_V1 = ['any', ...PROTOCOLS_V2] as const;

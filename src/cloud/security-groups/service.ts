@@ -73,7 +73,10 @@ export class SecurityGroupService {
   async createV1(caller: Caller, projectId: number, regionId: number, body: Static<typeof GroupCreateBodyV1>): Promise<Group> {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const spec = body.security_group;
-    const rules = spec.security_group_rules === undefined ? TEMPLATE_RULES : await this.checkRules(scope, spec.security_group_rules, ['security_group', 'security_group_rules']);
+    const rules =
+      spec.security_group_rules === undefined
+        ? TEMPLATE_RULES
+        : await this.checkRules(scope, spec.security_group_rules, ['security_group', 'security_group_rules']);
     const members = await this.instancePorts(scope, body.instances ?? []);
     const id = randomUUID();
     const now = this.ops.clock.now();
@@ -118,7 +121,12 @@ export class SecurityGroupService {
     const current = await this.groups.rules(id);
     const unknown = deletes.filter((ruleId) => !current.some((r) => r.id === ruleId));
     if (unknown.length > 0) throw badInput([bodyField(['changed_rules'], `rule(s) ${unknown.join(', ')} are not rules of group ${id}`)]);
-    const added = await this.checkRules(scope, creates.map((c) => c.input), ['changed_rules'], id);
+    const added = await this.checkRules(
+      scope,
+      creates.map((c) => c.input),
+      ['changed_rules'],
+      id,
+    );
     const kept = current.filter((r) => !deletes.includes(r.id)).map(ruleOf);
     this.refuseDuplicates([...kept, ...added], kept.length);
     const now = this.ops.clock.now();
@@ -136,7 +144,10 @@ export class SecurityGroupService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const source = await this.records.row(scope, id);
     const copyId = randomUUID();
-    const rules = (await this.groups.rules(id)).filter((r) => r.ready).map(ruleOf).map((r) => (r.remote_group_id === id ? { ...r, remote_group_id: copyId } : r));
+    const rules = (await this.groups.rules(id))
+      .filter((r) => r.ready)
+      .map(ruleOf)
+      .map((r) => (r.remote_group_id === id ? { ...r, remote_group_id: copyId } : r));
     const attrs: GroupAttrs = { ...attrsOf<GroupAttrs>(source), revision_number: 1, is_default: false };
     const now = this.ops.clock.now();
     await this.ops.transaction(async (trx) => {
@@ -168,9 +179,17 @@ export class SecurityGroupService {
     const row = await this.records.idleRow(scope, id);
     if (attrsOf<GroupAttrs>(row).is_default) throw new AppError('conflict', `Security group ${id} is the project's default group and cannot be deleted`);
     const ports = (await this.ops.resources.all('port', scope)).filter((p) => groupsOf(p).includes(id));
-    if (ports.length > 0) throw new AppError('conflict', `Security group ${id} is in use by ${ports.length} instance port(s) (instance ${ports[0].owner_id}); remove it from them first`);
+    if (ports.length > 0)
+      throw new AppError(
+        'conflict',
+        `Security group ${id} is in use by ${ports.length} instance port(s) (instance ${ports[0].owner_id}); remove it from them first`,
+      );
     const referring = (await this.ops.resources.all('security_group_rule', scope)).filter((r) => r.parent_id !== id && ruleOf(r).remote_group_id === id);
-    if (referring.length > 0) throw new AppError('conflict', `Security group ${id} is the remote group of rule ${referring[0].id} of group ${referring[0].parent_id}; delete that rule first`);
+    if (referring.length > 0)
+      throw new AppError(
+        'conflict',
+        `Security group ${id} is the remote group of rule ${referring[0].id} of group ${referring[0].parent_id}; delete that rule first`,
+      );
     const rules = await this.groups.rules(id);
     await this.ops.transaction(async (trx) => new ResourceStore(trx).deleteMany([...rules.map((r) => r.id), id]));
   }
@@ -188,7 +207,8 @@ export class SecurityGroupService {
     await this.groups.ensureDefault(scope);
     const rows = await Promise.all(ids.map((id) => this.ops.resources.get('security_group', scope, id)));
     const missing = ids.filter((_, i) => !rows[i] || !rows[i]!.ready);
-    if (missing.length > 0) throw badInput([bodyField(path, `security group(s) ${missing.join(', ')} do not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (missing.length > 0)
+      throw badInput([bodyField(path, `security group(s) ${missing.join(', ')} do not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
     return rows as ResourceRow[];
   }
 
@@ -198,7 +218,8 @@ export class SecurityGroupService {
     const all = (await this.ops.resources.all('security_group', scope)).filter((g) => g.ready);
     const found = names.map((n) => all.find((g) => g.name === n));
     const missing = names.filter((_, i) => !found[i]);
-    if (missing.length > 0) throw badInput([bodyField(path, `no security group named ${missing.join(', ')} in project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (missing.length > 0)
+      throw badInput([bodyField(path, `no security group named ${missing.join(', ')} in project ${scope.projectId}, region ${scope.regionId}`)]);
     return found as ResourceRow[];
   }
 
@@ -219,7 +240,10 @@ export class SecurityGroupService {
     const remotes = [...new Set(rules.map((r) => r.remote_group_id).filter((g): g is string => g !== null && g !== self))];
     const found = await Promise.all(remotes.map((g) => this.ops.resources.get('security_group', scope, g)));
     const missing = remotes.filter((_, i) => !found[i]);
-    if (missing.length > 0) throw badInput([bodyField(path ?? ['remote_group_id'], `remote group(s) ${missing.join(', ')} do not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
+    if (missing.length > 0)
+      throw badInput([
+        bodyField(path ?? ['remote_group_id'], `remote group(s) ${missing.join(', ')} do not exist in project ${scope.projectId}, region ${scope.regionId}`),
+      ]);
     const dup = firstDuplicate(rules);
     if (dup >= 0) throw badInput([bodyField(at(dup), 'repeats an earlier rule of the list')]);
     return rules;
@@ -237,7 +261,8 @@ export class SecurityGroupService {
   private async instancePorts(scope: Scope, ids: string[]): Promise<ResourceRow[]> {
     const ports: ResourceRow[] = [];
     for (const [i, id] of ids.entries()) {
-      if (!(await this.ops.resources.get('instance', scope, id))) throw badInput([bodyField(['instances', i], `instance ${id} does not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
+      if (!(await this.ops.resources.get('instance', scope, id)))
+        throw badInput([bodyField(['instances', i], `instance ${id} does not exist in project ${scope.projectId}, region ${scope.regionId}`)]);
       ports.push(...(await this.ops.resources.attachedTo(id, 'port')));
     }
     return ports;

@@ -40,11 +40,26 @@ export function securityGroupTaskTypes(quotas: QuotaService): TaskType[] {
         const scope: Scope = { clientId: task.client_id, projectId: Number(group.project_id), regionId: Number(group.region_id) };
         await store.deleteMany(data.remove_rules ?? []);
         const added = (data.add_rules ?? []) as Rule[];
-        await insertRules(store, scope, group.id, added, null, now, 1, added.map(() => randomUUID()));
-        await bump(store, group.id, now, (attrs: GroupAttrs) => {
-          if (data.description !== undefined) attrs.description = data.description;
-          if (data.tags !== undefined) attrs.tags = data.tags;
-        }, data.name);
+        await insertRules(
+          store,
+          scope,
+          group.id,
+          added,
+          null,
+          now,
+          1,
+          added.map(() => randomUUID()),
+        );
+        await bump(
+          store,
+          group.id,
+          now,
+          (attrs: GroupAttrs) => {
+            if (data.description !== undefined) attrs.description = data.description;
+            if (data.tags !== undefined) attrs.tags = data.tags;
+          },
+          data.name,
+        );
         await store.update(group.id, { task_id: null });
       },
       fail: (ctx) => release(ctx),
@@ -78,4 +93,3 @@ export function securityGroupTaskTypes(quotas: QuotaService): TaskType[] {
     },
   ];
 }
-

@@ -41,12 +41,21 @@ export class SnapshotService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const volume = await this.ops.resources.get('volume', scope, body.volume_id);
     if (!volume) throw badInput([bodyField(['volume_id'], `volume ${body.volume_id} does not exist in project ${projectId}, region ${regionId}`)]);
-    if (!volume.ready || volume.task_id) throw new AppError('conflict', `Volume ${body.volume_id} is busy (status ${volume.status}); wait for its task to finish`);
+    if (!volume.ready || volume.task_id)
+      throw new AppError('conflict', `Volume ${body.volume_id} is busy (status ${volume.status}); wait for its task to finish`);
     const facts = attrsOf<VolumeFacts>(volume);
-    const attrs: SnapshotAttrs = { description: body.description ?? null, tags: body.tags ?? {}, volume_type: facts.volume_type, bootable: facts.bootable, image_id: facts.image_id ?? null };
+    const attrs: SnapshotAttrs = {
+      description: body.description ?? null,
+      tags: body.tags ?? {},
+      volume_type: facts.volume_type,
+      bootable: facts.bootable,
+      image_id: facts.image_id ?? null,
+    };
     const id = randomUUID();
     const task = await this.ops.submit(caller, scope, 'create_snapshot', { snapshot_id: id, volume_id: volume.id }, async (trx, taskId) => {
-      await new ResourceStore(trx).insert(newRow(scope, 'snapshot', id, body.name, 'creating', taskId, attrs, this.ops.clock.now(), { parent_id: volume.id, size_gb: volume.size_gb }));
+      await new ResourceStore(trx).insert(
+        newRow(scope, 'snapshot', id, body.name, 'creating', taskId, attrs, this.ops.clock.now(), { parent_id: volume.id, size_gb: volume.size_gb }),
+      );
     });
     return { tasks: [task], id };
   }
@@ -68,9 +77,17 @@ export class SnapshotService {
   }
 
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof SnapshotUpdateBody>): Promise<Snapshot> {
-    return this.records.updateAttrs<SnapshotAttrs, Snapshot>(caller, projectId, regionId, id, body.name, (attrs) => {
-      attrs.tags = patchTags(attrs.tags, body.tags);
-    }, async (r) => this.present(r));
+    return this.records.updateAttrs<SnapshotAttrs, Snapshot>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      body.name,
+      (attrs) => {
+        attrs.tags = patchTags(attrs.tags, body.tags);
+      },
+      async (r) => this.present(r),
+    );
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string): Promise<TaskIds> {
@@ -90,9 +107,20 @@ export class SnapshotService {
   present(row: ResourceRow): Snapshot {
     const attrs = attrsOf<SnapshotAttrs>(row);
     return {
-      id: row.id, name: row.name, description: attrs.description, volume_id: row.parent_id!, size: Number(row.size_gb), status: row.status as Snapshot['status'],
-      tags: tagList(attrs.tags), project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      creator_task_id: row.creator_task_id ?? '', task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      id: row.id,
+      name: row.name,
+      description: attrs.description,
+      volume_id: row.parent_id!,
+      size: Number(row.size_gb),
+      status: row.status as Snapshot['status'],
+      tags: tagList(attrs.tags),
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id ?? '',
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 }

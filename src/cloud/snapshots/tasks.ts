@@ -10,7 +10,11 @@ const SNAPSHOT_DURATION = [3_000, 10_000] as const;
 export function snapshotTaskTypes(quotas: QuotaService): TaskType[] {
   return [
     createTask(quotas, {
-      type: 'create_snapshot', durationMs: SNAPSHOT_DURATION, idKey: 'snapshot_id', label: 'Snapshot', createdKey: 'snapshots',
+      type: 'create_snapshot',
+      durationMs: SNAPSHOT_DURATION,
+      idKey: 'snapshot_id',
+      label: 'Snapshot',
+      createdKey: 'snapshots',
       quota: (row) => ({ volume_snapshots_count: 1, volume_snapshots_size: row.size_gb }),
       async finish(row, store) {
         if (!(await store.byId(row.parent_id!))) throw new TaskFailure(`Volume ${row.parent_id} was deleted before snapshot ${row.id} was taken`);

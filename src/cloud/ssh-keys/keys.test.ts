@@ -32,7 +32,9 @@ describe('parsePublicKey', () => {
       words: 'hello world',
       private: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
       twoLines: `${good}\n${good}`,
-      weakRsa: sshpk.parseKey(generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }) as string, 'pem').toString('ssh'),
+      weakRsa: sshpk
+        .parseKey(generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }) as string, 'pem')
+        .toString('ssh'),
     };
     for (const [name, text] of Object.entries(cases)) expect(parsePublicKey(text), name).toHaveProperty('error');
     expect((parsePublicKey(cases.weakRsa) as { error: string }).error).toMatch(/1024 bits is too small/);

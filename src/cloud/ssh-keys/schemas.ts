@@ -20,13 +20,20 @@ export const SshKeySchema = Type.Object(
 );
 
 export const CreatedSshKeySchema = Type.Object(
-  { ...keyFields, project_id: Type.Integer(), created_at: Type.String({ format: 'date-time' }), private_key: Nullable(Type.String({ description: 'Only when the key pair was generated: shown this once' })) },
+  {
+    ...keyFields,
+    project_id: Type.Integer(),
+    created_at: Type.String({ format: 'date-time' }),
+    private_key: Nullable(Type.String({ description: 'Only when the key pair was generated: shown this once' })),
+  },
   { additionalProperties: false, description: 'A new SSH key' },
 );
 
 export const SshKeyCreateBody = Type.Object({
   name: KeyName,
-  public_key: Type.Optional(Text(LIMITS.publicKey, { description: 'OpenSSH public key (ed25519, ecdsa, rsa of at least 2048 bits); omit to have a key pair generated' })),
+  public_key: Type.Optional(
+    Text(LIMITS.publicKey, { description: 'OpenSSH public key (ed25519, ecdsa, rsa of at least 2048 bits); omit to have a key pair generated' }),
+  ),
   shared_in_project: Type.Optional(Type.Boolean({ default: true })),
 });
 

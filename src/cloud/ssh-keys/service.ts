@@ -37,13 +37,19 @@ export class SshKeyService {
     const parsed = generated ?? parsePublicKey(body.public_key!);
     if ('error' in parsed) throw badInput([bodyField(['public_key'], parsed.error)]);
     const id = randomUUID();
-    const attrs: KeyAttrs = { public_key: parsed.publicKey, fingerprint: parsed.fingerprint, shared_in_project: body.shared_in_project ?? true, user_id: caller.userId };
+    const attrs: KeyAttrs = {
+      public_key: parsed.publicKey,
+      fingerprint: parsed.fingerprint,
+      shared_in_project: body.shared_in_project ?? true,
+      user_id: caller.userId,
+    };
     const now = this.ops.clock.now();
     await this.ops.transaction(async (trx) => {
       // The quota check locks the client's quota row: creates of one client are serial, so two cannot both take a free name.
       await this.quotas.checkNow(trx, caller.clientId, { keypair_count: 1 });
       const store = new ResourceStore(trx);
-      if (await store.getByName('ssh_key', scope, body.name)) throw new AppError('conflict', `An SSH key named ${body.name} already exists in project ${projectId}`);
+      if (await store.getByName('ssh_key', scope, body.name))
+        throw new AppError('conflict', `An SSH key named ${body.name} already exists in project ${projectId}`);
       await store.insert({ ...newRow(scope, 'ssh_key', id, body.name, 'ACTIVE', '', attrs, now), creator_task_id: null, task_id: null, ready: 1 });
     });
     const row = (await this.ops.resources.get('ssh_key', scope, id))!;
@@ -53,7 +59,9 @@ export class SshKeyService {
   async list(caller: Caller, projectId: number, query: Static<typeof SshKeyListQuery>) {
     const scope = await this.scope(caller, projectId);
     const name = query.name?.toLowerCase();
-    const keys = (await this.ops.resources.all('ssh_key', scope)).filter((r) => visibleTo(r, caller) && (name === undefined || r.name.toLowerCase().includes(name)));
+    const keys = (await this.ops.resources.all('ssh_key', scope)).filter(
+      (r) => visibleTo(r, caller) && (name === undefined || r.name.toLowerCase().includes(name)),
+    );
     const [field, dir] = (query.order_by ?? 'created_at.asc').split('.');
     keys.sort((a, b) => (field === 'name' ? a.name.localeCompare(b.name) : Number(a.created_at) - Number(b.created_at)) * (dir === 'desc' ? -1 : 1));
     return pageOf(keys.map(present), query);
@@ -111,7 +119,13 @@ function visibleTo(row: ResourceRow, caller: Caller): boolean {
 function present(row: ResourceRow): SshKey {
   const attrs = attrsOf<KeyAttrs>(row);
   return {
-    id: row.id, name: row.name, public_key: attrs.public_key, fingerprint: attrs.fingerprint, shared_in_project: attrs.shared_in_project,
-    state: 'ACTIVE', project_id: Number(row.project_id), created_at: zonedTime(row.created_at),
+    id: row.id,
+    name: row.name,
+    public_key: attrs.public_key,
+    fingerprint: attrs.fingerprint,
+    shared_in_project: attrs.shared_in_project,
+    state: 'ACTIVE',
+    project_id: Number(row.project_id),
+    created_at: zonedTime(row.created_at),
   };
 }

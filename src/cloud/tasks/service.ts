@@ -33,7 +33,10 @@ export class TaskService {
 
   async list(clientId: number, q: Static<typeof TaskListQuery>) {
     const filter = {
-      projectIds: q.project_id, regionIds: q.region_id, states: q.state, taskType: q.task_type,
+      projectIds: q.project_id,
+      regionIds: q.region_id,
+      states: q.state,
+      taskType: q.task_type,
       from: q.from_timestamp ? instant('from_timestamp', q.from_timestamp) : undefined,
       to: q.to_timestamp ? instant('to_timestamp', q.to_timestamp) : undefined,
       acknowledged: q.is_acknowledged,
@@ -62,7 +65,12 @@ export class TaskService {
   }
 
   async acknowledgeAll(clientId: number, userId: number, projectId?: number, regionId?: number): Promise<void> {
-    await this.store.acknowledge(clientId, { projectIds: projectId ? [projectId] : undefined, regionIds: regionId ? [regionId] : undefined }, userId, this.clock.now());
+    await this.store.acknowledge(
+      clientId,
+      { projectIds: projectId ? [projectId] : undefined, regionIds: regionId ? [regionId] : undefined },
+      userId,
+      this.clock.now(),
+    );
   }
 }
 

@@ -45,7 +45,9 @@ export class TaskStore {
   }
 
   async count(clientId: number, f: TaskFilter): Promise<number> {
-    const row = await this.filtered(clientId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.filtered(clientId, f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -54,7 +56,11 @@ export class TaskStore {
   }
 
   async acknowledge(clientId: number, f: TaskFilter & { taskIds?: string[] }, userId: number, now: number): Promise<number> {
-    let q = this.db.updateTable('tasks').set({ acknowledged_at: now, acknowledged_by: userId }).where('client_id', '=', clientId).where('acknowledged_at', 'is', null);
+    let q = this.db
+      .updateTable('tasks')
+      .set({ acknowledged_at: now, acknowledged_by: userId })
+      .where('client_id', '=', clientId)
+      .where('acknowledged_at', 'is', null);
     if (f.taskIds) q = q.where('task_id', 'in', f.taskIds);
     if (f.projectIds?.length) q = q.where('project_id', 'in', f.projectIds);
     if (f.regionIds?.length) q = q.where('region_id', 'in', f.regionIds);

@@ -30,7 +30,14 @@ export class VolumeActions {
   /** v2: a task attaches it. */
   async attach(caller: Caller, projectId: number, regionId: number, id: string, instanceId: string, tag?: string): Promise<TaskIds> {
     const { scope, row } = await this.attachable(caller, projectId, regionId, id, instanceId);
-    return this.volumes.records.startTask(caller, scope, row, 'attach_volume', { volume_id: id, instance_id: instanceId, attachment_tag: tag ?? null }, { status: 'attaching' });
+    return this.volumes.records.startTask(
+      caller,
+      scope,
+      row,
+      'attach_volume',
+      { volume_id: id, instance_id: instanceId, attachment_tag: tag ?? null },
+      { status: 'attaching' },
+    );
   }
 
   async detachNow(caller: Caller, projectId: number, regionId: number, id: string, instanceId: string): Promise<Volume> {
@@ -58,7 +65,8 @@ export class VolumeActions {
     const row = await this.ready(scope, id);
     const attrs = attrsOf<VolumeAttrs>(row);
     if (attrs.volume_type === type) throw badInput([bodyField(['volume_type'], `volume ${id} is already of type ${type}`)]);
-    if (!region.available_volume_types.includes(type)) throw badInput([bodyField(['volume_type'], `volume type ${type} is not available in region ${regionId}`)]);
+    if (!region.available_volume_types.includes(type))
+      throw badInput([bodyField(['volume_type'], `volume type ${type} is not available in region ${regionId}`)]);
     attrs.volume_type = type;
     await this.ops.resources.update(id, { attrs: JSON.stringify(attrs), updated_at: this.ops.clock.now() });
     return this.volumes.present(await this.volumes.records.row(scope, id));
@@ -72,7 +80,8 @@ export class VolumeActions {
     const snapshots = (await this.ops.resources.children(id, 'snapshot')).filter((s) => s.ready && s.status === 'available');
     const newest = snapshots.at(-1);
     if (!newest) throw badRequest(`Volume ${id} has no available snapshot to revert to`);
-    if (Number(newest.size_gb) !== Number(row.size_gb)) throw badRequest(`Volume ${id} was extended after snapshot ${newest.id} (${newest.size_gb} GiB); it cannot be reverted to it`);
+    if (Number(newest.size_gb) !== Number(row.size_gb))
+      throw badRequest(`Volume ${id} was extended after snapshot ${newest.id} (${newest.size_gb} GiB); it cannot be reverted to it`);
     return this.volumes.records.startTask(caller, scope, row, 'revert_volume', { volume_id: id, snapshot_id: newest.id }, { status: 'reverting' });
   }
 

@@ -20,7 +20,19 @@ export const VolumeSchema = Type.Object(
     status: Type.String({ description: 'creating, available, attaching, in-use, detaching, extending, retyping, reverting, deleting' }),
     bootable: Type.Boolean(),
     is_root_volume: Type.Boolean(),
-    attachments: Nullable(Type.Array(Type.Object({ attachment_id: Type.String(), volume_id: Type.String(), server_id: Nullable(Type.String()), instance_name: Nullable(Type.String()), device: Nullable(Type.String()), flavor_id: Nullable(Type.String()), attached_at: Nullable(Type.String({ format: 'date-time' })) }))),
+    attachments: Nullable(
+      Type.Array(
+        Type.Object({
+          attachment_id: Type.String(),
+          volume_id: Type.String(),
+          server_id: Nullable(Type.String()),
+          instance_name: Nullable(Type.String()),
+          device: Nullable(Type.String()),
+          flavor_id: Nullable(Type.String()),
+          attached_at: Nullable(Type.String({ format: 'date-time' })),
+        }),
+      ),
+    ),
     snapshot_ids: Nullable(Type.Array(Type.String())),
     volume_image_metadata: Nullable(Type.Record(Type.String(), Type.String())),
     ...regionalRecordFields,
@@ -32,8 +44,10 @@ export const VolumeSchema = Type.Object(
 export const VolumeCreateBody = Type.Object({
   source: StringEnum(['new-volume', 'image', 'snapshot'], { description: 'new-volume: empty; image: from an image; snapshot: from a snapshot' }),
   name: ResourceName(),
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_VOLUME_SIZE, description: 'GiB; required unless the source is a snapshot (then it must equal the snapshot\'s)' })),
-  type_name: Type.Optional(StringEnum(VOLUME_TYPES, { description: 'Default: standard, or the snapshot\'s type' })),
+  size: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_VOLUME_SIZE, description: "GiB; required unless the source is a snapshot (then it must equal the snapshot's)" }),
+  ),
+  type_name: Type.Optional(StringEnum(VOLUME_TYPES, { description: "Default: standard, or the snapshot's type" })),
   image_id: Type.Optional(Uuid({ description: 'Required when source is image' })),
   snapshot_id: Type.Optional(Uuid({ description: 'Required when source is snapshot' })),
   instance_id_to_attach_to: Type.Optional(Uuid()),
@@ -46,7 +60,9 @@ export const VolumeUpdateBody = Type.Object({ name: Type.Optional(ResourceName()
 
 export const AttachBody = Type.Object({ instance_id: Uuid(), attachment_tag: Type.Optional(AttachmentTag) });
 export const DetachBody = Type.Object({ instance_id: Uuid() });
-export const ExtendBody = Type.Object({ size: Type.Integer({ minimum: 1, maximum: MAX_VOLUME_SIZE, description: 'New size, GiB: larger than the current one' }) });
+export const ExtendBody = Type.Object({
+  size: Type.Integer({ minimum: 1, maximum: MAX_VOLUME_SIZE, description: 'New size, GiB: larger than the current one' }),
+});
 export const RetypeBody = Type.Object({ volume_type: StringEnum(RETYPE_TYPES) });
 
 export const VolumeListQuery = Type.Object({
@@ -61,4 +77,6 @@ export const VolumeListQuery = Type.Object({
   tag_key_value: Type.Optional(Text(4096)),
 });
 
-export const VolumeDeleteQuery = Type.Object({ snapshots: Type.Optional(Text(LIMITS.idList, { description: 'Comma-separated IDs of the volume\'s snapshots to delete with it' })) });
+export const VolumeDeleteQuery = Type.Object({
+  snapshots: Type.Optional(Text(LIMITS.idList, { description: "Comma-separated IDs of the volume's snapshots to delete with it" })),
+});

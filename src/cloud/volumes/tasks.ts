@@ -23,7 +23,11 @@ const restingStatus = (ownerId: string | null) => (ownerId ? 'in-use' : 'availab
 export function volumeTaskTypes(quotas: QuotaService): TaskType[] {
   return [
     createTask(quotas, {
-      type: 'create_volume', durationMs: VOLUME_DURATION, idKey: 'volume_id', label: 'Volume', createdKey: 'volumes',
+      type: 'create_volume',
+      durationMs: VOLUME_DURATION,
+      idKey: 'volume_id',
+      label: 'Volume',
+      createdKey: 'volumes',
       quota: (row) => ({ volume_count: 1, volume_size: row.size_gb }),
       // A volume created for an instance is attached to it once made, if that instance still exists.
       async finish(row, store, data, now) {
@@ -35,7 +39,10 @@ export function volumeTaskTypes(quotas: QuotaService): TaskType[] {
       },
     }),
     deleteTask({
-      type: 'delete_volume', durationMs: VOLUME_DURATION, idKey: 'volume_id', restore: { status: 'available' },
+      type: 'delete_volume',
+      durationMs: VOLUME_DURATION,
+      idKey: 'volume_id',
+      restore: { status: 'available' },
       async remove(store, id) {
         const snapshots = await store.children(id, 'snapshot');
         await store.deleteMany([...snapshots.map((s) => s.id), id]);
@@ -47,7 +54,8 @@ export function volumeTaskTypes(quotas: QuotaService): TaskType[] {
       async complete(ctx) {
         const store = new ResourceStore(ctx.trx);
         const volume = await pendingRow(store, ctx.data.volume_id, 'Volume');
-        if (!(await store.byId(ctx.data.instance_id))) throw new TaskFailure(`Instance ${ctx.data.instance_id} was deleted before volume ${volume.id} could be attached to it`);
+        if (!(await store.byId(ctx.data.instance_id)))
+          throw new TaskFailure(`Instance ${ctx.data.instance_id} was deleted before volume ${volume.id} could be attached to it`);
         const attrs = attrsOf<VolumeAttrs>(volume);
         Object.assign(attrs, { attached_at: ctx.now, attachment_tag: ctx.data.attachment_tag });
         await settle(ctx, { owner_id: ctx.data.instance_id, status: 'in-use', attrs: JSON.stringify(attrs) });
@@ -84,7 +92,8 @@ export function volumeTaskTypes(quotas: QuotaService): TaskType[] {
       async complete(ctx) {
         const store = new ResourceStore(ctx.trx);
         await pendingRow(store, ctx.data.volume_id, 'Volume');
-        if (!(await store.byId(ctx.data.snapshot_id))) throw new TaskFailure(`Snapshot ${ctx.data.snapshot_id} was deleted before the volume could be reverted to it`);
+        if (!(await store.byId(ctx.data.snapshot_id)))
+          throw new TaskFailure(`Snapshot ${ctx.data.snapshot_id} was deleted before the volume could be reverted to it`);
         await settle(ctx, { status: 'available' });
       },
       fail: (ctx) => settle(ctx, { status: 'available' }),

@@ -32,7 +32,10 @@ describe('realistic tasks follow the server clock', () => {
 
   it('a task-failure fault makes the created task end in ERROR with the reason', async () => {
     await clock('freeze');
-    await t.request('POST', '/_edgeplane/faults', { headers: t.operator, body: { method: 'POST', path: '/cloud/v1/networks/**', taskError: 'injected: no capacity', times: 1 } });
+    await t.request('POST', '/_edgeplane/faults', {
+      headers: t.operator,
+      body: { method: 'POST', path: '/cloud/v1/networks/**', taskError: 'injected: no capacity', times: 1 },
+    });
     const project = (await t.request('GET', '/cloud/v1/projects', { headers: me.headers })).json().results[0].id;
     const created = await t.request('POST', `/cloud/v1/networks/${project}/${region}`, { headers: me.headers, body: { name: 'doomed' } });
     const [taskId] = created.json().tasks;

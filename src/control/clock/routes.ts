@@ -38,15 +38,23 @@ export function clockRoutes(app: FastifyInstance, clock: Clock): void {
 
   app.get('/_edgeplane/clock', { config, schema: { operationId: 'control.clock.get', tags, summary: 'Read the server clock', response } }, async () => state());
 
-  app.post('/_edgeplane/clock/freeze', { config, schema: { operationId: 'control.clock.freeze', tags, summary: 'Stop time at the current instant', response } }, async () => {
-    clock.freeze();
-    return state();
-  });
+  app.post(
+    '/_edgeplane/clock/freeze',
+    { config, schema: { operationId: 'control.clock.freeze', tags, summary: 'Stop time at the current instant', response } },
+    async () => {
+      clock.freeze();
+      return state();
+    },
+  );
 
-  app.post('/_edgeplane/clock/resume', { config, schema: { operationId: 'control.clock.resume', tags, summary: 'Let time flow again from the current (possibly moved) instant', response } }, async () => {
-    clock.resume();
-    return state();
-  });
+  app.post(
+    '/_edgeplane/clock/resume',
+    { config, schema: { operationId: 'control.clock.resume', tags, summary: 'Let time flow again from the current (possibly moved) instant', response } },
+    async () => {
+      clock.resume();
+      return state();
+    },
+  );
 
   app.post<{ Body: Static<typeof SetSchema> }>(
     '/_edgeplane/clock/set',
@@ -61,7 +69,10 @@ export function clockRoutes(app: FastifyInstance, clock: Clock): void {
 
   app.post<{ Body: Static<typeof AdvanceSchema> }>(
     '/_edgeplane/clock/advance',
-    { config, schema: { operationId: 'control.clock.advance', tags, summary: 'Move time forward; due work happens at once, in order', body: AdvanceSchema, response } },
+    {
+      config,
+      schema: { operationId: 'control.clock.advance', tags, summary: 'Move time forward; due work happens at once, in order', body: AdvanceSchema, response },
+    },
     async (request) => {
       clock.advance(Math.round(request.body.seconds * 1000));
       return state();

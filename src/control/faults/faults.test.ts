@@ -50,7 +50,7 @@ describe('status faults', () => {
     expect(after).toMatchObject({ fired: 1, matched: 2, remaining: 0 });
   });
 
-  it('uses the product\'s error body (IAM: {detail}) and the given Retry-After for 429', async () => {
+  it("uses the product's error body (IAM: {detail}) and the given Retry-After for 429", async () => {
     await declare({ method: 'get', path: '/iam/clients/*', status: 429, retryAfter: 7, message: 'slow down' });
     const res = await me();
     expect(res.statusCode).toBe(429);
@@ -59,7 +59,7 @@ describe('status faults', () => {
     expect((await me()).statusCode).toBe(429);
   });
 
-  it('answers in each product\'s own envelope (cloud: exception_class, request_id)', async () => {
+  it("answers in each product's own envelope (cloud: exception_class, request_id)", async () => {
     await declare({ method: 'GET', path: '/cloud/v1/projects', status: 503, times: 1 });
     const res = await t.request('GET', '/cloud/v1/projects', { headers: { ...a.headers, 'x-request-id': 'fault-cloud-1' } });
     expect(res.statusCode).toBe(503);

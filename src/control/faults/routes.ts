@@ -9,13 +9,31 @@ const config = { access: 'operator' as const };
 export function faultRoutes(app: FastifyInstance, faults: FaultService): void {
   app.post<{ Body: FaultCreate }>(
     '/_edgeplane/faults',
-    { config, schema: { operationId: 'control.faults.create', tags, summary: 'Declare a fault (status, latency or task failure) for matching requests', body: FaultCreateSchema, response: { 201: FaultSchema } } },
+    {
+      config,
+      schema: {
+        operationId: 'control.faults.create',
+        tags,
+        summary: 'Declare a fault (status, latency or task failure) for matching requests',
+        body: FaultCreateSchema,
+        response: { 201: FaultSchema },
+      },
+    },
     async (request, reply) => reply.status(201).send(faults.create(request.body)),
   );
 
   app.get<{ Querystring: { scenario?: string } }>(
     '/_edgeplane/faults',
-    { config, schema: { operationId: 'control.faults.list', tags, summary: 'List faults with how often each matched and fired', querystring: FaultListQuerySchema, response: { 200: Type.Array(FaultSchema) } } },
+    {
+      config,
+      schema: {
+        operationId: 'control.faults.list',
+        tags,
+        summary: 'List faults with how often each matched and fired',
+        querystring: FaultListQuerySchema,
+        response: { 200: Type.Array(FaultSchema) },
+      },
+    },
     async (request) => faults.list(request.query.scenario),
   );
 
@@ -36,7 +54,16 @@ export function faultRoutes(app: FastifyInstance, faults: FaultService): void {
 
   app.delete<{ Querystring: { scenario?: string } }>(
     '/_edgeplane/faults',
-    { config, schema: { operationId: 'control.faults.clear', tags, summary: 'Delete every fault, or those of one scenario', querystring: FaultListQuerySchema, response: { 200: Type.Object({ deleted: Type.Integer() }) } } },
+    {
+      config,
+      schema: {
+        operationId: 'control.faults.clear',
+        tags,
+        summary: 'Delete every fault, or those of one scenario',
+        querystring: FaultListQuerySchema,
+        response: { 200: Type.Object({ deleted: Type.Integer() }) },
+      },
+    },
     async (request) => ({ deleted: faults.clear(request.query.scenario) }),
   );
 }

@@ -9,15 +9,19 @@ export const FaultCreateSchema = Type.Object(
     operationId: Type.Optional(Type.String({ minLength: 1, description: 'Operation id to match (see /openapi.json), e.g. iam.tokens.v2.create' })),
     method: Type.Optional(Type.String({ pattern: '^[A-Za-z]+$', description: 'HTTP method to match (any when absent)' })),
     path: Type.Optional(Type.String({ pattern: '^/', description: 'Path glob: `*` is any text within one segment, `**` any text across segments' })),
-    scenario: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only requests carrying X-Edgeplane-Scenario with this value see the fault' })),
-    status: Type.Optional(IntegerEnum(FAULT_STATUSES, { description: 'Answer with this status and the product\'s error body' })),
+    scenario: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Only requests carrying X-Edgeplane-Scenario with this value see the fault' }),
+    ),
+    status: Type.Optional(IntegerEnum(FAULT_STATUSES, { description: "Answer with this status and the product's error body" })),
     message: Type.Optional(Type.String({ maxLength: 2000, description: 'Error message of the injected answer' })),
     retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600, description: 'Retry-After seconds for 429 and 503 (default 1)' })),
     latencyMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 120_000, description: 'Delay the request by this many milliseconds' })),
-    taskError: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'The task created by the matching call ends in ERROR with this reason' })),
+    taskError: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2000, description: 'The task created by the matching call ends in ERROR with this reason' }),
+    ),
     times: Type.Optional(Type.Integer({ minimum: 1, description: 'Fire for the next N matches only (unlimited when absent)' })),
     probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Fire for this share of matches (default 1)' })),
-    seed: Type.Optional(Type.Integer({ description: 'Seed of the fault\'s own random sequence, so a probability is repeatable (default 1)' })),
+    seed: Type.Optional(Type.Integer({ description: "Seed of the fault's own random sequence, so a probability is repeatable (default 1)" })),
   },
   { additionalProperties: false },
 );

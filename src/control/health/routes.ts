@@ -15,7 +15,13 @@ export function healthRoutes(app: FastifyInstance, db: Database): void {
     '/_edgeplane/health',
     {
       config: { access: 'public' },
-      schema: { operationId: 'control.health', tags: ['Edgeplane control'], summary: 'Liveness and readiness (database reachable)', security: [], response: { 200: HealthSchema, 503: HealthSchema } },
+      schema: {
+        operationId: 'control.health',
+        tags: ['Edgeplane control'],
+        summary: 'Liveness and readiness (database reachable)',
+        security: [],
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
     },
     async (_request, reply) => {
       try {

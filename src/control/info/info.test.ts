@@ -25,9 +25,27 @@ describe('GET /_edgeplane/info', () => {
     expect(info.coverage.reference).toBeGreaterThan(1000);
     // One route may answer several reference operations (three PATCH spellings of a CDN resource).
     expect(info.coverage.implemented).toBeGreaterThanOrEqual(info.operations.filter((op: { inReference: boolean }) => op.inReference).length);
-    expect(info.operations).toContainEqual({ method: 'GET', path: '/iam/clients/me', operationId: 'iam.account.get', inReference: true, implementation: 'modelled' });
-    expect(info.operations).toContainEqual({ method: 'GET', path: '/_edgeplane/info', operationId: 'control.info', inReference: false, implementation: 'modelled' });
-    expect(info.operations).toContainEqual({ method: 'POST', path: '/fastedge/v1/kv', operationId: 'catalogue.addStore', inReference: true, implementation: 'catalogue' });
+    expect(info.operations).toContainEqual({
+      method: 'GET',
+      path: '/iam/clients/me',
+      operationId: 'iam.account.get',
+      inReference: true,
+      implementation: 'modelled',
+    });
+    expect(info.operations).toContainEqual({
+      method: 'GET',
+      path: '/_edgeplane/info',
+      operationId: 'control.info',
+      inReference: false,
+      implementation: 'modelled',
+    });
+    expect(info.operations).toContainEqual({
+      method: 'POST',
+      path: '/fastedge/v1/kv',
+      operationId: 'catalogue.addStore',
+      inReference: true,
+      implementation: 'catalogue',
+    });
     // Every reference operation is answered, by a modelled product or by the catalogue engine.
     expect(info.coverage).toMatchObject({ reference: 1017, implemented: 1017 });
     expect(info.coverage.modelled + info.coverage.catalogue).toBe(1017);
@@ -42,7 +60,18 @@ describe('GET /_edgeplane/info', () => {
     const doc = (await t.request('GET', '/openapi.json')).json();
     const ops = Object.values(doc.paths as Record<string, Record<string, { tags?: string[]; operationId?: string }>>).flatMap((item) => Object.values(item));
     const control = ops.filter((op) => op.tags?.includes('Edgeplane control')).map((op) => op.operationId);
-    expect(control).toEqual(expect.arrayContaining(['control.clock.advance', 'control.faults.create', 'control.journal.list', 'control.state.export', 'control.state.import', 'control.state.reset', 'control.seed', 'control.info']));
+    expect(control).toEqual(
+      expect.arrayContaining([
+        'control.clock.advance',
+        'control.faults.create',
+        'control.journal.list',
+        'control.state.export',
+        'control.state.import',
+        'control.state.reset',
+        'control.seed',
+        'control.info',
+      ]),
+    );
   });
 });
 
@@ -50,9 +79,26 @@ describe('coverage', () => {
   it('matches operations whatever the path parameters are called', () => {
     expect(operationKey('get', '/cdn/resources/:id/rules/:ruleId')).toBe(operationKey('GET', '/cdn/resources/{resource_id}/rules/{rule_id}'));
     const coverage = coverageOf(
-      [{ method: 'GET', path: '/a/:x' }, { method: 'POST', path: '/b' }],
-      [{ method: 'GET', path: '/a/{id}' }, { method: 'DELETE', path: '/a/{id}' }, { method: 'GET', path: '/c' }],
+      [
+        { method: 'GET', path: '/a/:x' },
+        { method: 'POST', path: '/b' },
+      ],
+      [
+        { method: 'GET', path: '/a/{id}' },
+        { method: 'DELETE', path: '/a/{id}' },
+        { method: 'GET', path: '/c' },
+      ],
     );
-    expect(coverage).toEqual({ reference: 3, implemented: 1, modelled: 1, catalogue: 0, percent: 33.3, areas: [{ area: 'a', reference: 2, implemented: 1, modelled: 1, catalogue: 0 }, { area: 'c', reference: 1, implemented: 0, modelled: 0, catalogue: 0 }] });
+    expect(coverage).toEqual({
+      reference: 3,
+      implemented: 1,
+      modelled: 1,
+      catalogue: 0,
+      percent: 33.3,
+      areas: [
+        { area: 'a', reference: 2, implemented: 1, modelled: 1, catalogue: 0 },
+        { area: 'c', reference: 1, implemented: 0, modelled: 0, catalogue: 0 },
+      ],
+    });
   });
 });

@@ -20,7 +20,7 @@ const InfoSchema = Type.Object({
   counts: Type.Object({
     tables: Type.Record(Type.String(), Type.Integer(), { description: 'Rows stored per table' }),
     faults: Type.Integer({ description: 'Declared faults on this node' }),
-    journal: Type.Integer({ description: 'Requests held in this node\'s journal' }),
+    journal: Type.Integer({ description: "Requests held in this node's journal" }),
   }),
   coverage: Type.Object({
     reference: Type.Integer({ description: 'Operations of the reference API' }),
@@ -28,11 +28,22 @@ const InfoSchema = Type.Object({
     modelled: Type.Integer({ description: 'Answered by a modelled product' }),
     catalogue: Type.Integer({ description: 'Answered by the catalogue engine' }),
     percent: Type.Number(),
-    areas: Type.Array(Type.Object({ area: Type.String(), reference: Type.Integer(), implemented: Type.Integer(), modelled: Type.Integer(), catalogue: Type.Integer() })),
+    areas: Type.Array(
+      Type.Object({ area: Type.String(), reference: Type.Integer(), implemented: Type.Integer(), modelled: Type.Integer(), catalogue: Type.Integer() }),
+    ),
   }),
-  operations: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), operationId: Type.String(), inReference: Type.Boolean(), implementation: StringEnum(['modelled', 'catalogue']) }), {
-    description: 'Every operation this server implements',
-  }),
+  operations: Type.Array(
+    Type.Object({
+      method: Type.String(),
+      path: Type.String(),
+      operationId: Type.String(),
+      inReference: Type.Boolean(),
+      implementation: StringEnum(['modelled', 'catalogue']),
+    }),
+    {
+      description: 'Every operation this server implements',
+    },
+  ),
 });
 
 export interface InfoDeps {
@@ -55,7 +66,12 @@ export function infoRoutes(app: FastifyInstance, deps: InfoDeps): void {
     '/_edgeplane/info',
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.info', tags: ['Edgeplane control'], summary: 'Version, engine, mode, uptime, stored objects and implementation coverage', response: { 200: InfoSchema } },
+      schema: {
+        operationId: 'control.info',
+        tags: ['Edgeplane control'],
+        summary: 'Version, engine, mode, uptime, stored objects and implementation coverage',
+        response: { 200: InfoSchema },
+      },
     },
     async () => {
       const operations = deps.routes.operations();
@@ -72,7 +88,11 @@ export function infoRoutes(app: FastifyInstance, deps: InfoDeps): void {
         clock: deps.clock.state(),
         counts: { tables: await deps.tableCounts(), faults: deps.faultCount(), journal: deps.journalCount() },
         coverage: coverageOf(operations),
-        operations: operations.map((op) => ({ ...op, inReference: inReference.has(operationKey(op.method, op.path)), implementation: implementationOf(op.operationId) })),
+        operations: operations.map((op) => ({
+          ...op,
+          inReference: inReference.has(operationKey(op.method, op.path)),
+          implementation: implementationOf(op.operationId),
+        })),
       };
     },
   );

@@ -89,7 +89,18 @@ describe('the request journal', () => {
 
 describe('the ring buffer', () => {
   const entry = (n: number) => ({
-    timeMs: n, requestId: `r${n}`, clientId: 1, operationId: null, method: 'GET', url: '/x?token=x', query: { token: 'x' }, headers: {}, status: 200, elapsedMs: 1, requestBody: null, responseBody: null,
+    timeMs: n,
+    requestId: `r${n}`,
+    clientId: 1,
+    operationId: null,
+    method: 'GET',
+    url: '/x?token=x',
+    query: { token: 'x' },
+    headers: {},
+    status: 200,
+    elapsedMs: 1,
+    requestBody: null,
+    responseBody: null,
   });
   const all = { limit: 1000, offset: 0, order: 'asc' as const };
 

@@ -10,13 +10,25 @@ const config = { access: 'operator' as const };
 export function journalRoutes(app: FastifyInstance, journal: Journal): void {
   app.get<{ Querystring: JournalQuery }>(
     '/_edgeplane/journal',
-    { config, schema: { operationId: 'control.journal.list', tags, summary: 'Requests this node received, filtered and paginated', querystring: JournalQuerySchema, response: { 200: PageOf(JournalEntrySchema) } } },
+    {
+      config,
+      schema: {
+        operationId: 'control.journal.list',
+        tags,
+        summary: 'Requests this node received, filtered and paginated',
+        querystring: JournalQuerySchema,
+        response: { 200: PageOf(JournalEntrySchema) },
+      },
+    },
     async (request) => journal.query(request.query),
   );
 
   app.delete(
     '/_edgeplane/journal',
-    { config, schema: { operationId: 'control.journal.clear', tags, summary: 'Empty the journal', response: { 200: Type.Object({ deleted: Type.Integer() }) } } },
+    {
+      config,
+      schema: { operationId: 'control.journal.clear', tags, summary: 'Empty the journal', response: { 200: Type.Object({ deleted: Type.Integer() }) } },
+    },
     async () => ({ deleted: journal.clear() }),
   );
 }

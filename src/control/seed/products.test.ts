@@ -37,6 +37,8 @@ describe('seeding every product from one document', () => {
     expect(domains.results.map((d: { name: string }) => d.name)).toContain('shop.example');
     const clientId = res.json().clients[0].clientId;
     expect((await t.request('GET', `/_edgeplane/cloud/quotas/${clientId}`, { headers: t.operator })).json().vm_count_limit).toBe(3);
-    expect((await t.request('GET', `/_edgeplane/edge/clients/${clientId}/networks`, { headers: t.operator })).json().networks.map((n: { name: string }) => n.name)).toContain('eu-edge');
+    expect(
+      (await t.request('GET', `/_edgeplane/edge/clients/${clientId}/networks`, { headers: t.operator })).json().networks.map((n: { name: string }) => n.name),
+    ).toContain('eu-edge');
   });
 });

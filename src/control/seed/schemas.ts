@@ -8,7 +8,9 @@ export const SeedTokenSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     role: Type.Optional(StringEnum(GROUP_NAMES, { default: 'Administrators' })),
-    token: Type.Optional(Type.String({ minLength: 8, maxLength: 512, description: 'Exact secret to use (otherwise generated; derived from the seed number when one is given)' })),
+    token: Type.Optional(
+      Type.String({ minLength: 8, maxLength: 512, description: 'Exact secret to use (otherwise generated; derived from the seed number when one is given)' }),
+    ),
     kind: Type.Optional(StringEnum(['client', 'reseller'] as const, { description: 'reseller: an admin-portal token (the client must be a reseller)' })),
     expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
   },
@@ -45,7 +47,9 @@ export const SeedSchema = Type.Object(
   {
     seed: Type.Optional(Type.Integer({ minimum: 0, description: 'Makes generated secrets repeatable: the same file gives the same tokens' })),
     clients: Type.Optional(Type.Array(SeedClientSchema)),
-    requests: Type.Optional(Type.Array(SeedRequestSchema, { description: 'Calls made in order after the clients exist (product data: WAAP, DDoS, edge, CDN, quotas)' })),
+    requests: Type.Optional(
+      Type.Array(SeedRequestSchema, { description: 'Calls made in order after the clients exist (product data: WAAP, DDoS, edge, CDN, quotas)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -12,7 +12,7 @@ afterAll(async () => t.close());
 const seed = (body: unknown) => t.request('POST', '/_edgeplane/seed', { headers: t.operator, body });
 
 describe('POST /_edgeplane/seed', () => {
-  it('creates clients and tokens, then product data through the products\' own endpoints', async () => {
+  it("creates clients and tokens, then product data through the products' own endpoints", async () => {
     const res = await seed({
       clients: [
         { ref: 'shop', email: 'ops@shop.test', companyName: 'Shop', reseller: true, tokens: [{ name: 'admin' }] },

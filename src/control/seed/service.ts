@@ -32,13 +32,19 @@ export class SeedService {
     }
   }
 
-  private async applyInOrder(app: FastifyInstance, seed: Seed, operatorAuthorization: string | undefined, clients: Map<string, SeededClient>): Promise<SeedResult> {
+  private async applyInOrder(
+    app: FastifyInstance,
+    seed: Seed,
+    operatorAuthorization: string | undefined,
+    clients: Map<string, SeededClient>,
+  ): Promise<SeedResult> {
     const result: SeedResult = { clients: [], requests: [] };
     for (const [index, client] of (seed.clients ?? []).entries()) {
       const ref = client.ref ?? `client${index + 1}`;
       if (clients.has(ref)) throw invalid([bodyField(['clients', index, 'ref'], `ref ${ref} is used twice`)]);
       const reseller = client.resellerRef ? clients.get(client.resellerRef) : undefined;
-      if (client.resellerRef && !reseller) throw invalid([bodyField(['clients', index, 'resellerRef'], `no client with ref ${client.resellerRef} is declared before this one`)]);
+      if (client.resellerRef && !reseller)
+        throw invalid([bodyField(['clients', index, 'resellerRef'], `no client with ref ${client.resellerRef} is declared before this one`)]);
       const { clientId, adminUserId } = await this.iam.accounts.createAccount({
         email: client.email,
         companyName: client.companyName,
@@ -66,7 +72,10 @@ export class SeedService {
     for (const [index, request] of (seed.requests ?? []).entries()) {
       const fill = (value: unknown) => substitute(value, clients, ['requests', index]);
       const authorization = request.as !== undefined ? tokenOf(clients, request.as, index) : operatorAuthorization;
-      if (!authorization) throw invalid([bodyField(['requests', index, 'as'], 'the operator token is unknown here: set EDGEPLANE_ADMIN_TOKEN, or send the request as a seeded client')]);
+      if (!authorization)
+        throw invalid([
+          bodyField(['requests', index, 'as'], 'the operator token is unknown here: set EDGEPLANE_ADMIN_TOKEN, or send the request as a seeded client'),
+        ]);
       const body = request.body === undefined ? undefined : fill(request.body);
       const raw = request.contentType !== undefined && typeof body === 'string';
       const response = await app.inject({
@@ -79,9 +88,13 @@ export class SeedService {
       const answer = parse(response.body);
       const ok = request.expect !== undefined ? response.statusCode === request.expect : response.statusCode < 300;
       if (!ok) {
-        throw new AppError('validation_failed', `seed request ${index} (${request.method} ${request.path}) answered ${response.statusCode}: ${response.body.slice(0, 500)}`, {
-          fields: [bodyField(['requests', index], `answered ${response.statusCode}`, 'seed_request_failed')],
-        });
+        throw new AppError(
+          'validation_failed',
+          `seed request ${index} (${request.method} ${request.path}) answered ${response.statusCode}: ${response.body.slice(0, 500)}`,
+          {
+            fields: [bodyField(['requests', index], `answered ${response.statusCode}`, 'seed_request_failed')],
+          },
+        );
       }
       result.requests.push({ method: request.method, path: String(fill(request.path)), status: response.statusCode, body: answer });
     }

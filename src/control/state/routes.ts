@@ -10,14 +10,20 @@ export const StateDocumentSchema = Type.Object(
     format: Type.Literal(STATE_FORMAT),
     version: Type.String({ minLength: 1, description: 'Schema version (last migration) of the exporting server' }),
     exportedAt: Type.String({ format: 'date-time' }),
-    clientId: Nullable(Type.Integer({ description: 'Set when the document holds one client\'s rows only' })),
+    clientId: Nullable(Type.Integer({ description: "Set when the document holds one client's rows only" })),
     tables: Type.Record(Type.String(), RowsSchema, { description: 'Rows of every table, by table name' }),
   },
   { additionalProperties: false },
 );
 
-const ExportQuerySchema = Type.Object({ clientId: Type.Optional(Type.Integer({ minimum: 1, description: 'Export only this client\'s rows' })) }, { additionalProperties: false });
-const ResetSchema = Type.Object({ clientId: Type.Optional(Type.Integer({ minimum: 1, description: 'Reset only this client (delete its rows)' })) }, { additionalProperties: false });
+const ExportQuerySchema = Type.Object(
+  { clientId: Type.Optional(Type.Integer({ minimum: 1, description: "Export only this client's rows" })) },
+  { additionalProperties: false },
+);
+const ResetSchema = Type.Object(
+  { clientId: Type.Optional(Type.Integer({ minimum: 1, description: 'Reset only this client (delete its rows)' })) },
+  { additionalProperties: false },
+);
 const DemoSchema = Type.Object({ clientId: Type.Integer(), apiKey: Type.String({ description: 'API token of the re-created demo client' }) });
 
 export interface ResetHooks {
@@ -33,7 +39,16 @@ const IMPORT_BODY_LIMIT = 1024 * 1024 * 1024;
 export function stateRoutes(app: FastifyInstance, state: StateService, hooks: ResetHooks): void {
   app.get<{ Querystring: Static<typeof ExportQuerySchema> }>(
     '/_edgeplane/state',
-    { config, schema: { operationId: 'control.state.export', tags, summary: 'Export the whole state, or one client\'s, as one versioned JSON document', querystring: ExportQuerySchema, response: { 200: StateDocumentSchema } } },
+    {
+      config,
+      schema: {
+        operationId: 'control.state.export',
+        tags,
+        summary: "Export the whole state, or one client's, as one versioned JSON document",
+        querystring: ExportQuerySchema,
+        response: { 200: StateDocumentSchema },
+      },
+    },
     // Streamed as it is read (the schema documents the shape; the text is written by the service).
     async (request, reply) => reply.type('application/json; charset=utf-8').send(Readable.from(await state.exportChunks(request.query.clientId))),
   );
@@ -46,7 +61,7 @@ export function stateRoutes(app: FastifyInstance, state: StateService, hooks: Re
       schema: {
         operationId: 'control.state.import',
         tags,
-        summary: 'Import a state document (replaces everything, or that client\'s rows); all-or-nothing',
+        summary: "Import a state document (replaces everything, or that client's rows); all-or-nothing",
         body: StateDocumentSchema,
         response: { 200: Type.Object({ version: Type.String(), tables: Type.Integer(), rows: Type.Integer() }) },
       },

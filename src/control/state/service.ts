@@ -110,7 +110,10 @@ export class StateService {
   async counts(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
     for (const table of await listTables(this.db.kysely, this.db.engine)) {
-      const row = await this.db.kysely.selectFrom(table.name).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+      const row = await this.db.kysely
+        .selectFrom(table.name)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
       out[table.name] = Number(row?.n ?? 0);
     }
     return out;
@@ -134,7 +137,13 @@ export class StateService {
     const latest = this.latestVersion();
     if (document.version === latest) return document;
     if (document.version > latest) {
-      throw invalid([bodyField(['version'], `the document comes from a newer Edgeplane (schema ${document.version}); this server reads schema ${latest} and older: upgrade this server`, 'version')]);
+      throw invalid([
+        bodyField(
+          ['version'],
+          `the document comes from a newer Edgeplane (schema ${document.version}); this server reads schema ${latest} and older: upgrade this server`,
+          'version',
+        ),
+      ]);
     }
     if (!names.includes(document.version)) throw invalid([bodyField(['version'], `unknown schema version ${document.version}`, 'version')]);
     const scratch = await openDatabase({ memory: true, dataDir: '.' });
@@ -185,10 +194,7 @@ function checkShape(documentTables: Record<string, Row[]>, tables: TableInfo[]):
 }
 
 type Scope =
-  | 'all'
-  | { column: string; equals: unknown }
-  | { column: string; notIn: Set<string> }
-  | { column: string; inParentOf: { table: string; clientId: number } };
+  'all' | { column: string; equals: unknown } | { column: string; notIn: Set<string> } | { column: string; inParentOf: { table: string; clientId: number } };
 
 /** Which rows of a table belong to the scope: all, or one client's (null: the table is not per client). */
 function scoped(table: TableInfo, clientId: number | undefined): Scope | null {
@@ -270,7 +276,10 @@ async function insertRows(db: Kysely<any>, table: TableInfo, rows: Row[], engine
   // Both engines cap bound parameters per statement; stay well under the smaller cap.
   const chunk = Math.max(1, Math.floor(8000 / Math.max(1, table.columns.length)));
   for (let i = 0; i < kept.length; i += chunk) {
-    await db.insertInto(table.name).values(kept.slice(i, i + chunk).map((r) => decodeRow(r, engine))).execute();
+    await db
+      .insertInto(table.name)
+      .values(kept.slice(i, i + chunk).map((r) => decodeRow(r, engine)))
+      .execute();
   }
   return kept.length;
 }

@@ -60,7 +60,11 @@ describe('export then import into a fresh server', () => {
         expect(after.json()).toEqual(before.json());
       }
       // Token use times moved with the calls above; everything else is as exported.
-      const withoutUse = (doc: { tables: Record<string, Record<string, unknown>[]> }) => ({ ...doc, exportedAt: '', tables: { ...doc.tables, api_tokens: doc.tables.api_tokens.map((r) => ({ ...r, last_used_at: null })) } });
+      const withoutUse = (doc: { tables: Record<string, Record<string, unknown>[]> }) => ({
+        ...doc,
+        exportedAt: '',
+        tables: { ...doc.tables, api_tokens: doc.tables.api_tokens.map((r) => ({ ...r, last_used_at: null })) },
+      });
       expect(withoutUse(await exportState(fresh))).toEqual(withoutUse(document));
       // New rows get ids past the imported ones (PostgreSQL sequences moved).
       const extra = await fresh.account();
@@ -88,7 +92,7 @@ describe('export then import into a fresh server', () => {
 });
 
 describe('one client', () => {
-  it('exports only that client\'s rows and imports them back after a client reset', async () => {
+  it("exports only that client's rows and imports them back after a client reset", async () => {
     const document = await exportState(t, `?clientId=${a.clientId}`);
     expect(document.clientId).toBe(a.clientId);
     expect(document.tables.clients).toHaveLength(1);
@@ -127,13 +131,17 @@ describe('one client', () => {
         const id = (await createDomain(app, account.clientId, domain)).id;
         // One batch a call: several blocks, and more rows than one export page in the id table.
         for (let batch = 0; batch < 4; batch += 1) {
-          await ingest(app, Array.from({ length: 150 }, (_, i) => event(id, base + batch * 1000 + i, now - 3_600_000 - i * 1000)));
+          await ingest(
+            app,
+            Array.from({ length: 150 }, (_, i) => event(id, base + batch * 1000 + i, now - 3_600_000 - i * 1000)),
+          );
         }
         return id;
       };
       await log(x, 'x.example.com', 10_000);
       await log(y, 'y.example.com', 20_000);
-      const list = (account: TestAccount) => app.request('GET', `/waap/v1/analytics/requests?start=${new Date(now - 86_400_000).toISOString()}&limit=5`, { headers: account.headers });
+      const list = (account: TestAccount) =>
+        app.request('GET', `/waap/v1/analytics/requests?start=${new Date(now - 86_400_000).toISOString()}&limit=5`, { headers: account.headers });
       const xBefore = (await list(x)).json();
       expect(xBefore.count).toBe(600);
       const xDocument = await exportState(app, `?clientId=${x.clientId}`);
@@ -226,13 +234,22 @@ describe('documents from an older schema', () => {
   // Two versions of a tiny schema: v2 adds a column with a default, so a v1 document must be migrated.
   const v1 = {
     async up(db: Kysely<any>) {
-      await withSerialId(db.schema.createTable('clients'), 'sqlite').addColumn('name', 'text', (c) => c.notNull()).execute();
-      await db.schema.createTable('widgets').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('client_id', 'integer', (c) => c.notNull()).execute();
+      await withSerialId(db.schema.createTable('clients'), 'sqlite')
+        .addColumn('name', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('widgets')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('client_id', 'integer', (c) => c.notNull())
+        .execute();
     },
   };
   const v2 = {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('widgets').addColumn('colour', 'text', (c) => c.notNull().defaultTo('blue')).execute();
+      await db.schema
+        .alterTable('widgets')
+        .addColumn('colour', 'text', (c) => c.notNull().defaultTo('blue'))
+        .execute();
     },
   };
   const older: MigrationSet = () => ({ '001_a': v1 });

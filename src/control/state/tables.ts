@@ -52,7 +52,10 @@ async function sqliteTables(db: Kysely<any>): Promise<TableInfo[]> {
     if (INTERNAL.test(name)) continue;
     const columns = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${name}) order by cid`.execute(db);
     const keys = await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(db);
-    const primaryKey = columns.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    const primaryKey = columns.rows
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name);
     out.push({ name, columns: columns.rows.map((c) => c.name), references: [...new Set(keys.rows.map((k) => k.table))], serialColumns: [], primaryKey });
   }
   return out;
@@ -116,7 +119,9 @@ export function dependencyOrder(tables: TableInfo[]): TableInfo[] {
 export async function resetSequences(db: Kysely<any>, tables: TableInfo[]): Promise<void> {
   for (const table of tables) {
     for (const column of table.serialColumns) {
-      await sql`select setval(pg_get_serial_sequence(${table.name}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table.name)}), 0) + 1, false)`.execute(db);
+      await sql`select setval(pg_get_serial_sequence(${table.name}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table.name)}), 0) + 1, false)`.execute(
+        db,
+      );
     }
   }
 }

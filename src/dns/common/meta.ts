@@ -28,7 +28,8 @@ export function metaProblem(value: unknown): string | undefined {
 type KeyCheck = (value: unknown) => string | undefined;
 
 const RECORD_KEYS: Record<string, KeyCheck> = {
-  asn: (v) => (Array.isArray(v) && v.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 4294967295) ? undefined : 'must be a list of AS numbers'),
+  asn: (v) =>
+    Array.isArray(v) && v.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 4294967295) ? undefined : 'must be a list of AS numbers',
   continents: (v) => (strings(v) ? undefined : 'must be a list of continent codes'),
   countries: (v) => (strings(v) ? undefined : 'must be a list of country codes'),
   regions: (v) => (strings(v) ? undefined : 'must be a list of region codes'),
@@ -55,7 +56,8 @@ function healthCheckProblem(value: unknown): string | undefined {
   if (value.protocol !== 'ICMP' && value.port === undefined) return 'port is required';
   if (!inRange(value.frequency, 10, 3600)) return 'frequency must be from 10 to 3600 seconds';
   if (!inRange(value.timeout, 1, 10)) return 'timeout must be from 1 to 10 seconds';
-  if (value.http_status_code !== undefined && value.http_status_code !== null && !inRange(value.http_status_code, 100, 599)) return 'http_status_code must be from 100 to 599';
+  if (value.http_status_code !== undefined && value.http_status_code !== null && !inRange(value.http_status_code, 100, 599))
+    return 'http_status_code must be from 100 to 599';
   if (typeof value.command === 'string' && value.command.length > 255) return 'command must be at most 255 characters';
   return undefined;
 }

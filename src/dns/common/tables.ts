@@ -95,7 +95,20 @@ export function numbers<T extends object>(row: T, keys: (keyof T)[]): T {
   return out;
 }
 
-export const ZONE_NUMBERS: (keyof ZoneRow)[] = ['id', 'client_id', 'refresh', 'retry', 'expiry', 'nx_ttl', 'serial', 'enabled', 'dnssec_enabled', 'dnssec_status_modified_at', 'created_at', 'updated_at'];
+export const ZONE_NUMBERS: (keyof ZoneRow)[] = [
+  'id',
+  'client_id',
+  'refresh',
+  'retry',
+  'expiry',
+  'nx_ttl',
+  'serial',
+  'enabled',
+  'dnssec_enabled',
+  'dnssec_status_modified_at',
+  'created_at',
+  'updated_at',
+];
 export const RRSET_NUMBERS: (keyof RRsetRow)[] = ['id', 'client_id', 'zone_id', 'ttl', 'dynamic', 'health_check', 'created_at', 'updated_at'];
 export const RECORD_NUMBERS: (keyof RecordRow)[] = ['id', 'client_id', 'rrset_id', 'position', 'enabled'];
 
@@ -112,7 +125,11 @@ export function nextSerial(nowMs: number): RawBuilder<number> {
 
 /** Marks a zone changed: serial bumped, updated_at set. Run inside the transaction of the change. */
 export async function touchZone(db: DnsDb, zoneId: number, nowMs: number): Promise<void> {
-  await db.updateTable('dns_zones').set({ serial: nextSerial(nowMs), updated_at: nowMs }).where('id', '=', zoneId).execute();
+  await db
+    .updateTable('dns_zones')
+    .set({ serial: nextSerial(nowMs), updated_at: nowMs })
+    .where('id', '=', zoneId)
+    .execute();
 }
 
 /** A unique index refused the row (SQLite and PostgreSQL spell it differently). */

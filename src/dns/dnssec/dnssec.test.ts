@@ -43,11 +43,21 @@ describe('DNSSEC', () => {
     expect(res.statusCode, res.body).toBe(200);
     expectConforms('PATCH', '/dns/v2/zones/{name}/dnssec', res);
     const ds = res.json();
-    expect(ds).toMatchObject({ algorithm: '13', key_type: 'ECDSAP256SHA256', flags: 257, digest_type: '2', digest_algorithm: 'SHA256', message: expect.stringMatching(/add the DS record/) });
+    expect(ds).toMatchObject({
+      algorithm: '13',
+      key_type: 'ECDSAP256SHA256',
+      flags: 257,
+      digest_type: '2',
+      digest_algorithm: 'SHA256',
+      message: expect.stringMatching(/add the DS record/),
+    });
     const key = Buffer.from(ds.public_key, 'base64');
     expect(key).toHaveLength(64);
     // The key is a point of P-256.
-    createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: key.subarray(0, 32).toString('base64url'), y: key.subarray(32).toString('base64url') }, format: 'jwk' });
+    createPublicKey({
+      key: { kty: 'EC', crv: 'P-256', x: key.subarray(0, 32).toString('base64url'), y: key.subarray(32).toString('base64url') },
+      format: 'jwk',
+    });
     const rdata = Buffer.concat([Buffer.from([1, 1, 3, 13]), key]);
     expect(ds.key_tag).toBe(expectedKeyTag(rdata));
     expect(ds.digest).toBe(expectedDigest('child.parent.test', rdata));
@@ -67,10 +77,17 @@ describe('DNSSEC', () => {
     expectConforms('GET', '/dns/v2/zones/{name}/dnssec/parent-ds', parentDs);
     expect(parentDs.json()).toMatchObject({ has_valid_parent_ds: false, parent_zone: 'parent.test' });
     const ds = (await call('GET', '/dns/v2/zones/child.parent.test/dnssec')).json();
-    await call('POST', '/dns/v2/zones/parent.test/child.parent.test/NS', { resource_records: [{ content: ['ns1.edgeplane.test.'] }, { content: ['ns2.edgeplane.test.'] }] });
-    const added = await call('POST', '/dns/v2/zones/parent.test/child.parent.test/DS', { resource_records: [{ content: [ds.key_tag, 13, 2, ds.digest.toLowerCase()] }] });
+    await call('POST', '/dns/v2/zones/parent.test/child.parent.test/NS', {
+      resource_records: [{ content: ['ns1.edgeplane.test.'] }, { content: ['ns2.edgeplane.test.'] }],
+    });
+    const added = await call('POST', '/dns/v2/zones/parent.test/child.parent.test/DS', {
+      resource_records: [{ content: [ds.key_tag, 13, 2, ds.digest.toLowerCase()] }],
+    });
     expect(added.statusCode, added.body).toBe(200);
-    expect((await call('GET', '/dns/v2/zones/child.parent.test/dnssec/parent-ds')).json()).toMatchObject({ has_valid_parent_ds: true, parent_zone: 'parent.test' });
+    expect((await call('GET', '/dns/v2/zones/child.parent.test/dnssec/parent-ds')).json()).toMatchObject({
+      has_valid_parent_ds: true,
+      parent_zone: 'parent.test',
+    });
     expect(await zone('child.parent.test')).toMatchObject({ dnssec_enabled: true, dnssec_status: 'active' });
     expect((await call('GET', '/dns/v2/zones?name=child.parent.test&exact_match=true')).json().zones[0].dnssec_status).toBe('active');
   });

@@ -39,19 +39,47 @@ export function dnssecRoutes(fastify: FastifyInstance, dnssec: DnssecService): v
   const app = typed(fastify);
   app.get(
     PATH,
-    { ...VALIDATED, schema: { operationId: 'dns.dnssec.get', tags: TAGS, summary: "The zone's DS record (DNSSEC must be on)", params: ZoneParams, response: { 200: DsSchema, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.dnssec.get',
+        tags: TAGS,
+        summary: "The zone's DS record (DNSSEC must be on)",
+        params: ZoneParams,
+        response: { 200: DsSchema, ...ERRORS },
+      },
+    },
     async (request) => dnssec.ds(principalOf(request), request.params.name),
   );
 
   app.patch(
     PATH,
-    { ...VALIDATED, schema: { operationId: 'dns.dnssec.toggle', tags: TAGS, summary: 'Turn DNSSEC on or off', params: ZoneParams, body: ToggleBody, response: { 200: ToggleResult, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.dnssec.toggle',
+        tags: TAGS,
+        summary: 'Turn DNSSEC on or off',
+        params: ZoneParams,
+        body: ToggleBody,
+        response: { 200: ToggleResult, ...ERRORS },
+      },
+    },
     async (request) => dnssec.toggle(principalOf(request), request.params.name, request.body),
   );
 
   app.get(
     `${PATH}/parent-ds`,
-    { ...VALIDATED, schema: { operationId: 'dns.dnssec.parentDs', tags: TAGS, summary: 'Whether the parent zone holds the DS record', params: ZoneParams, response: { 200: ParentDs, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.dnssec.parentDs',
+        tags: TAGS,
+        summary: 'Whether the parent zone holds the DS record',
+        params: ZoneParams,
+        response: { 200: ParentDs, ...ERRORS },
+      },
+    },
     async (request) => dnssec.parentDs(principalOf(request), request.params.name),
   );
 }

@@ -71,7 +71,13 @@ export class DnssecService {
     const valid = sets
       .filter((set) => set.type === 'DS')
       .some((set) =>
-        set.records.some(({ content: c }) => integerPart(c[0], 65535) === key.key_tag && integerPart(c[1], 255) === key.algorithm && integerPart(c[2], 255) === DIGEST_TYPE && String(c[3]).toUpperCase() === digest),
+        set.records.some(
+          ({ content: c }) =>
+            integerPart(c[0], 65535) === key.key_tag &&
+            integerPart(c[1], 255) === key.algorithm &&
+            integerPart(c[2], 255) === DIGEST_TYPE &&
+            String(c[3]).toUpperCase() === digest,
+        ),
       );
     return { parent: parent.name, valid };
   }
@@ -102,7 +108,11 @@ export class DnssecService {
     return { has_valid_parent_ds: scan.valid, parent_zone: scan.parent, scanned_at: new Date(this.clock.now()).toISOString() };
   }
 
-  async toggle(principal: Principal, name: string, body: { enabled?: boolean; force_disable?: boolean } | undefined): Promise<Partial<DsInfo> & { message: string }> {
+  async toggle(
+    principal: Principal,
+    name: string,
+    body: { enabled?: boolean; force_disable?: boolean } | undefined,
+  ): Promise<Partial<DsInfo> & { message: string }> {
     if (typeof body?.enabled !== 'boolean') throw badRequest('enabled (true or false) is required');
     const zone = await this.finder.owned(principal, name);
     return body.enabled ? this.enable(zone) : this.disable(zone, body.force_disable === true);
@@ -114,12 +124,24 @@ export class DnssecService {
     let added: KeyRow | undefined;
     if (!key) {
       const made = generateKey();
-      key = added = { zone_id: zone.id, client_id: zone.client_id, uuid: made.uuid, algorithm: made.algorithm, flags: made.flags, key_tag: made.keyTag, public_key: made.publicKey, private_key: made.privateKeyPem, created_at: now };
+      key = added = {
+        zone_id: zone.id,
+        client_id: zone.client_id,
+        uuid: made.uuid,
+        algorithm: made.algorithm,
+        flags: made.flags,
+        key_tag: made.keyTag,
+        public_key: made.publicKey,
+        private_key: made.privateKeyPem,
+        created_at: now,
+      };
     }
     const { valid } = await this.parentScan(zone, key);
     const status = statusOf(true, true, valid, zone.dnssec_status);
     await this.keys.apply(zone.id, { enabled: true, status, modifiedAt: status === zone.dnssec_status ? undefined : now }, now, { add: added });
-    const message = valid ? 'DNSSEC is on and the parent zone holds the DS record' : 'DNSSEC is on: add the DS record to the parent zone (at the registrar) to complete it';
+    const message = valid
+      ? 'DNSSEC is on and the parent zone holds the DS record'
+      : 'DNSSEC is on: add the DS record to the parent zone (at the registrar) to complete it';
     return { ...dsInfo(zone.name, key), message };
   }
 
@@ -133,7 +155,11 @@ export class DnssecService {
     const { valid } = await this.parentScan(zone, key);
     if (valid && !force) {
       await this.keys.apply(zone.id, { enabled: false, status: 'pending-disabled', modifiedAt: now }, now);
-      return { ...dsInfo(zone.name, key), message: 'DNSSEC is being turned off: remove the DS record from the parent zone; the key stays published until then (force_disable: true withdraws it now)' };
+      return {
+        ...dsInfo(zone.name, key),
+        message:
+          'DNSSEC is being turned off: remove the DS record from the parent zone; the key stays published until then (force_disable: true withdraws it now)',
+      };
     }
     await this.keys.apply(zone.id, { enabled: false, status: 'disabled', modifiedAt: now }, now, { drop: true });
     return { message: 'DNSSEC is off and the zone key is withdrawn' };

@@ -107,7 +107,13 @@ export class DnsHandler {
       bytes = packet.encode(response);
     } catch (error) {
       this.onError(error);
-      bytes = packet.encode({ id: query.id, type: 'response', flags: header(query, 'SERVFAIL'), questions: response.questions, additionals: opt ? [optAnswer()] : [] } as packet.Packet);
+      bytes = packet.encode({
+        id: query.id,
+        type: 'response',
+        flags: header(query, 'SERVFAIL'),
+        questions: response.questions,
+        additionals: opt ? [optAnswer()] : [],
+      } as packet.Packet);
     }
     const udpLimit = opt ? Math.min(Math.max(opt.udpPayloadSize ?? CLASSIC_UDP_SIZE, CLASSIC_UDP_SIZE), EDNS_UDP_SIZE) : CLASSIC_UDP_SIZE;
     // A TCP message is at most 65535 bytes (its two-byte length prefix).

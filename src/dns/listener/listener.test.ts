@@ -30,7 +30,11 @@ function hasDig(): boolean {
 }
 
 /** One raw query over UDP (or TCP), answered as dns-packet decodes it. */
-async function query(name: string, type: string, options: { tcp?: boolean; edns?: number; raw?: Buffer } = {}): Promise<packet.Packet & { flag_aa?: boolean; flag_tc?: boolean; rcode?: string }> {
+async function query(
+  name: string,
+  type: string,
+  options: { tcp?: boolean; edns?: number; raw?: Buffer } = {},
+): Promise<packet.Packet & { flag_aa?: boolean; flag_tc?: boolean; rcode?: string }> {
   const message =
     options.raw ??
     packet.encode({
@@ -112,13 +116,18 @@ describe('answers what the API wrote', () => {
   });
 
   it('leaves disabled records out', async () => {
-    await call('POST', '/dns/v2/zones/example.test/half.example.test/A', { resource_records: [{ content: ['192.0.2.30'] }, { content: ['192.0.2.31'], enabled: false }] });
+    await call('POST', '/dns/v2/zones/example.test/half.example.test/A', {
+      resource_records: [{ content: ['192.0.2.30'] }, { content: ['192.0.2.31'], enabled: false }],
+    });
     expect(await resolver.resolve4('half.example.test')).toEqual(['192.0.2.30']);
   });
 
   it('answers every type the API takes', async () => {
     await rrset('example.test', 'v6.example.test', 'AAAA', [['2001:db8::1']]);
-    await rrset('example.test', 'example.test', 'MX', [[10, 'mail.example.test.'], [20, 'mail2.example.test']]);
+    await rrset('example.test', 'example.test', 'MX', [
+      [10, 'mail.example.test.'],
+      [20, 'mail2.example.test'],
+    ]);
     const long = 'k='.padEnd(400, 'x');
     await rrset('example.test', 'example.test', 'TXT', [['v=spf1 -all'], [long]]);
     await rrset('example.test', '_sip._tcp.example.test', 'SRV', [[10, 60, 5060, 'sip.example.test.']]);
@@ -249,7 +258,11 @@ describe('delegations, sizes, transports', () => {
 
   it('applies pickers: the record whose ip meta holds the client, then first_n', async () => {
     await call('POST', '/dns/v2/zones/example.test/picked.example.test/A', {
-      resource_records: [{ content: ['192.0.2.60'], meta: { ip: ['10.0.0.0/8'] } }, { content: ['192.0.2.61'], meta: { ip: '127.0.0.0/8' } }, { content: ['192.0.2.62'] }],
+      resource_records: [
+        { content: ['192.0.2.60'], meta: { ip: ['10.0.0.0/8'] } },
+        { content: ['192.0.2.61'], meta: { ip: '127.0.0.0/8' } },
+        { content: ['192.0.2.62'] },
+      ],
       pickers: [{ type: 'ip' }, { type: 'first_n', limit: 1 }],
     });
     expect(await resolver.resolve4('picked.example.test')).toEqual(['192.0.2.61']);

@@ -33,7 +33,10 @@ describe('the server and its DNS listener', () => {
 
   it('starts with the server, answers what the API wrote, and stops with it', async () => {
     const dnsPort = await freePort();
-    const config = loadConfig({}, { memory: true, port: 0, dnsPort, logLevel: 'silent', adminToken: 'operator-token-for-dns-tests', apiKey: 'dns-test-api-key' });
+    const config = loadConfig(
+      {},
+      { memory: true, port: 0, dnsPort, logLevel: 'silent', adminToken: 'operator-token-for-dns-tests', apiKey: 'dns-test-api-key' },
+    );
     const server = await startServer(config);
     try {
       expect(server.dns?.port).toBe(dnsPort);

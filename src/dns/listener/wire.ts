@@ -35,7 +35,12 @@ function nameBytes(name: string): Buffer {
 function svcValue(key: string, values: unknown[]): Buffer {
   switch (key) {
     case 'mandatory':
-      return Buffer.concat(values.map((v) => svcKeyNumber(String(v))!).sort((a, b) => a - b).map(u16));
+      return Buffer.concat(
+        values
+          .map((v) => svcKeyNumber(String(v))!)
+          .sort((a, b) => a - b)
+          .map(u16),
+      );
     case 'alpn':
       return Buffer.concat(values.flatMap((v) => [Buffer.from([Buffer.byteLength(String(v))]), Buffer.from(String(v))]));
     case 'no-default-alpn':
@@ -58,7 +63,11 @@ export function svcbRdata(parts: unknown[]): Buffer {
   const params = (parts.slice(2) as unknown[][])
     .map(([key, ...values]) => ({ number: svcKeyNumber(String(key))!, value: svcValue(String(key), values) }))
     .sort((a, b) => a.number - b.number);
-  return Buffer.concat([u16(integerPart(parts[0], 65535)!), nameBytes(String(parts[1])), ...params.flatMap((p) => [u16(p.number), u16(p.value.length), p.value])]);
+  return Buffer.concat([
+    u16(integerPart(parts[0], 65535)!),
+    nameBytes(String(parts[1])),
+    ...params.flatMap((p) => [u16(p.number), u16(p.value.length), p.value]),
+  ]);
 }
 
 function data(rr: Rr): unknown {
@@ -75,7 +84,12 @@ function data(rr: Rr): unknown {
     case 'CAA':
       return { flags: integerPart(p[0], 255), tag: String(p[1]), value: String(p[2]) };
     case 'DS':
-      return { keyTag: integerPart(p[0], 65535), algorithm: integerPart(p[1], 255), digestType: integerPart(p[2], 255), digest: Buffer.from(String(p[3]), 'hex') };
+      return {
+        keyTag: integerPart(p[0], 65535),
+        algorithm: integerPart(p[1], 255),
+        digestType: integerPart(p[2], 255),
+        digest: Buffer.from(String(p[3]), 'hex'),
+      };
     case 'SVCB':
     case 'HTTPS':
       return svcbRdata(p);

@@ -13,7 +13,14 @@ export function locationRoutes(fastify: FastifyInstance): void {
   const app = typed(fastify);
   app.get(
     '/dns/v2/locations',
-    { schema: { operationId: 'dns.locations.all', tags: TAGS, summary: 'Continents, countries and regions', response: { 200: Type.Object({ continents: ByCode, countries: ByCode, regions: ByCode }), ...ERRORS } } },
+    {
+      schema: {
+        operationId: 'dns.locations.all',
+        tags: TAGS,
+        summary: 'Continents, countries and regions',
+        response: { 200: Type.Object({ continents: ByCode, countries: ByCode, regions: ByCode }), ...ERRORS },
+      },
+    },
     async () => locations(),
   );
   for (const kind of ['continents', 'countries', 'regions'] as const) {

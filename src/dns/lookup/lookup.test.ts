@@ -18,7 +18,9 @@ beforeAll(async () => {
   await call('POST', '/dns/v2/zones/2.0.192.in-addr.arpa/1.2.0.192.in-addr.arpa/PTR', { resource_records: [{ content: ['www.look.example.'] }] });
   await call('POST', '/dns/v2/zones', { name: 'registry.test' });
   await call('POST', '/dns/v2/zones', { name: 'delegated.registry.test' }, b);
-  await call('POST', '/dns/v2/zones/registry.test/delegated.registry.test/NS', { resource_records: [{ content: ['ns1.edgeplane.test.'] }, { content: ['ns.other.example.'] }] });
+  await call('POST', '/dns/v2/zones/registry.test/delegated.registry.test/NS', {
+    resource_records: [{ content: ['ns1.edgeplane.test.'] }, { content: ['ns.other.example.'] }],
+  });
 });
 afterAll(async () => t?.close());
 
@@ -41,7 +43,9 @@ describe('lookup', () => {
   });
 
   it('looks an address up by its reverse name', async () => {
-    expect((await call('GET', '/dns/v2/lookup?name=192.0.2.1')).json()).toEqual([{ name: '1.2.0.192.in-addr.arpa', type: 'PTR', ttl: 300, content: ['www.look.example.'] }]);
+    expect((await call('GET', '/dns/v2/lookup?name=192.0.2.1')).json()).toEqual([
+      { name: '1.2.0.192.in-addr.arpa', type: 'PTR', ttl: 300, content: ['www.look.example.'] },
+    ]);
     expect(reverseName('2001:db8::1')).toBe('1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa');
   });
 
@@ -59,7 +63,7 @@ describe('lookup', () => {
 });
 
 describe('delegation status', () => {
-  it("reads the delegation from a parent zone hosted here", async () => {
+  it('reads the delegation from a parent zone hosted here', async () => {
     const res = await call('GET', '/dns/v2/analyze/delegated.registry.test/delegation-status', undefined, b);
     expectConforms('GET', '/dns/v2/analyze/{name}/delegation-status', res);
     expect(res.json()).toEqual({
@@ -110,7 +114,18 @@ describe('the platform and the reference lists', () => {
   it('lists the pickers and the presets', async () => {
     const pickers = await call('GET', '/dns/v2/pickers');
     expectConforms('GET', '/dns/v2/pickers', pickers);
-    expect(pickers.json().map((p: { name: string }) => p.name)).toEqual(['geodns', 'asn', 'country', 'continent', 'region', 'ip', 'geodistance', 'weighted_shuffle', 'default', 'first_n']);
+    expect(pickers.json().map((p: { name: string }) => p.name)).toEqual([
+      'geodns',
+      'asn',
+      'country',
+      'continent',
+      'region',
+      'ip',
+      'geodistance',
+      'weighted_shuffle',
+      'default',
+      'first_n',
+    ]);
     const presets = await call('GET', '/dns/v2/pickers/presets');
     expectConforms('GET', '/dns/v2/pickers/presets', presets);
     expect(presets.json().geodns.map((p: { name: string }) => p.name)).toEqual(['geodns', 'default', 'first_n']);

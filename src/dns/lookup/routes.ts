@@ -32,7 +32,10 @@ export function lookupRoutes(fastify: FastifyInstance, lookup: LookupService): v
   const app = typed(fastify);
   app.get(
     '/dns/v2/lookup',
-    { ...VALIDATED, schema: { operationId: 'dns.lookup', tags: TAGS, summary: 'The records of a name', querystring: LookupQuery, response: { 200: LookupResult, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: { operationId: 'dns.lookup', tags: TAGS, summary: 'The records of a name', querystring: LookupQuery, response: { 200: LookupResult, ...ERRORS } },
+    },
     async (request) => lookup.lookup(request.query.name),
   );
 

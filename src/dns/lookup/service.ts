@@ -70,7 +70,10 @@ export class LookupService {
     return [...sets.values()];
   }
 
-  async delegation(principal: Principal, name: string): Promise<{
+  async delegation(
+    principal: Principal,
+    name: string,
+  ): Promise<{
     zone_exists: boolean;
     authoritative_name_servers: NameServer[];
     gcore_authorized_count: number;
@@ -100,7 +103,13 @@ export class LookupService {
     if (source) return source.records.map((r) => String(r.content[0]).toLowerCase().replace(/\.$/, ''));
     if (parent?.enabled === 1) return [];
     const own = await this.resolver.resolve(name, 'NS');
-    return own.answers.filter((rr) => rr.type === 'NS' && rr.name === name).map((rr) => String((rr as { parts: unknown[] }).parts[0]).toLowerCase().replace(/\.$/, ''));
+    return own.answers
+      .filter((rr) => rr.type === 'NS' && rr.name === name)
+      .map((rr) =>
+        String((rr as { parts: unknown[] }).parts[0])
+          .toLowerCase()
+          .replace(/\.$/, ''),
+      );
   }
 
   private async nameServer(host: string): Promise<NameServer> {

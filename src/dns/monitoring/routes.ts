@@ -15,7 +15,16 @@ export function monitoringRoutes(fastify: FastifyInstance, monitors: MonitorServ
   const app = typed(fastify);
   app.get(
     '/dns/v2/monitor/metrics',
-    { ...VALIDATED, schema: { operationId: 'dns.monitor.metrics', tags: ['DNS RRsets'], summary: 'Health-check monitors, Prometheus text format', querystring: Query, response: { 200: Type.String(), ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.monitor.metrics',
+        tags: ['DNS RRsets'],
+        summary: 'Health-check monitors, Prometheus text format',
+        querystring: Query,
+        response: { 200: Type.String(), ...ERRORS },
+      },
+    },
     async (request, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await monitors.metrics(principalOf(request))),
   );
 }

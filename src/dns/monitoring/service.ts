@@ -26,7 +26,11 @@ export class MonitorService {
         rrset_type: set.type,
         zone_name: set.zone,
       };
-      lines.push(`healthcheck_state{${Object.entries(labels).map(([k, v]) => `${k}=${label(v)}`).join(',')}} 1`);
+      lines.push(
+        `healthcheck_state{${Object.entries(labels)
+          .map(([k, v]) => `${k}=${label(v)}`)
+          .join(',')}} 1`,
+      );
     }
     return `${lines.join('\n')}\n`;
   }

@@ -37,7 +37,13 @@ describe('network mappings', () => {
   let id: number;
 
   it('creates a mapping and reads it by id and by name', async () => {
-    const body = { name: 'office', mapping: [{ tags: ['hq'], cidr4: ['192.0.2.0/24'], cidr6: ['2001:db8::/48'] }, { tags: ['vpn'], cidr4: ['198.51.100.0/25'] }] };
+    const body = {
+      name: 'office',
+      mapping: [
+        { tags: ['hq'], cidr4: ['192.0.2.0/24'], cidr6: ['2001:db8::/48'] },
+        { tags: ['vpn'], cidr4: ['198.51.100.0/25'] },
+      ],
+    };
     const res = await call('POST', BASE, body);
     expect(res.statusCode, res.body).toBe(200);
     expectConforms('POST', BASE, res);
@@ -114,7 +120,10 @@ describe('network mappings', () => {
   // one a few thousand levels deep aborted the whole process (V8: "RegExpCompiler Allocation failed").
   it('refuses deeply nested documents one after another, and keeps answering', async () => {
     for (const depth of [1_000, 5_000, 50_000]) {
-      const res = await t.request('POST', `${BASE}/import`, { headers: { ...a.headers, 'content-type': 'text/plain' }, body: `${'['.repeat(depth)}${']'.repeat(depth)}` });
+      const res = await t.request('POST', `${BASE}/import`, {
+        headers: { ...a.headers, 'content-type': 'text/plain' },
+        body: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+      });
       expect(res.statusCode).toBe(400);
     }
     expect((await call('GET', BASE)).statusCode).toBe(200);

@@ -16,37 +16,92 @@ export async function mappingRoutes(fastify: FastifyInstance, mappings: MappingS
   const app = typed(fastify);
   app.get(
     BASE,
-    { ...VALIDATED, schema: { operationId: 'dns.networkMappings.list', tags: TAGS, summary: "List the client's network mappings", querystring: MappingListQuery, response: { 200: MappingList, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.networkMappings.list',
+        tags: TAGS,
+        summary: "List the client's network mappings",
+        querystring: MappingListQuery,
+        response: { 200: MappingList, ...ERRORS },
+      },
+    },
     async (request) => mappings.list(principalOf(request), request.query),
   );
 
   app.post(
     BASE,
-    { ...VALIDATED, schema: { operationId: 'dns.networkMappings.create', tags: TAGS, summary: 'Create a network mapping', body: MappingBody, response: { 200: Type.Object({ id: Type.Integer() }), ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.networkMappings.create',
+        tags: TAGS,
+        summary: 'Create a network mapping',
+        body: MappingBody,
+        response: { 200: Type.Object({ id: Type.Integer() }), ...ERRORS },
+      },
+    },
     async (request) => mappings.create(principalOf(request), request.body),
   );
 
   app.get(
     `${BASE}/by-name/:name`,
-    { ...VALIDATED, schema: { operationId: 'dns.networkMappings.getByName', tags: TAGS, summary: 'Read a network mapping by name', params: NameParams, response: { 200: MappingSchema, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.networkMappings.getByName',
+        tags: TAGS,
+        summary: 'Read a network mapping by name',
+        params: NameParams,
+        response: { 200: MappingSchema, ...ERRORS },
+      },
+    },
     async (request) => mappings.getByName(principalOf(request), request.params.name),
   );
 
   app.get(
     `${BASE}/:id`,
-    { ...VALIDATED, schema: { operationId: 'dns.networkMappings.get', tags: TAGS, summary: 'Read a network mapping', params: IdParams, response: { 200: MappingSchema, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.networkMappings.get',
+        tags: TAGS,
+        summary: 'Read a network mapping',
+        params: IdParams,
+        response: { 200: MappingSchema, ...ERRORS },
+      },
+    },
     async (request) => mappings.get(principalOf(request), request.params.id),
   );
 
   app.put(
     `${BASE}/:id`,
-    { ...VALIDATED, schema: { operationId: 'dns.networkMappings.update', tags: TAGS, summary: 'Change a network mapping (fields sent)', params: IdParams, body: MappingBody, response: { 200: Empty, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.networkMappings.update',
+        tags: TAGS,
+        summary: 'Change a network mapping (fields sent)',
+        params: IdParams,
+        body: MappingBody,
+        response: { 200: Empty, ...ERRORS },
+      },
+    },
     async (request) => mappings.update(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
     `${BASE}/:id`,
-    { ...VALIDATED, schema: { operationId: 'dns.networkMappings.delete', tags: TAGS, summary: 'Delete a network mapping', params: IdParams, response: { 200: Empty, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.networkMappings.delete',
+        tags: TAGS,
+        summary: 'Delete a network mapping',
+        params: IdParams,
+        response: { 200: Empty, ...ERRORS },
+      },
+    },
     async (request) => mappings.delete(principalOf(request), request.params.id),
   );
 
@@ -55,7 +110,15 @@ export async function mappingRoutes(fastify: FastifyInstance, mappings: MappingS
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     typed(scope).post(
       `${BASE}/import`,
-      { ...VALIDATED, schema: { operationId: 'dns.networkMappings.import', tags: TAGS, summary: 'Create or replace network mappings from YAML documents', response: { 200: Type.Object({ success: Type.Boolean() }), ...ERRORS } } },
+      {
+        ...VALIDATED,
+        schema: {
+          operationId: 'dns.networkMappings.import',
+          tags: TAGS,
+          summary: 'Create or replace network mappings from YAML documents',
+          response: { 200: Type.Object({ success: Type.Boolean() }), ...ERRORS },
+        },
+      },
       async (request) => mappings.import(principalOf(request), typeof request.body === 'string' ? request.body : undefined),
     );
   });

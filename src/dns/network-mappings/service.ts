@@ -19,7 +19,8 @@ function cidrProblem(text: string, family: 4 | 6): string | undefined {
   const [address, prefix, ...rest] = text.split('/');
   const ok = family === 4 ? isIPv4(address) : isIPv6(address) && !address.includes('%');
   const max = family === 4 ? 32 : 128;
-  if (!ok || rest.length > 0 || prefix === undefined || !/^\d{1,3}$/.test(prefix) || Number(prefix) > max) return `"${text}" is not an IPv${family} network in CIDR form (address/0..${max})`;
+  if (!ok || rest.length > 0 || prefix === undefined || !/^\d{1,3}$/.test(prefix) || Number(prefix) > max)
+    return `"${text}" is not an IPv${family} network in CIDR form (address/0..${max})`;
   return undefined;
 }
 
@@ -173,8 +174,13 @@ export class MappingService {
     const mappings = yamlMappings(text ?? '');
     const existing = new Set((await this.store.all(principal.clientId)).map((row) => row.name));
     const added = mappings.filter((m) => !existing.has(m.name)).length;
-    if (existing.size + added > QUOTAS.mappings) throw badRequest(`The import would make ${existing.size + added} network mappings; the quota is ${QUOTAS.mappings}`);
-    await this.store.upsertMany(principal.clientId, mappings.map((m) => ({ name: m.name, mapping: JSON.stringify(m.mapping) })), this.clock.now());
+    if (existing.size + added > QUOTAS.mappings)
+      throw badRequest(`The import would make ${existing.size + added} network mappings; the quota is ${QUOTAS.mappings}`);
+    await this.store.upsertMany(
+      principal.clientId,
+      mappings.map((m) => ({ name: m.name, mapping: JSON.stringify(m.mapping) })),
+      this.clock.now(),
+    );
     return { success: true };
   }
 

@@ -27,14 +27,22 @@ export class MappingStore {
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db.selectFrom('dns_network_mappings').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('dns_network_mappings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /** Inserts a mapping; undefined when the client already has one of that name. */
   async insert(clientId: number, name: string, mapping: string, now: number): Promise<number | undefined> {
     try {
-      const row = await this.db.insertInto('dns_network_mappings').values({ client_id: clientId, name, mapping, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+      const row = await this.db
+        .insertInto('dns_network_mappings')
+        .values({ client_id: clientId, name, mapping, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return Number(row.id);
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
@@ -45,7 +53,12 @@ export class MappingStore {
   /** Changes a mapping; false when its new name is another mapping's. */
   async update(clientId: number, id: number, name: string, mapping: string, now: number): Promise<boolean> {
     try {
-      await this.db.updateTable('dns_network_mappings').set({ name, mapping, updated_at: now }).where('client_id', '=', clientId).where('id', '=', id).execute();
+      await this.db
+        .updateTable('dns_network_mappings')
+        .set({ name, mapping, updated_at: now })
+        .where('client_id', '=', clientId)
+        .where('id', '=', id)
+        .execute();
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -61,8 +74,14 @@ export class MappingStore {
   async upsertMany(clientId: number, mappings: { name: string; mapping: string }[], now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (const { name, mapping } of mappings) {
-        const updated = await trx.updateTable('dns_network_mappings').set({ mapping, updated_at: now }).where('client_id', '=', clientId).where('name', '=', name).executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('dns_network_mappings').values({ client_id: clientId, name, mapping, created_at: now, updated_at: now }).execute();
+        const updated = await trx
+          .updateTable('dns_network_mappings')
+          .set({ mapping, updated_at: now })
+          .where('client_id', '=', clientId)
+          .where('name', '=', name)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0)
+          await trx.insertInto('dns_network_mappings').values({ client_id: clientId, name, mapping, created_at: now, updated_at: now }).execute();
       }
     });
   }

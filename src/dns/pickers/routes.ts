@@ -17,7 +17,14 @@ export function pickerRoutes(fastify: FastifyInstance): void {
   );
   app.get(
     '/dns/v2/pickers/presets',
-    { schema: { operationId: 'dns.pickers.presets', tags: TAGS, summary: 'Ready-made picker lists, by name', response: { 200: Type.Record(Type.String(), Type.Array(LabelName)), ...ERRORS } } },
+    {
+      schema: {
+        operationId: 'dns.pickers.presets',
+        tags: TAGS,
+        summary: 'Ready-made picker lists, by name',
+        response: { 200: Type.Record(Type.String(), Type.Array(LabelName)), ...ERRORS },
+      },
+    },
     async () => PRESETS,
   );
 }

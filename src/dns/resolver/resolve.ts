@@ -92,7 +92,14 @@ export class Resolver {
     return this.answer(zone, name, qtype, available, client, result);
   }
 
-  private async answer(zone: AuthorityZone, name: string, qtype: string, sets: (AuthorityRRset | Rr)[], client: Client, result: Resolution): Promise<string | undefined> {
+  private async answer(
+    zone: AuthorityZone,
+    name: string,
+    qtype: string,
+    sets: (AuthorityRRset | Rr)[],
+    client: Client,
+    result: Resolution,
+  ): Promise<string | undefined> {
     const toRrs = (set: AuthorityRRset | Rr): Rr[] => ('records' in set ? rrsOf(set, name, client) : [{ ...set, name }]);
     if (qtype === 'ANY') {
       result.answers.push(...sets.flatMap(toRrs));
@@ -108,7 +115,9 @@ export class Resolver {
     if (!cname) return this.noData(zone, result);
     const [rr] = toRrs(cname);
     result.answers.push(rr);
-    const target = String((rr as { parts: unknown[] }).parts[0]).toLowerCase().replace(/\.$/, '');
+    const target = String((rr as { parts: unknown[] }).parts[0])
+      .toLowerCase()
+      .replace(/\.$/, '');
     const inZone = target === zone.name || target.endsWith(`.${zone.name}`);
     return inZone && !result.answers.some((a) => a.type === 'CNAME' && a.name === target) ? target : undefined;
   }
@@ -142,10 +151,17 @@ export class Resolver {
 
   private async withApexRecords(zone: AuthorityZone, sets: AuthorityRRset[]): Promise<(AuthorityRRset | Rr)[]> {
     const out: (AuthorityRRset | Rr)[] = [soaRr(zone), ...sets];
-    if (!sets.some((s) => s.type === 'NS')) out.push(...DEFAULT_NS.hosts.map((host): Rr => ({ name: zone.name, ttl: DEFAULT_NS.ttl, type: 'NS', parts: [host] })));
+    if (!sets.some((s) => s.type === 'NS'))
+      out.push(...DEFAULT_NS.hosts.map((host): Rr => ({ name: zone.name, ttl: DEFAULT_NS.ttl, type: 'NS', parts: [host] })));
     // A key is published from the moment DNSSEC is turned on until it is withdrawn (see dnssec/service.ts).
     const key = await this.store.key(zone.id);
-    if (key) out.push({ name: zone.name, ttl: DNSKEY_TTL, type: 'DNSKEY', key: { flags: key.flags, algorithm: key.algorithm, publicKey: Buffer.from(key.public_key, 'base64') } });
+    if (key)
+      out.push({
+        name: zone.name,
+        ttl: DNSKEY_TTL,
+        type: 'DNSKEY',
+        key: { flags: key.flags, algorithm: key.algorithm, publicKey: Buffer.from(key.public_key, 'base64') },
+      });
     return out;
   }
 }

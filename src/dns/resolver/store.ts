@@ -13,7 +13,10 @@ import type { Database } from '../../platform/db/index.js';
 import { likeLiteral } from '../../platform/db/like.js';
 import type { KeyRow, ZoneRow } from '../common/tables.js';
 
-export type AuthorityZone = Pick<ZoneRow, 'id' | 'client_id' | 'name' | 'enabled' | 'contact' | 'primary_server' | 'serial' | 'refresh' | 'retry' | 'expiry' | 'nx_ttl' | 'dnssec_enabled'>;
+export type AuthorityZone = Pick<
+  ZoneRow,
+  'id' | 'client_id' | 'name' | 'enabled' | 'contact' | 'primary_server' | 'serial' | 'refresh' | 'retry' | 'expiry' | 'nx_ttl' | 'dnssec_enabled'
+>;
 
 /** One RRset at a name, with the parts of its enabled records. */
 export interface AuthorityRRset {
@@ -40,7 +43,12 @@ export class AuthorityStore {
     if (sqlite && !sqlite.inTransaction) return this.statement(sqlite, text).all(...params) as R[];
     if (sqlite) return (await this.database.kysely.executeQuery(CompiledQuery.raw(text, params))).rows as R[];
     let n = 0;
-    return (await this.database.raw.pg!.query(text.replace(/\?/g, () => `$${++n}`), params)).rows as R[];
+    return (
+      await this.database.raw.pg!.query(
+        text.replace(/\?/g, () => `$${++n}`),
+        params,
+      )
+    ).rows as R[];
   }
 
   private statement(sqlite: SQLite.Database, text: string): SQLite.Statement {
@@ -97,6 +105,14 @@ export class AuthorityStore {
   async key(zoneId: number): Promise<KeyRow | undefined> {
     const [row] = await this.rows<KeyRow>('select * from dns_dnssec_keys where zone_id = ?', [zoneId]);
     if (!row) return undefined;
-    return { ...row, zone_id: Number(row.zone_id), client_id: Number(row.client_id), algorithm: Number(row.algorithm), flags: Number(row.flags), key_tag: Number(row.key_tag), created_at: Number(row.created_at) };
+    return {
+      ...row,
+      zone_id: Number(row.zone_id),
+      client_id: Number(row.client_id),
+      algorithm: Number(row.algorithm),
+      flags: Number(row.flags),
+      key_tag: Number(row.key_tag),
+      created_at: Number(row.created_at),
+    };
   }
 }

@@ -54,13 +54,21 @@ function first(...checks: (() => string | undefined)[]): string | undefined {
 export const isAddress = (family: 4 | 6, text: unknown): boolean =>
   typeof text === 'string' && (family === 4 ? isIPv4(text) : isIPv6(text) && !text.includes('%'));
 
-const address = (family: 4 | 6): Check => (parts) =>
-  first(
-    () => count(parts, 1, family === 4 ? '["192.0.2.1"]' : '["2001:db8::1"]'),
-    () => (isAddress(family, parts[0]) ? undefined : `"${String(parts[0])}" is not an IPv${family} address`),
-  );
+const address =
+  (family: 4 | 6): Check =>
+  (parts) =>
+    first(
+      () => count(parts, 1, family === 4 ? '["192.0.2.1"]' : '["2001:db8::1"]'),
+      () => (isAddress(family, parts[0]) ? undefined : `"${String(parts[0])}" is not an IPv${family} address`),
+    );
 
-const singleHost = (shape: string): Check => (parts) => first(() => count(parts, 1, shape), () => host(parts, 0, 'the target', false));
+const singleHost =
+  (shape: string): Check =>
+  (parts) =>
+    first(
+      () => count(parts, 1, shape),
+      () => host(parts, 0, 'the target', false),
+    );
 
 const txt: Check = (parts) => {
   if (parts.length === 0) return 'needs at least one text part: ["v=spf1 -all"]';
@@ -74,8 +82,12 @@ const caa: Check = (parts) =>
   first(
     () => count(parts, 3, '[flags, tag, value], e.g. [0, "issue", "ca.example.net"]'),
     () => integer(parts, 0, 'flags', 255),
-    () => (typeof parts[1] === 'string' && /^[a-zA-Z0-9]{1,15}$/.test(parts[1]) ? undefined : 'the tag (part 2) must be 1 to 15 letters or digits (issue, issuewild, iodef, ...)'),
-    () => (typeof parts[2] === 'string' && parts[2].length <= CAA_VALUE_MAX ? undefined : `the value (part 3) must be text of at most ${CAA_VALUE_MAX} characters`),
+    () =>
+      typeof parts[1] === 'string' && /^[a-zA-Z0-9]{1,15}$/.test(parts[1])
+        ? undefined
+        : 'the tag (part 2) must be 1 to 15 letters or digits (issue, issuewild, iodef, ...)',
+    () =>
+      typeof parts[2] === 'string' && parts[2].length <= CAA_VALUE_MAX ? undefined : `the value (part 3) must be text of at most ${CAA_VALUE_MAX} characters`,
   );
 
 const DIGEST_LENGTHS: Record<number, number> = { 1: 40, 2: 64, 4: 96 };
@@ -117,7 +129,9 @@ function svcValuesProblem(key: string, values: unknown[]): string | undefined {
       return values.length > 0 && values.every((v) => isAddress(family, v)) ? undefined : `takes IPv${family} addresses`;
     }
     case 'ech':
-      return values.length === 1 && typeof values[0] === 'string' && values[0].length <= ECH_MAX && /^[A-Za-z0-9+/]+={0,2}$/.test(values[0]) ? undefined : `takes one base64 value of at most ${ECH_MAX} characters`;
+      return values.length === 1 && typeof values[0] === 'string' && values[0].length <= ECH_MAX && /^[A-Za-z0-9+/]+={0,2}$/.test(values[0])
+        ? undefined
+        : `takes one base64 value of at most ${ECH_MAX} characters`;
     case 'mandatory':
       return values.length > 0 && values.every((v) => typeof v === 'string' && svcKeyNumber(v) !== undefined) ? undefined : 'takes the names of other keys';
     case 'alpn':
@@ -141,7 +155,10 @@ function svcParamProblem(param: unknown, index: number, seen: Set<string>): stri
 
 const svcb: Check = (parts) => {
   if (parts.length < 2) return 'needs at least [priority, target], e.g. [1, ".", ["alpn", "h2"]]';
-  const head = first(() => integer(parts, 0, 'the priority', 65535), () => host(parts, 1, 'the target', true));
+  const head = first(
+    () => integer(parts, 0, 'the priority', 65535),
+    () => host(parts, 1, 'the target', true),
+  );
   if (head) return head;
   const params = parts.slice(2);
   if (integerPart(parts[0], 65535) === 0 && params.length > 0) return 'priority 0 (alias mode) takes no parameters';
@@ -159,7 +176,12 @@ const CHECKS: Record<Exclude<RRsetType, 'SOA'>, Check> = {
   NS: singleHost('["ns1.example.net."]'),
   CNAME: singleHost('["target.example.net."]'),
   PTR: singleHost('["host.example.net."]'),
-  MX: (parts) => first(() => count(parts, 2, '[preference, exchange], e.g. [10, "mail.example.com."]'), () => integer(parts, 0, 'the preference', 65535), () => host(parts, 1, 'the exchange', true)),
+  MX: (parts) =>
+    first(
+      () => count(parts, 2, '[preference, exchange], e.g. [10, "mail.example.com."]'),
+      () => integer(parts, 0, 'the preference', 65535),
+      () => host(parts, 1, 'the exchange', true),
+    ),
   SRV: (parts) =>
     first(
       () => count(parts, 4, '[priority, weight, port, target], e.g. [10, 5, 5060, "sip.example.com."]'),

@@ -22,13 +22,22 @@ const call = (method: string, url: string, body?: unknown, account = a) => t.req
 const records = (...contents: unknown[][]) => contents.map((content) => ({ content }));
 
 async function rrsetCount(): Promise<number> {
-  const row = await t.db.kysely.selectFrom('dns_rrsets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await t.db.kysely
+    .selectFrom('dns_rrsets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 describe('create, read, replace, delete', () => {
   it('creates an A RRset with several records and reads it back', async () => {
-    const body = { ttl: 120, resource_records: [{ content: ['192.0.2.1'], enabled: true, meta: { weight: 10 } }, { content: ['192.0.2.2'], enabled: false }] };
+    const body = {
+      ttl: 120,
+      resource_records: [
+        { content: ['192.0.2.1'], enabled: true, meta: { weight: 10 } },
+        { content: ['192.0.2.2'], enabled: false },
+      ],
+    };
     const res = await call('POST', '/dns/v2/zones/example.com/www.example.com/A', body);
     expect(res.statusCode, res.body).toBe(200);
     expectConforms('POST', ITEM, res);
@@ -56,11 +65,25 @@ describe('create, read, replace, delete', () => {
   });
 
   it.each([
-    ['MX', 'example.com', [[10, 'mail1.example.com.'], [20, 'mail2.example.com.']]],
+    [
+      'MX',
+      'example.com',
+      [
+        [10, 'mail1.example.com.'],
+        [20, 'mail2.example.com.'],
+      ],
+    ],
     ['TXT', 'example.com', [['v=spf1 include:_spf.example.net -all']]],
     ['AAAA', 'v6.example.com', [['2001:db8::1'], ['2001:db8::2']]],
     ['SRV', '_sip._tcp.example.com', [[10, 60, 5060, 'sip.example.com.']]],
-    ['CAA', 'example.com', [[0, 'issue', 'ca.example.net'], [0, 'iodef', 'mailto:sec@example.com']]],
+    [
+      'CAA',
+      'example.com',
+      [
+        [0, 'issue', 'ca.example.net'],
+        [0, 'iodef', 'mailto:sec@example.com'],
+      ],
+    ],
     ['HTTPS', 'example.com', [[1, '.', ['alpn', 'h3', 'h2'], ['port', 443]]]],
     ['CNAME', 'alias.example.com', [['www.example.com.']]],
     ['NS', 'sub.example.com', [['ns1.other.example.'], ['ns2.other.example.']]],
@@ -79,7 +102,10 @@ describe('create, read, replace, delete', () => {
 
   it('keeps pickers and meta, and counts health checks', async () => {
     const meta = { failover: { protocol: 'HTTP', port: 80, frequency: 60, timeout: 5, method: 'GET', url: '/health' } };
-    const pickers = [{ type: 'geodns', strict: false }, { type: 'first_n', limit: 1 }];
+    const pickers = [
+      { type: 'geodns', strict: false },
+      { type: 'first_n', limit: 1 },
+    ];
     const res = await call('POST', '/dns/v2/zones/example.com/dyn.example.com/A', { resource_records: records(['192.0.2.4'], ['192.0.2.5']), pickers, meta });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ pickers, meta });
@@ -88,7 +114,9 @@ describe('create, read, replace, delete', () => {
     const metrics = await call('GET', '/dns/v2/monitor/metrics');
     expect(metrics.statusCode).toBe(200);
     expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
-    expect(metrics.body).toMatch(/healthcheck_state\{client_id="\d+",monitor_id="\d+",monitor_locations="",monitor_name="dyn.example.com\/A",monitor_type="http",rrset_name="dyn.example.com",rrset_type="A",zone_name="example.com"\} 1/);
+    expect(metrics.body).toMatch(
+      /healthcheck_state\{client_id="\d+",monitor_id="\d+",monitor_locations="",monitor_name="dyn.example.com\/A",monitor_type="http",rrset_name="dyn.example.com",rrset_type="A",zone_name="example.com"\} 1/,
+    );
     const log = await call('GET', '/dns/v2/zones/example.com/dyn.example.com/A/failover/log');
     expect(log.json()).toEqual({ log: [], total_amount: 0 });
   });
@@ -118,7 +146,9 @@ describe('create, read, replace, delete', () => {
     const res = await call('POST', '/dns/v2/zones/own-ns.example/own-ns.example/NS', { resource_records: records(['ns1.elsewhere.example.']) });
     expect(res.json().warnings).toEqual([{ key: 'ns', message: expect.stringMatching(/platform's name servers/) }]);
     const zone = (await call('GET', '/dns/v2/zones/own-ns.example')).json();
-    expect(zone.records.filter((r: { type: string }) => r.type === 'NS')).toEqual([{ name: 'own-ns.example', type: 'NS', ttl: 300, short_answers: ['ns1.elsewhere.example.'] }]);
+    expect(zone.records.filter((r: { type: string }) => r.type === 'NS')).toEqual([
+      { name: 'own-ns.example', type: 'NS', ttl: 300, short_answers: ['ns1.elsewhere.example.'] },
+    ]);
   });
 });
 
@@ -138,7 +168,12 @@ describe('list', () => {
     const res = await call('GET', '/dns/v2/zones/list.example/rrsets');
     expectConforms('GET', '/dns/v2/zones/{zoneName}/rrsets', res);
     expect(res.json().total_amount).toBe(4);
-    expect(res.json().rrsets.map((r: { name: string; type: string }) => `${r.name} ${r.type}`)).toEqual(['a.list.example A', 'a.list.example TXT', 'b.list.example A', 'list.example MX']);
+    expect(res.json().rrsets.map((r: { name: string; type: string }) => `${r.name} ${r.type}`)).toEqual([
+      'a.list.example A',
+      'a.list.example TXT',
+      'b.list.example A',
+      'list.example MX',
+    ]);
   });
 
   it('pages and orders', async () => {
@@ -154,23 +189,58 @@ describe('list', () => {
 
 describe('refusals: 400 {error}, nothing stored', () => {
   const cases: [string, string, unknown, RegExp][] = [
-    ['a name outside the zone', '/dns/v2/zones/rules.example/www.other.example/A', { resource_records: records(['192.0.2.1']) }, /must be the zone name rules.example or a name under it/],
+    [
+      'a name outside the zone',
+      '/dns/v2/zones/rules.example/www.other.example/A',
+      { resource_records: records(['192.0.2.1']) },
+      /must be the zone name rules.example or a name under it/,
+    ],
     ['an unknown type', '/dns/v2/zones/rules.example/x.rules.example/LOC', { resource_records: records(['x']) }, /Unknown RRset type LOC/],
     ['an SOA', '/dns/v2/zones/rules.example/rules.example/SOA', { resource_records: records(['x']) }, /SOA record is the zone's own/],
     ['no records', '/dns/v2/zones/rules.example/x.rules.example/A', { resource_records: [] }, /at least one record/],
     ['no resource_records', '/dns/v2/zones/rules.example/x.rules.example/A', { ttl: 60 }, /resource_records/],
     ['an IPv6 address in an A record', '/dns/v2/zones/rules.example/x.rules.example/A', { resource_records: records(['2001:db8::1']) }, /not an IPv4 address/],
-    ['an IPv4 address in an AAAA record', '/dns/v2/zones/rules.example/x.rules.example/AAAA', { resource_records: records(['192.0.2.1']) }, /not an IPv6 address/],
+    [
+      'an IPv4 address in an AAAA record',
+      '/dns/v2/zones/rules.example/x.rules.example/AAAA',
+      { resource_records: records(['192.0.2.1']) },
+      /not an IPv6 address/,
+    ],
     ['a CNAME at the apex', '/dns/v2/zones/rules.example/rules.example/CNAME', { resource_records: records(['x.example.']) }, /apex/],
-    ['two CNAME records', '/dns/v2/zones/rules.example/c.rules.example/CNAME', { resource_records: records(['x.example.'], ['y.example.']) }, /exactly one record/],
+    [
+      'two CNAME records',
+      '/dns/v2/zones/rules.example/c.rules.example/CNAME',
+      { resource_records: records(['x.example.'], ['y.example.']) },
+      /exactly one record/,
+    ],
     ['a duplicate record', '/dns/v2/zones/rules.example/x.rules.example/A', { resource_records: records(['192.0.2.1'], ['192.0.2.1']) }, /repeats/],
     ['an MX without preference', '/dns/v2/zones/rules.example/rules.example/MX', { resource_records: records(['mail.example.']) }, /exactly 2 parts/],
     ['a TTL past 2^31', '/dns/v2/zones/rules.example/x.rules.example/A', { ttl: 2 ** 31, resource_records: records(['192.0.2.1']) }, /ttl/],
     ['a negative TTL', '/dns/v2/zones/rules.example/x.rules.example/A', { ttl: -5, resource_records: records(['192.0.2.1']) }, /ttl/],
-    ['an unknown picker', '/dns/v2/zones/rules.example/x.rules.example/A', { resource_records: records(['192.0.2.1']), pickers: [{ type: 'random' }] }, /pickers/],
-    ['bad record meta', '/dns/v2/zones/rules.example/x.rules.example/A', { resource_records: [{ content: ['192.0.2.1'], meta: { latlong: [100, 0] } }] }, /latlong/],
-    ['a bad health check', '/dns/v2/zones/rules.example/x.rules.example/A', { resource_records: records(['192.0.2.1']), meta: { failover: { protocol: 'HTTP', port: 80, frequency: 5, timeout: 1 } } }, /frequency/],
-    ['101 records', '/dns/v2/zones/rules.example/x.rules.example/A', { resource_records: Array.from({ length: 101 }, (_, i) => ({ content: [`10.0.${i >> 8}.${i & 255}`] })) }, /more than 100 items/],
+    [
+      'an unknown picker',
+      '/dns/v2/zones/rules.example/x.rules.example/A',
+      { resource_records: records(['192.0.2.1']), pickers: [{ type: 'random' }] },
+      /pickers/,
+    ],
+    [
+      'bad record meta',
+      '/dns/v2/zones/rules.example/x.rules.example/A',
+      { resource_records: [{ content: ['192.0.2.1'], meta: { latlong: [100, 0] } }] },
+      /latlong/,
+    ],
+    [
+      'a bad health check',
+      '/dns/v2/zones/rules.example/x.rules.example/A',
+      { resource_records: records(['192.0.2.1']), meta: { failover: { protocol: 'HTTP', port: 80, frequency: 5, timeout: 1 } } },
+      /frequency/,
+    ],
+    [
+      '101 records',
+      '/dns/v2/zones/rules.example/x.rules.example/A',
+      { resource_records: Array.from({ length: 101 }, (_, i) => ({ content: [`10.0.${i >> 8}.${i & 255}`] })) },
+      /more than 100 items/,
+    ],
     ['a DS at the apex', '/dns/v2/zones/rules.example/rules.example/DS', { resource_records: records([1, 13, 2, 'ab'.repeat(32)]) }, /parent zone/],
   ];
   it.each(cases)('%s', async (_label, url, body, message) => {

@@ -60,7 +60,8 @@ export class RRsetService {
 
   async create(principal: Principal, path: RRsetPath, input: RRsetInput): Promise<RRsetOut> {
     const target = await this.writable(principal, path);
-    if (await this.store.find(target.zone.id, target.name, target.type)) throw badRequest(`The ${target.type} RRset ${target.name} already exists: change it with PUT`);
+    if (await this.store.find(target.zone.id, target.name, target.type))
+      throw badRequest(`The ${target.type} RRset ${target.name} already exists: change it with PUT`);
     const others = await this.store.typesAt(target.zone.id, target.name);
     this.check(target, input, others);
     if ((await this.store.count(target.zone.id)) >= QUOTAS.rrsets) throw badRequest(`The quota of ${QUOTAS.rrsets} RRsets per zone is used up`);
@@ -146,7 +147,11 @@ export class RRsetService {
         dynamic: pickers.length > 0 ? 1 : 0,
         health_check: hasHealthCheck(meta) ? 1 : 0,
       },
-      records: input.resource_records.map((r) => ({ content: JSON.stringify(r.content), enabled: r.enabled === false ? 0 : 1, meta: JSON.stringify(r.meta ?? {}) })),
+      records: input.resource_records.map((r) => ({
+        content: JSON.stringify(r.content),
+        enabled: r.enabled === false ? 0 : 1,
+        meta: JSON.stringify(r.meta ?? {}),
+      })),
     };
   }
 }

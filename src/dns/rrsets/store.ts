@@ -40,12 +40,23 @@ export class RRsetStore {
   }
 
   async count(zoneId: number): Promise<number> {
-    const row = await this.db.selectFrom('dns_rrsets').select((eb) => eb.fn.countAll<number>().as('n')).where('zone_id', '=', zoneId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('dns_rrsets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('zone_id', '=', zoneId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async page(zoneId: number, order: RRsetOrder, offset: number, limit: number | undefined): Promise<StoredRRset[]> {
-    let query = this.db.selectFrom('dns_rrsets').selectAll().where('zone_id', '=', zoneId).orderBy(order.field, order.direction).orderBy('name').orderBy('type').offset(offset);
+    let query = this.db
+      .selectFrom('dns_rrsets')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .orderBy(order.field, order.direction)
+      .orderBy('name')
+      .orderBy('type')
+      .offset(offset);
     query = query.limit(limit ?? Number.MAX_SAFE_INTEGER);
     return this.withRecords((await query.execute()).map((row) => numbers(row, RRSET_NUMBERS)));
   }
@@ -57,7 +68,13 @@ export class RRsetStore {
   }
 
   async find(zoneId: number, name: string, type: string): Promise<StoredRRset | undefined> {
-    const row = await this.db.selectFrom('dns_rrsets').selectAll().where('zone_id', '=', zoneId).where('name', '=', name).where('type', '=', type).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('dns_rrsets')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .where('name', '=', name)
+      .where('type', '=', type)
+      .executeTakeFirst();
     if (!row) return undefined;
     return (await this.withRecords([numbers(row, RRSET_NUMBERS)]))[0];
   }
@@ -113,7 +130,13 @@ export class RRsetStore {
   async writeMany(zoneId: number, clientId: number, sets: RRsetWrite[], zone: Partial<ZoneRow>, serialFloor: number, now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (const set of sets) {
-        const existing = await trx.selectFrom('dns_rrsets').selectAll().where('zone_id', '=', zoneId).where('name', '=', set.fields.name).where('type', '=', set.fields.type).executeTakeFirst();
+        const existing = await trx
+          .selectFrom('dns_rrsets')
+          .selectAll()
+          .where('zone_id', '=', zoneId)
+          .where('name', '=', set.fields.name)
+          .where('type', '=', set.fields.type)
+          .executeTakeFirst();
         if (existing) await replaceSet(trx, numbers(existing, RRSET_NUMBERS), set, now);
         else await insertSet(trx, zoneId, clientId, set, now);
       }
@@ -154,7 +177,11 @@ async function insertSet(trx: Transaction<DnsTables>, zoneId: number, clientId: 
 }
 
 async function replaceSet(trx: Transaction<DnsTables>, existing: RRsetRow, set: RRsetWrite, now: number): Promise<void> {
-  await trx.updateTable('dns_rrsets').set({ ...set.fields, updated_at: now }).where('id', '=', existing.id).execute();
+  await trx
+    .updateTable('dns_rrsets')
+    .set({ ...set.fields, updated_at: now })
+    .where('id', '=', existing.id)
+    .execute();
   await trx.deleteFrom('dns_records').where('rrset_id', '=', existing.id).execute();
   await insertRecords(trx, existing.id, existing.client_id, set.records);
 }

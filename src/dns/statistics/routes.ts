@@ -28,7 +28,14 @@ export function statisticsRoutes(fastify: FastifyInstance, statistics: Statistic
     '/dns/v2/zones/:name/statistics',
     {
       ...VALIDATED,
-      schema: { operationId: 'dns.zones.statistics', tags: ['DNS zones'], summary: "Queries answered for a zone (name 'all': every zone)", params: ZoneParams, querystring: Query, response: { 200: Result, ...ERRORS } },
+      schema: {
+        operationId: 'dns.zones.statistics',
+        tags: ['DNS zones'],
+        summary: "Queries answered for a zone (name 'all': every zone)",
+        params: ZoneParams,
+        querystring: Query,
+        response: { 200: Result, ...ERRORS },
+      },
     },
     async (request) => statistics.zone(principalOf(request), request.params.name, request.query),
   );

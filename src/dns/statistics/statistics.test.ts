@@ -41,7 +41,11 @@ describe('statistics', () => {
   });
 
   it('sums per minute, per type, and over all zones', async () => {
-    expect((await call('GET', `/dns/v2/zones/one.example/statistics?${range}&granularity=1m`)).json().requests).toEqual({ [T0]: 6, [T0 + 60_000]: 2, [T0 + HOUR + 120_000]: 7 });
+    expect((await call('GET', `/dns/v2/zones/one.example/statistics?${range}&granularity=1m`)).json().requests).toEqual({
+      [T0]: 6,
+      [T0 + 60_000]: 2,
+      [T0 + HOUR + 120_000]: 7,
+    });
     expect((await call('GET', `/dns/v2/zones/one.example/statistics?${range}&record_type=aaaa`)).json()).toEqual({ requests: { [T0]: 2 }, total: 2 });
     expect((await call('GET', `/dns/v2/zones/all/statistics?${range}&granularity=2h`)).json()).toEqual({ requests: { [T0]: 16 }, total: 16 });
   });

@@ -103,10 +103,13 @@ function checkPlan(zone: string, plan: ImportPlan, existing: Map<string, Set<str
     types.add(set.type);
     typesAt.set(set.name, types);
   }
-  if (existingCount + added > QUOTAS.rrsets) return { problem: `the import would make ${existingCount + added} RRsets; the quota is ${QUOTAS.rrsets} per zone` };
+  if (existingCount + added > QUOTAS.rrsets)
+    return { problem: `the import would make ${existingCount + added} RRsets; the quota is ${QUOTAS.rrsets} per zone` };
   for (const set of plan.sets) {
-    if (set.records.length > QUOTAS.records) return { problem: `${set.name} ${set.type} has ${set.records.length} records; at most ${QUOTAS.records} per RRset` };
-    if (set.type === 'CNAME' && set.records.length > 1) return { problem: `${set.name} has ${set.records.length} CNAME records; a CNAME RRset has exactly one` };
+    if (set.records.length > QUOTAS.records)
+      return { problem: `${set.name} ${set.type} has ${set.records.length} records; at most ${QUOTAS.records} per RRset` };
+    if (set.type === 'CNAME' && set.records.length > 1)
+      return { problem: `${set.name} has ${set.records.length} CNAME records; a CNAME RRset has exactly one` };
     const others = [...typesAt.get(set.name)!].filter((t) => t !== set.type);
     const problem = placeProblem(zone, set.name, set.type, others);
     if (problem) return { problem };

@@ -75,7 +75,14 @@ describe('parseZoneFile', () => {
   });
 
   it('reads SVCB parameters, DS digests in pieces, wildcards and lower-case class and type', () => {
-    expect(find('svc.example.com', 'HTTPS')[0].parts).toEqual([1, '.', ['alpn', 'h3', 'h2'], ['port', 8443], ['ipv4hint', '192.0.2.1', '192.0.2.2'], ['no-default-alpn']]);
+    expect(find('svc.example.com', 'HTTPS')[0].parts).toEqual([
+      1,
+      '.',
+      ['alpn', 'h3', 'h2'],
+      ['port', 8443],
+      ['ipv4hint', '192.0.2.1', '192.0.2.2'],
+      ['no-default-alpn'],
+    ]);
     expect(find('sub.example.com', 'DS')[0].parts).toEqual([12345, 13, 2, '0123456789ABCDEF'.repeat(4)]);
     expect(find('*.wild.example.com', 'A')[0]).toMatchObject({ ttl: 120, parts: ['192.0.2.10'] });
   });
@@ -107,11 +114,28 @@ describe('parseZoneFile', () => {
 });
 
 describe('writeZoneFile', () => {
-  const zone = { name: 'example.com', primary_server: 'ns1.edgeplane.test', contact: 'john.doe@example.com', serial: 7, refresh: 3600, retry: 600, expiry: 604800, nx_ttl: 300 };
+  const zone = {
+    name: 'example.com',
+    primary_server: 'ns1.edgeplane.test',
+    contact: 'john.doe@example.com',
+    serial: 7,
+    refresh: 3600,
+    retry: 600,
+    expiry: 604800,
+    nx_ttl: 300,
+  };
 
   it('writes the SOA, the platform NS, then the sets in DNS order; disabled records as comments', () => {
     const text = writeZoneFile(zone, [
-      { name: 'www.example.com', type: 'A', ttl: 60, records: [{ parts: ['192.0.2.1'], enabled: true }, { parts: ['192.0.2.2'], enabled: false }] },
+      {
+        name: 'www.example.com',
+        type: 'A',
+        ttl: 60,
+        records: [
+          { parts: ['192.0.2.1'], enabled: true },
+          { parts: ['192.0.2.2'], enabled: false },
+        ],
+      },
       { name: 'example.com', type: 'MX', ttl: 300, records: [{ parts: [10, 'mail.example.com'], enabled: true }] },
       { name: 'a.www.example.com', type: 'TXT', ttl: 300, records: [{ parts: ['x'], enabled: true }] },
     ]);
@@ -145,8 +169,11 @@ describe('writeZoneFile', () => {
       grouped.get(key)!.records.push({ parts: r.parts, enabled: true });
     }
     const text = writeZoneFile(zone, [...grouped.values()]);
-    const again = parseZoneFile(text, 'example.com').records.filter((r) => r.type !== 'SOA' && !(r.name === 'example.com' && r.type === 'NS' && String(r.parts[0]).includes('edgeplane')));
-    const strip = (rs: typeof sets) => rs.map(({ name, type, ttl, parts }) => ({ name, type, ttl, parts })).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+    const again = parseZoneFile(text, 'example.com').records.filter(
+      (r) => r.type !== 'SOA' && !(r.name === 'example.com' && r.type === 'NS' && String(r.parts[0]).includes('edgeplane')),
+    );
+    const strip = (rs: typeof sets) =>
+      rs.map(({ name, type, ttl, parts }) => ({ name, type, ttl, parts })).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
     expect(strip(again)).toEqual(strip(sets));
     const soa = parseZoneFile(text, 'example.com').records.find((r) => r.type === 'SOA')!;
     expect(soa.parts).toEqual(['ns1.edgeplane.test.', 'john\\.doe.example.com.', 7, 3600, 600, 604800, 300]);

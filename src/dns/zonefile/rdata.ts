@@ -56,7 +56,8 @@ function soa(tokens: Token[], origin: string): Rdata {
   // The mailbox keeps its escapes: `john\.doe.example.com.` is john.doe@example.com.
   const [mname, rname] = [rdataName(tokens[0], origin), tokens[1].quoted ? undefined : tokens[1].raw];
   const numbers = tokens.slice(2).map((t, i) => (i === 0 ? integer(t) : parseTtl(t.text)));
-  if (!mname || !rname || numbers.some((n) => n === undefined)) return { problem: 'expects mname rname serial refresh retry expire minimum (names, then numbers)' };
+  if (!mname || !rname || numbers.some((n) => n === undefined))
+    return { problem: 'expects mname rname serial refresh retry expire minimum (names, then numbers)' };
   if (numbers.some((n) => n! > SOA_MAX) || numbers[4]! > TTL_MAX) return { problem: `numbers must be at most ${SOA_MAX} (the minimum at most ${TTL_MAX})` };
   return { parts: [mname, rname.endsWith('.') ? rname : `${rname}.${origin}.`, ...numbers] };
 }
@@ -72,7 +73,24 @@ const PARSERS: Record<string, (tokens: Token[], origin: string) => Rdata> = {
   CAA: (t, o) => fixed(t, ['int', 'text', 'text'], o, 'flags tag "value"'),
   TXT: (t) => (t.length > 0 ? { parts: t.map((token) => token.text) } : { problem: 'expects at least one string' }),
   // The digest may be written in several space-separated pieces.
-  DS: (t, o) => (t.length >= 4 ? fixed([...t.slice(0, 3), { ...t[3], text: t.slice(3).map((x) => x.text).join('') }], ['int', 'int', 'int', 'text'], o, 'key_tag algorithm digest_type digest') : { problem: 'expects key_tag algorithm digest_type digest' }),
+  DS: (t, o) =>
+    t.length >= 4
+      ? fixed(
+          [
+            ...t.slice(0, 3),
+            {
+              ...t[3],
+              text: t
+                .slice(3)
+                .map((x) => x.text)
+                .join(''),
+            },
+          ],
+          ['int', 'int', 'int', 'text'],
+          o,
+          'key_tag algorithm digest_type digest',
+        )
+      : { problem: 'expects key_tag algorithm digest_type digest' },
   SVCB: svcb,
   HTTPS: svcb,
   SOA: soa,

@@ -27,7 +27,16 @@ export async function zoneFileRoutes(fastify: FastifyInstance, files: ZoneFileSe
   const app = typed(fastify);
   app.get(
     '/dns/v2/zones/:zoneName/export',
-    { ...VALIDATED, schema: { operationId: 'dns.zones.export', tags: TAGS, summary: 'The zone as a BIND master file', params: ZoneNameParams, response: { 200: ExportResult, ...ERRORS } } },
+    {
+      ...VALIDATED,
+      schema: {
+        operationId: 'dns.zones.export',
+        tags: TAGS,
+        summary: 'The zone as a BIND master file',
+        params: ZoneNameParams,
+        response: { 200: ExportResult, ...ERRORS },
+      },
+    },
     async (request) => files.export(principalOf(request), request.params.zoneName),
   );
 
@@ -46,7 +55,13 @@ export async function zoneFileRoutes(fastify: FastifyInstance, files: ZoneFileSe
           response: { 200: ImportResult, ...ERRORS },
         },
       },
-      async (request) => files.import(principalOf(request), request.params.zoneName, typeof request.body === 'string' ? request.body : undefined, request.headers['content-type']),
+      async (request) =>
+        files.import(
+          principalOf(request),
+          request.params.zoneName,
+          typeof request.body === 'string' ? request.body : undefined,
+          request.headers['content-type'],
+        ),
     );
   });
 }

@@ -122,7 +122,9 @@ describe('export and the round trip', () => {
     await add('trip.example', 'MX', 300, [{ content: [10, 'mx1.trip.example'] }, { content: [20, 'mx2.trip.example.'] }]);
     await add('trip.example', 'TXT', 300, [{ content: ['v=spf1 -all'] }, { content: ['a "quoted" ; text', 'second string'] }, { content: ['x'.repeat(300)] }]);
     await add('trip.example', 'CAA', 3600, [{ content: [0, 'issue', 'ca.example.net'] }]);
-    await add('www.trip.example', 'A', 60, [{ content: ['192.0.2.1'] }, { content: ['192.0.2.2'], enabled: false }], { pickers: [{ type: 'first_n', limit: 1 }] });
+    await add('www.trip.example', 'A', 60, [{ content: ['192.0.2.1'] }, { content: ['192.0.2.2'], enabled: false }], {
+      pickers: [{ type: 'first_n', limit: 1 }],
+    });
     await add('www.trip.example', 'AAAA', 60, [{ content: ['2001:db8::1'] }]);
     await add('alias.trip.example', 'CNAME', 300, [{ content: ['www.trip.example.'] }]);
     await add('_sip._udp.trip.example', 'SRV', 300, [{ content: [0, 5, 5060, 'sip.trip.example.'] }]);
@@ -154,7 +156,12 @@ describe('export and the round trip', () => {
     expect(res.json().imported.skipped_resource_records).toBe(0);
     // The same records as DNS sees them: names without case or final dot, text in its 255-byte strings.
     const onTheWire = (list: { name: string; type: RRsetType; ttl: number; records: unknown[][] }[]) =>
-      list.map((set) => ({ ...set, records: set.records.map((parts) => (set.type === 'TXT' ? JSON.stringify(parts.flatMap((p) => chunks(String(p)).map(String))) : recordKey(set.type, parts))) }));
+      list.map((set) => ({
+        ...set,
+        records: set.records.map((parts) =>
+          set.type === 'TXT' ? JSON.stringify(parts.flatMap((p) => chunks(String(p)).map(String))) : recordKey(set.type, parts),
+        ),
+      }));
     expect(onTheWire(await sets('trip.example', b))).toEqual(onTheWire(await sets('trip.example')));
     const second = (await call('GET', '/dns/v2/zones/trip.example/export', undefined, b)).json().raw_zone as string;
     const withoutSerial = (text: string) => text.replace(/serial \d+/, 'serial N').replace(/^\t+\d+\t; serial$/m, 'SERIAL');

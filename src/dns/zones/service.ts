@@ -152,7 +152,8 @@ export class ZoneService {
   private async records(zone: ZoneRow): Promise<ShortRecordOut[]> {
     const sets = await this.rrsets.all(zone.id);
     const out: ShortRecordOut[] = [{ name: zone.name, type: 'SOA', ttl: zone.nx_ttl, short_answers: [soaText(zone)] }];
-    if (!sets.some(({ row }) => row.name === zone.name && row.type === 'NS')) out.push({ name: zone.name, type: 'NS', ttl: DEFAULT_NS.ttl, short_answers: [...DEFAULT_NS.hosts] });
+    if (!sets.some(({ row }) => row.name === zone.name && row.type === 'NS'))
+      out.push({ name: zone.name, type: 'NS', ttl: DEFAULT_NS.ttl, short_answers: [...DEFAULT_NS.hosts] });
     for (const { row, records } of sets) {
       const answers = records.filter((r) => r.enabled === 1).map((r) => presentation(row.type as RRsetType, parseJson(r.content, [])));
       out.push({ name: row.name, type: row.type, ttl: row.ttl, short_answers: answers });

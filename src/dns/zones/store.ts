@@ -30,7 +30,11 @@ export class ZoneStore {
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db.selectFrom('dns_zones').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('dns_zones')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -39,7 +43,12 @@ export class ZoneStore {
     if (zoneIds?.length === 0) return new Map();
     let query = this.db
       .selectFrom('dns_rrsets')
-      .select((eb) => ['zone_id', eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('dynamic').as('dynamic'), eb.fn.sum<number>('health_check').as('healthcheck')])
+      .select((eb) => [
+        'zone_id',
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>('dynamic').as('dynamic'),
+        eb.fn.sum<number>('health_check').as('healthcheck'),
+      ])
       .where('client_id', '=', clientId)
       .groupBy('zone_id');
     if (zoneIds) query = query.where('zone_id', 'in', zoneIds);

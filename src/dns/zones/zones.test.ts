@@ -18,7 +18,10 @@ afterAll(async () => t?.close());
 const call = (method: string, url: string, body?: unknown, account = a) => t.request(method, url, { headers: account.headers, body });
 
 async function zoneCount(): Promise<number> {
-  const row = await t.db.kysely.selectFrom('dns_zones').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await t.db.kysely
+    .selectFrom('dns_zones')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -60,7 +63,18 @@ describe('create and read', () => {
   });
 
   it('keeps the fields it is given, and meta as sent', async () => {
-    const body = { name: 'given.example', contact: 'ops@given.example', primary_server: 'ns.given.example', refresh: 7200, retry: 900, expiry: 1209600, nx_ttl: 60, serial: 2024010101, enabled: false, meta: { webhook: 'https://hooks.example/dns', tags: ['a'] } };
+    const body = {
+      name: 'given.example',
+      contact: 'ops@given.example',
+      primary_server: 'ns.given.example',
+      refresh: 7200,
+      retry: 900,
+      expiry: 1209600,
+      nx_ttl: 60,
+      serial: 2024010101,
+      enabled: false,
+      meta: { webhook: 'https://hooks.example/dns', tags: ['a'] },
+    };
     expect((await call('POST', '/dns/v2/zones', body)).statusCode).toBe(200);
     const zone = (await call('GET', '/dns/v2/zones/given.example')).json();
     expect(zone).toMatchObject({ ...body, status: 'disabled' });
@@ -177,7 +191,12 @@ describe('list', () => {
     c = await t.account();
     for (const name of ['alpha.example', 'beta.example', 'gamma.test', 'delta.example']) await call('POST', '/dns/v2/zones', { name }, c);
     await call('PATCH', '/dns/v2/zones/gamma.test/disable', undefined, c);
-    await call('POST', '/dns/v2/zones/beta.example/www.beta.example/A', { resource_records: [{ content: ['192.0.2.1'] }], pickers: [{ type: 'first_n', limit: 1 }] }, c);
+    await call(
+      'POST',
+      '/dns/v2/zones/beta.example/www.beta.example/A',
+      { resource_records: [{ content: ['192.0.2.1'] }], pickers: [{ type: 'first_n', limit: 1 }] },
+      c,
+    );
   });
   const list = async (query = '') => (await call('GET', `/dns/v2/zones${query}`, undefined, c)).json();
 

@@ -31,11 +31,21 @@ describe('GET /edge-functions/v1/admin/networks', () => {
   it('lists the networks the operator set, exactly one of them the default', async () => {
     const put = await t.request('PUT', control(sub.clientId), {
       headers: t.operator,
-      body: { networks: [{ name: 'global', is_default: true }, { name: 'eu-only', is_default: false }] },
+      body: {
+        networks: [
+          { name: 'global', is_default: true },
+          { name: 'eu-only', is_default: false },
+        ],
+      },
     });
     expect(put.statusCode).toBe(200);
     const res = await t.request('GET', ADMIN, { headers: resellerHeaders, query: { client_id: String(sub.clientId) } });
-    expect(res.json()).toEqual({ networks: [{ name: 'global', is_default: true }, { name: 'eu-only', is_default: false }] });
+    expect(res.json()).toEqual({
+      networks: [
+        { name: 'global', is_default: true },
+        { name: 'eu-only', is_default: false },
+      ],
+    });
   });
 
   it("404 for another reseller's client and for an unknown client", async () => {
@@ -77,7 +87,7 @@ describe('GET /edge-functions/v1/admin/networks', () => {
 });
 
 describe('GET /fastedge/v1/me', () => {
-  it("shows the client its own networks, conforming to the reference", async () => {
+  it('shows the client its own networks, conforming to the reference', async () => {
     const res = await t.request('GET', '/fastedge/v1/me', { headers: sub.headers });
     expect(res.statusCode).toBe(200);
     expectConforms('GET', '/fastedge/v1/me', res);
@@ -87,7 +97,10 @@ describe('GET /fastedge/v1/me', () => {
       daily_consumption: 0,
       monthly_consumption: 0,
       app_count: 0,
-      networks: [{ name: 'global', is_default: true }, { name: 'eu-only', is_default: false }],
+      networks: [
+        { name: 'global', is_default: true },
+        { name: 'eu-only', is_default: false },
+      ],
       plan_id: 1,
       plan: 'basic',
     });
@@ -114,12 +127,28 @@ describe('control API for networks', () => {
     const c = await t.account();
     const added = await t.request('POST', control(c.clientId), { headers: t.operator, body: { name: 'asia' } });
     expect(added.statusCode).toBe(201);
-    expect(added.json()).toEqual({ networks: [{ name: 'default', is_default: true }, { name: 'asia', is_default: false }] });
+    expect(added.json()).toEqual({
+      networks: [
+        { name: 'default', is_default: true },
+        { name: 'asia', is_default: false },
+      ],
+    });
     const moved = await t.request('POST', control(c.clientId), { headers: t.operator, body: { name: 'edge-1', is_default: true } });
-    expect(moved.json()).toEqual({ networks: [{ name: 'default', is_default: false }, { name: 'asia', is_default: false }, { name: 'edge-1', is_default: true }] });
+    expect(moved.json()).toEqual({
+      networks: [
+        { name: 'default', is_default: false },
+        { name: 'asia', is_default: false },
+        { name: 'edge-1', is_default: true },
+      ],
+    });
     expect((await t.request('DELETE', `${control(c.clientId)}/asia`, { headers: t.operator })).statusCode).toBe(204);
     const list = await t.request('GET', control(c.clientId), { headers: t.operator });
-    expect(list.json()).toEqual({ networks: [{ name: 'default', is_default: false }, { name: 'edge-1', is_default: true }] });
+    expect(list.json()).toEqual({
+      networks: [
+        { name: 'default', is_default: false },
+        { name: 'edge-1', is_default: true },
+      ],
+    });
   });
 
   it('refuses to remove the default (409), a duplicate name (409), and an unknown network (404)', async () => {
@@ -134,7 +163,15 @@ describe('control API for networks', () => {
     const none = await t.request('PUT', control(c.clientId), { headers: t.operator, body: { networks: [{ name: 'a1', is_default: false }] } });
     expect(none.statusCode).toBe(422);
     expect(none.json().errors).toEqual([{ loc: ['body', 'networks'], msg: 'Exactly one network must be the default (got 0)', type: 'value_error' }]);
-    const two = await t.request('PUT', control(c.clientId), { headers: t.operator, body: { networks: [{ name: 'a1', is_default: true }, { name: 'a1', is_default: true }] } });
+    const two = await t.request('PUT', control(c.clientId), {
+      headers: t.operator,
+      body: {
+        networks: [
+          { name: 'a1', is_default: true },
+          { name: 'a1', is_default: true },
+        ],
+      },
+    });
     expect(two.json().errors.map((e: { msg: string }) => e.msg)).toEqual(['Network a1 is listed twice', 'Exactly one network must be the default (got 2)']);
     const badName = await t.request('PUT', control(c.clientId), { headers: t.operator, body: { networks: [{ name: 'Bad Name', is_default: true }] } });
     expect(badName.statusCode).toBe(422);
@@ -147,7 +184,7 @@ describe('control API for networks', () => {
 });
 
 describe('seed file', () => {
-  it('sets up a reseller, its client, the client\'s networks and DDoS event logs through the control API', async () => {
+  it("sets up a reseller, its client, the client's networks and DDoS event logs through the control API", async () => {
     const seed = {
       seed: 3,
       clients: [
@@ -155,15 +192,32 @@ describe('seed file', () => {
         { ref: 'shop', email: 'shop@example.test', companyName: 'Shop', resellerRef: 'partner', tokens: [{ name: 'api' }] },
       ],
       requests: [
-        { method: 'PUT', path: '/_edgeplane/edge/clients/{{shop.clientId}}/networks', body: { networks: [{ name: 'global', is_default: true }, { name: 'ru', is_default: false }] } },
+        {
+          method: 'PUT',
+          path: '/_edgeplane/edge/clients/{{shop.clientId}}/networks',
+          body: {
+            networks: [
+              { name: 'global', is_default: true },
+              { name: 'ru', is_default: false },
+            ],
+          },
+        },
         { method: 'POST', path: '/_edgeplane/security/event-logs/generate', body: { client_id: '{{shop.clientId}}', count: 5, seed: 1 } },
       ],
     };
     const res = await t.request('POST', '/_edgeplane/seed', { headers: t.operator, body: seed });
     expect(res.statusCode).toBe(200);
     const [partner, shop] = res.json().clients;
-    const admin = await t.request('GET', ADMIN, { headers: { authorization: `APIKey ${partner.tokens[0].token}` }, query: { client_id: String(shop.clientId) } });
-    expect(admin.json()).toEqual({ networks: [{ name: 'global', is_default: true }, { name: 'ru', is_default: false }] });
+    const admin = await t.request('GET', ADMIN, {
+      headers: { authorization: `APIKey ${partner.tokens[0].token}` },
+      query: { client_id: String(shop.clientId) },
+    });
+    expect(admin.json()).toEqual({
+      networks: [
+        { name: 'global', is_default: true },
+        { name: 'ru', is_default: false },
+      ],
+    });
     const events = await t.request('GET', '/security/notifier/v1/event_logs', { headers: { authorization: `APIKey ${shop.tokens[0].token}` } });
     expect(events.json().count).toBe(5);
   });

@@ -16,7 +16,7 @@ export const NetworkListSchema = Type.Object({ networks: Type.Array(NetworkSchem
 export type NetworkList = Static<typeof NetworkListSchema>;
 
 export const AdminNetworksQuerySchema = Type.Object({
-  client_id: Type.Integer({ minimum: 1, description: 'ID of the client (one of the reseller\'s sub-clients) whose networks are listed' }),
+  client_id: Type.Integer({ minimum: 1, description: "ID of the client (one of the reseller's sub-clients) whose networks are listed" }),
 });
 export type AdminNetworksQuery = Static<typeof AdminNetworksQuerySchema>;
 

@@ -78,7 +78,11 @@ export class NetworkService {
     const network = current.find((n) => n.name === name);
     if (!network) throw notFound('Network');
     if (network.is_default) throw new AppError('conflict', 'The default network cannot be removed; make another network the default first');
-    await this.store.replace(clientId, current.filter((n) => n.name !== name), this.clock.now());
+    await this.store.replace(
+      clientId,
+      current.filter((n) => n.name !== name),
+      this.clock.now(),
+    );
   }
 
   private async networks(clientId: number): Promise<Network[]> {

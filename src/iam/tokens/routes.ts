@@ -28,13 +28,33 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
 
     app.get<{ Params: ClientParams; Querystring: TokenListQuery }>(
       prefix,
-      { config, schema: { operationId: `${id}.list`, tags, summary: 'List API tokens (not paginated)', params: ClientParamsSchema, querystring: TokenListQuerySchema, response: { 200: Type.Array(TokenSchema) } } },
+      {
+        config,
+        schema: {
+          operationId: `${id}.list`,
+          tags,
+          summary: 'List API tokens (not paginated)',
+          params: ClientParamsSchema,
+          querystring: TokenListQuerySchema,
+          response: { 200: Type.Array(TokenSchema) },
+        },
+      },
       async (request) => tokens.list(principalOf(request), request.params.clientId, request.query),
     );
 
     app.post<{ Params: ClientParams; Body: TokenCreate }>(
       prefix,
-      { config, schema: { operationId: `${id}.create`, tags, summary: 'Create an API token; the secret is shown once', params: ClientParamsSchema, body: TokenCreateSchema, response: { 200: TokenCreatedSchema } } },
+      {
+        config,
+        schema: {
+          operationId: `${id}.create`,
+          tags,
+          summary: 'Create an API token; the secret is shown once',
+          params: ClientParamsSchema,
+          body: TokenCreateSchema,
+          response: { 200: TokenCreatedSchema },
+        },
+      },
       async (request) => tokens.create(principalOf(request), request.params.clientId, request.body, format),
     );
 

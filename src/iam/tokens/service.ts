@@ -163,7 +163,8 @@ export class TokenService implements CredentialVerifier {
    */
   private async checkQuota(clientId: number): Promise<void> {
     const { live, all } = await this.store.counts(clientId, this.clock.now());
-    if (live >= LIVE_TOKENS) throw invalid([bodyField([], `The account has ${LIVE_TOKENS} working API tokens, the most Edgeplane keeps; revoke some first.`, 'quota')]);
+    if (live >= LIVE_TOKENS)
+      throw invalid([bodyField([], `The account has ${LIVE_TOKENS} working API tokens, the most Edgeplane keeps; revoke some first.`, 'quota')]);
     if (all >= TOKEN_ROWS) throw invalid([bodyField([], `The account has had ${TOKEN_ROWS} API tokens, the most Edgeplane keeps.`, 'quota')]);
   }
 

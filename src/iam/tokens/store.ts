@@ -94,7 +94,16 @@ export class TokenStore {
       .selectFrom('api_tokens')
       .select((eb) => [
         eb.fn.countAll<number>().as('all'),
-        eb.fn.sum<number>(eb.case().when(eb.and([eb('deleted', '=', 0), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])])).then(1).else(0).end()).as('live'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when(eb.and([eb('deleted', '=', 0), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('live'),
       ])
       .where('client_id', '=', clientId)
       .executeTakeFirstOrThrow();

@@ -19,7 +19,10 @@ for (const version of ['v2', 'v1'] as const) {
 
   describe(`API tokens (${version})`, () => {
     it('creates a token whose secret works once shown, then lists, gets and deletes it', async () => {
-      const created = await t.request('POST', base(admin.clientId), { headers: admin.headers, body: body({ name: 'Engineers' }, { description: 'CI', exp_date: '2099-01-01T00:00:00Z' }) });
+      const created = await t.request('POST', base(admin.clientId), {
+        headers: admin.headers,
+        body: body({ name: 'Engineers' }, { description: 'CI', exp_date: '2099-01-01T00:00:00Z' }),
+      });
       expect(created.statusCode).toBe(200);
       expectConforms('POST', ref, created);
       const record = created.json();

@@ -10,13 +10,29 @@ type Params = { userId: number };
 export function userRoutes(app: FastifyInstance, users: UserService): void {
   app.get<{ Querystring: UserListQuery }>(
     '/iam/users',
-    { schema: { operationId: 'iam.users.list', tags, summary: "The account's users (all of them unless limit is given)", querystring: UserListQuerySchema, response: { 200: UserPageSchema } } },
+    {
+      schema: {
+        operationId: 'iam.users.list',
+        tags,
+        summary: "The account's users (all of them unless limit is given)",
+        querystring: UserListQuerySchema,
+        response: { 200: UserPageSchema },
+      },
+    },
     async (request) => users.list(principalOf(request), request.query),
   );
 
   app.get<{ Params: Params }>(
     '/iam/users/:userId',
-    { schema: { operationId: 'iam.users.get', tags, summary: 'One user of the account', params: UserParamsSchema, response: { 200: FullUserSchema, 404: ErrorBody } } },
+    {
+      schema: {
+        operationId: 'iam.users.get',
+        tags,
+        summary: 'One user of the account',
+        params: UserParamsSchema,
+        response: { 200: FullUserSchema, 404: ErrorBody },
+      },
+    },
     async (request) => users.get(principalOf(request), request.params.userId),
   );
 

@@ -23,7 +23,12 @@ export class UserStore {
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('client_id', '=', clientId).where('deleted', '=', 0).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .where('deleted', '=', 0)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -31,7 +36,10 @@ export class UserStore {
     const query = this.db.selectFrom('users').selectAll().where('client_id', '=', clientId).where('deleted', '=', 0).orderBy('id');
     if (limit === undefined && offset === 0) return query.execute();
     // SQLite accepts OFFSET only after a LIMIT: "all the rest" is the largest 32-bit count.
-    return query.limit(limit ?? 2_147_483_647).offset(offset).execute();
+    return query
+      .limit(limit ?? 2_147_483_647)
+      .offset(offset)
+      .execute();
   }
 
   async get(clientId: number, userId: number): Promise<UserRow | undefined> {

@@ -31,7 +31,12 @@ describe('GET /iam/users', () => {
     expect(body.count).toBe(4);
     expect(body).not.toHaveProperty('next');
     expect(body.results.map((u: { id: number }) => u.id)).toEqual([admin.userId, ...extraUsers]);
-    expect(body.results.map((u: { groups: { name: string }[] }) => u.groups[0].name)).toEqual(['Administrators', 'Users', 'Engineers', 'Purge and Prefetch only (API)']);
+    expect(body.results.map((u: { groups: { name: string }[] }) => u.groups[0].name)).toEqual([
+      'Administrators',
+      'Users',
+      'Engineers',
+      'Purge and Prefetch only (API)',
+    ]);
     expect(body.results[1]).toMatchObject({
       id: extraUsers[0],
       name: 'Extra 0',
@@ -153,7 +158,7 @@ describe('PATCH /iam/users/{userId}', () => {
     expect(back.json().groups).toEqual([{ id: 3022, name: 'Purge and Prefetch only (API)' }]);
   });
 
-  it("403 when the user holds a live token with a higher role than the new group", async () => {
+  it('403 when the user holds a live token with a higher role than the new group', async () => {
     const a = await t.account();
     const engineer = await t.iam.accounts.addUser(a.clientId, { email: `eng-${a.clientId}@example.test`, name: 'Eng', groupId: 5 });
     await tokenFor(a.clientId, engineer, 'Engineers');

@@ -15,7 +15,10 @@ const table = (name: string): Migration => ({
     await sql`create table ${sql.id(name)} (id integer)`.execute(db);
   },
 });
-const setOf = (...names: string[]): MigrationSet => () => Object.fromEntries(names.map((name) => [name, table(name)]));
+const setOf =
+  (...names: string[]): MigrationSet =>
+  () =>
+    Object.fromEntries(names.map((name) => [name, table(name)]));
 
 let db: Database;
 afterEach(async () => {

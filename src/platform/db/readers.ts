@@ -52,7 +52,11 @@ class WorkerReaders implements Readers {
 
   constructor(file: string, options: ReaderOptions) {
     this.pool = new WorkerPool(
-      () => ({ source: WORKER_SOURCE, eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3'), pragmas: options.pragmas ?? [] } }),
+      () => ({
+        source: WORKER_SOURCE,
+        eval: true,
+        workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3'), pragmas: options.pragmas ?? [] },
+      }),
       options.threads,
     );
   }

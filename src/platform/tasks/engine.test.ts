@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('task engine', () => {
-  it('takes over a dead owner\'s tasks only after their lease ran out, and runs each once', async () => {
+  it("takes over a dead owner's tasks only after their lease ran out, and runs each once", async () => {
     const b = engine();
     const ids = await enqueue(b, 10);
     const store = new TaskQueueStore(t.db.kysely, t.db.engine);
@@ -93,7 +93,13 @@ describe('task engine', () => {
     const e = engine('instant');
     const [ok] = await enqueue(e, 1);
     await e.afterCommit([ok], 'record');
-    expect(await row(ok)).toMatchObject({ state: 'FINISHED', runner: e.owner, lease_owner: null, attempts: 1, created_resources: JSON.stringify({ things: [ok] }) });
+    expect(await row(ok)).toMatchObject({
+      state: 'FINISHED',
+      runner: e.owner,
+      lease_owner: null,
+      attempts: 1,
+      created_resources: JSON.stringify({ things: [ok] }),
+    });
     expect(runs.filter((r) => r === ok)).toHaveLength(1);
     // Refused: nothing of its work stays, its fail hook ran, and it is not run again.
     const [refused] = await enqueue(e, 1, { fail: 'no room' });

@@ -188,7 +188,8 @@ export class TaskEngine {
         if (task.planned_failure) throw new TaskFailure(task.planned_failure);
         const created = (await type.complete(this.context(trx, task, now))) ?? {};
         const done = { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
-        if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) }))) throw LEASE_LOST;
+        if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) })))
+          throw LEASE_LOST;
         return true;
       });
     } catch {
@@ -284,7 +285,13 @@ export class TaskEngine {
     if (setting.mode === 'instant') due = now;
     else if (setting.mode === 'realistic') due = (task.due_at ?? now) + durationOf(task.task_id, type.durationMs, setting.speed);
     await this.guarded(task, async (trx) => {
-      const moved = await this.store.move(trx, task.id, this.owner, 'NEW', { state: 'RUNNING', due_at: due, updated_at: now, lease_owner: null, lease_until: null });
+      const moved = await this.store.move(trx, task.id, this.owner, 'NEW', {
+        state: 'RUNNING',
+        due_at: due,
+        updated_at: now,
+        lease_owner: null,
+        lease_until: null,
+      });
       if (moved && type.start) await type.start(this.context(trx, task, now));
       return moved;
     });

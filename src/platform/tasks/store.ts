@@ -10,7 +10,10 @@ interface Tables {
 export class TaskQueueStore {
   private readonly db: Kysely<Tables>;
 
-  constructor(db: Kysely<any>, private readonly engine: Engine) {
+  constructor(
+    db: Kysely<any>,
+    private readonly engine: Engine,
+  ) {
     this.db = db as Kysely<Tables>;
   }
 
@@ -19,7 +22,10 @@ export class TaskQueueStore {
   }
 
   async insert(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<void> {
-    await (trx as Kysely<Tables>).insertInto('tasks').values(row as TaskRow).execute();
+    await (trx as Kysely<Tables>)
+      .insertInto('tasks')
+      .values(row as TaskRow)
+      .execute();
   }
 
   async setData(trx: Kysely<any>, taskId: string, data: string): Promise<void> {
@@ -92,7 +98,11 @@ export class TaskQueueStore {
   }
 
   async countPending(): Promise<number> {
-    const row = await this.db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', PENDING_STATES).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', 'in', PENDING_STATES)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

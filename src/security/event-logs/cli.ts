@@ -3,7 +3,17 @@
 import type { Command } from 'commander';
 import { createIam } from '../../iam/index.js';
 import { Clock } from '../../platform/clock.js';
-import { countOf, type GeneratorFlags, generatorCommand, integerFlag, type OpenCommandDatabase, requireClients, runCommand, timeFlag, withCommandDatabase } from '../../platform/cli.js';
+import {
+  countOf,
+  type GeneratorFlags,
+  generatorCommand,
+  integerFlag,
+  type OpenCommandDatabase,
+  requireClients,
+  runCommand,
+  timeFlag,
+  withCommandDatabase,
+} from '../../platform/cli.js';
 import { AppError } from '../../platform/errors.js';
 import { generateEventLogs } from './generator.js';
 import { EventLogService } from './service.js';
@@ -28,7 +38,10 @@ async function run(flags: DdosFlags, open: OpenCommandDatabase): Promise<string>
   const clock = new Clock();
   const end = flags.end === undefined ? clock.now() : timeFlag('--end', flags.end);
   if (flags.json) {
-    const records = generateEventLogs({ clientId, count, seed, end, days }).map((r) => ({ ...r, attack_start_time: new Date(r.attack_start_time).toISOString() }));
+    const records = generateEventLogs({ clientId, count, seed, end, days }).map((r) => ({
+      ...r,
+      attack_start_time: new Date(r.attack_start_time).toISOString(),
+    }));
     return JSON.stringify({ records });
   }
   return withCommandDatabase(open, flags, async ({ config, db }) => {

@@ -24,9 +24,39 @@ beforeAll(async () => {
   a = await t.account();
   other = await t.account();
   await seed([
-    { id: uuid(1), client_id: a.clientId, alert_type: 'ddos_alert', notification_type: 'attack_started', attack_start_time: '2026-06-01T10:00:00Z', attack_power_bps: 8e9, attack_power_pps: 2e6, number_of_ip_involved_in_attack: 500, targeted_ip_addresses: '203.0.113.5, 203.0.113.6', attack_traffic: [{ time: '2026-06-01T10:00:00Z', bps: 8e9, pps: 2e6 }] },
-    { id: uuid(2), client_id: a.clientId, alert_type: 'rtbh_alert', notification_type: 'blackhole_announced', attack_start_time: '2026-06-10T00:00:00Z', attack_power_bps: 1e9, attack_power_pps: 5e5, number_of_ip_involved_in_attack: 40, targeted_ip_addresses: '203.0.113.55' },
-    { id: uuid(3), client_id: a.clientId, alert_type: 'ddos_alert', attack_start_time: '2025-12-01T00:00:00Z', attack_power_bps: 3e9, attack_power_pps: 9e5, number_of_ip_involved_in_attack: null, targeted_ip_addresses: '198.51.100.7' },
+    {
+      id: uuid(1),
+      client_id: a.clientId,
+      alert_type: 'ddos_alert',
+      notification_type: 'attack_started',
+      attack_start_time: '2026-06-01T10:00:00Z',
+      attack_power_bps: 8e9,
+      attack_power_pps: 2e6,
+      number_of_ip_involved_in_attack: 500,
+      targeted_ip_addresses: '203.0.113.5, 203.0.113.6',
+      attack_traffic: [{ time: '2026-06-01T10:00:00Z', bps: 8e9, pps: 2e6 }],
+    },
+    {
+      id: uuid(2),
+      client_id: a.clientId,
+      alert_type: 'rtbh_alert',
+      notification_type: 'blackhole_announced',
+      attack_start_time: '2026-06-10T00:00:00Z',
+      attack_power_bps: 1e9,
+      attack_power_pps: 5e5,
+      number_of_ip_involved_in_attack: 40,
+      targeted_ip_addresses: '203.0.113.55',
+    },
+    {
+      id: uuid(3),
+      client_id: a.clientId,
+      alert_type: 'ddos_alert',
+      attack_start_time: '2025-12-01T00:00:00Z',
+      attack_power_bps: 3e9,
+      attack_power_pps: 9e5,
+      number_of_ip_involved_in_attack: null,
+      targeted_ip_addresses: '198.51.100.7',
+    },
     { id: uuid(4), client_id: a.clientId, alert_type: 'ddos_alert', attack_start_time: '2024-01-01T00:00:00Z', targeted_ip_addresses: '198.51.100.8' },
     { id: uuid(5), client_id: other.clientId, alert_type: 'ddos_alert', attack_start_time: '2026-06-02T00:00:00Z', targeted_ip_addresses: '203.0.113.5' },
   ]);
@@ -36,7 +66,7 @@ afterAll(async () => t.close());
 const ids = (body: { results: { id: string }[] }) => body.results.map((r) => r.id);
 
 describe('GET /security/notifier/v1/event_logs', () => {
-  it('lists the last year of the caller\'s records, oldest first, 10 per page by default', async () => {
+  it("lists the last year of the caller's records, oldest first, 10 per page by default", async () => {
     const res = await t.request('GET', LIST, { headers: a.headers });
     expect(res.statusCode).toBe(200);
     expectConforms('GET', LIST, res);
@@ -95,7 +125,8 @@ describe('GET /security/notifier/v1/event_logs', () => {
   });
 
   it('pages with limit and offset; count is the total', async () => {
-    const page = async (limit: number, offset: number) => (await t.request('GET', LIST, { headers: a.headers, query: { limit: String(limit), offset: String(offset), date_from: '2020-01-01' } })).json();
+    const page = async (limit: number, offset: number) =>
+      (await t.request('GET', LIST, { headers: a.headers, query: { limit: String(limit), offset: String(offset), date_from: '2020-01-01' } })).json();
     expect(await page(2, 0)).toMatchObject({ count: 4, limit: 2, offset: 0, results: [{ id: uuid(4) }, { id: uuid(3) }] });
     expect(await page(2, 2)).toMatchObject({ count: 4, offset: 2, results: [{ id: uuid(1) }, { id: uuid(2) }] });
     expect(await page(2, 4)).toMatchObject({ count: 4, results: [] });
@@ -103,7 +134,7 @@ describe('GET /security/notifier/v1/event_logs', () => {
     expect(max.statusCode).toBe(200);
   });
 
-  it('never shows another client\'s records', async () => {
+  it("never shows another client's records", async () => {
     const body = (await t.request('GET', LIST, { headers: other.headers })).json();
     expect(ids(body)).toEqual([uuid(5)]);
   });
@@ -114,9 +145,21 @@ describe('GET /security/notifier/v1/event_logs', () => {
     ['limit not a number', { limit: 'ten' }, [{ loc: ['query', 'limit'], msg: 'Input should be of type integer', type: 'type_error' }]],
     ['negative offset', { offset: '-1' }, [{ loc: ['query', 'offset'], msg: 'Input must be >= 0', type: 'value_error' }]],
     ['unknown alert_type', { alert_type: 'syn' }, [{ loc: ['query', 'alert_type'], msg: 'Input should be one of: "ddos_alert", "rtbh_alert"', type: 'enum' }]],
-    ['unknown ordering', { ordering: 'id' }, [{ loc: ['query', 'ordering'], msg: expect.stringMatching(/^Input should be one of: "attack_start_time", "-attack_start_time"/), type: 'enum' }]],
-    ['bad date_from', { date_from: 'yesterday' }, [{ loc: ['query', 'date_from'], msg: 'Input should be a valid datetime or date', type: 'datetime_from_date_parsing' }]],
-    ['bad date_to', { date_to: '2026-13-45' }, [{ loc: ['query', 'date_to'], msg: 'Input should be a valid datetime or date', type: 'datetime_from_date_parsing' }]],
+    [
+      'unknown ordering',
+      { ordering: 'id' },
+      [{ loc: ['query', 'ordering'], msg: expect.stringMatching(/^Input should be one of: "attack_start_time", "-attack_start_time"/), type: 'enum' }],
+    ],
+    [
+      'bad date_from',
+      { date_from: 'yesterday' },
+      [{ loc: ['query', 'date_from'], msg: 'Input should be a valid datetime or date', type: 'datetime_from_date_parsing' }],
+    ],
+    [
+      'bad date_to',
+      { date_to: '2026-13-45' },
+      [{ loc: ['query', 'date_to'], msg: 'Input should be a valid datetime or date', type: 'datetime_from_date_parsing' }],
+    ],
   ];
   for (const [name, query, detail] of bad) {
     it(`422 in the notifier's body for ${name}`, async () => {
@@ -173,7 +216,7 @@ describe('GET /security/notifier/v1/event_logs/{event_log_id}', () => {
     expect(res.json()).toEqual({ detail: [{ loc: ['path', 'event_log_id'], msg: 'Input must match format "uuid"', type: 'value_error' }] });
   });
 
-  it('404 for an unknown id and for another client\'s record, with the same body', async () => {
+  it("404 for an unknown id and for another client's record, with the same body", async () => {
     const unknown = await t.request('GET', `${LIST}/${uuid(99)}`, { headers: a.headers });
     const foreign = await t.request('GET', `${LIST}/${uuid(5)}`, { headers: a.headers });
     for (const res of [unknown, foreign]) {
@@ -191,7 +234,10 @@ describe('GET /security/notifier/v1/event_logs/{event_log_id}', () => {
 
 describe('control API', () => {
   it('adds one record with a generated id; 409 when the id exists', async () => {
-    const res = await t.request('POST', '/_edgeplane/security/event-logs', { headers: t.operator, body: { client_id: other.clientId, alert_type: 'rtbh_alert', attack_start_time: '2026-06-03T00:00:00Z' } });
+    const res = await t.request('POST', '/_edgeplane/security/event-logs', {
+      headers: t.operator,
+      body: { client_id: other.clientId, alert_type: 'rtbh_alert', attack_start_time: '2026-06-03T00:00:00Z' },
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json();
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -205,15 +251,28 @@ describe('control API', () => {
     const res = await t.request('POST', '/_edgeplane/security/event-logs', { headers: t.operator, body: { client_id: 999999 } });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual([{ loc: ['body', 'client_id'], msg: 'Client 999999 does not exist', type: 'value_error' }]);
-    const extra = await t.request('POST', '/_edgeplane/security/event-logs', { headers: t.operator, body: { client_id: a.clientId, colour: 'red', alert_type: 'x' } });
+    const extra = await t.request('POST', '/_edgeplane/security/event-logs', {
+      headers: t.operator,
+      body: { client_id: a.clientId, colour: 'red', alert_type: 'x' },
+    });
     expect(extra.statusCode).toBe(422);
-    expect(extra.json().errors.map((e: { loc: string[] }) => e.loc.join('.')).sort()).toEqual(['body.alert_type', 'body.colour']);
+    expect(
+      extra
+        .json()
+        .errors.map((e: { loc: string[] }) => e.loc.join('.'))
+        .sort(),
+    ).toEqual(['body.alert_type', 'body.colour']);
   });
 
   it('bulk is all or nothing: a duplicate id inserts nothing', async () => {
     const res = await t.request('POST', '/_edgeplane/security/event-logs/bulk', {
       headers: t.operator,
-      body: { records: [{ id: uuid(50), client_id: a.clientId }, { id: uuid(1), client_id: a.clientId }] },
+      body: {
+        records: [
+          { id: uuid(50), client_id: a.clientId },
+          { id: uuid(1), client_id: a.clientId },
+        ],
+      },
     });
     expect(res.statusCode).toBe(409);
     expect((await t.request('GET', `${LIST}/${uuid(50)}`, { headers: a.headers })).statusCode).toBe(404);

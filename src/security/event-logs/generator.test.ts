@@ -39,7 +39,7 @@ describe('generateEventLogs', () => {
     }
   });
 
-  it('peaks the traffic series at exactly the record\'s attack power', () => {
+  it("peaks the traffic series at exactly the record's attack power", () => {
     for (const r of records) {
       const traffic = r.attack_traffic as { time: string; pps: number; bps: number }[];
       expect(Math.max(...traffic.map((p) => p.pps))).toBe(r.attack_power_pps);

@@ -28,7 +28,6 @@ export interface GenerateOptions {
   days: number;
 }
 
-
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) {
@@ -114,12 +113,72 @@ function vectors(rng: Random): Vector[] {
   const ephemeral = () => Array.from({ length: 8 }, () => rng.int(1024, 65535));
   const service = (port: number) => () => [port, ...Array.from({ length: 4 }, () => rng.int(1024, 65535))];
   return [
-    { name: 'syn_flood', sizes: [90, 8, 1, 1, 0], protocols: [['TCP', 97], ['UDP', 2], ['ICMP', 1]], sourcePorts: ephemeral, destinationPorts: () => [443, 80, 22, 8080, 25], sources: [20_000, 2_000_000] },
-    { name: 'udp_flood', sizes: [5, 10, 20, 30, 35], protocols: [['UDP', 95], ['TCP', 3], ['ICMP', 2]], sourcePorts: ephemeral, destinationPorts: ephemeral, sources: [1_000, 200_000] },
-    { name: 'dns_amplification', sizes: [2, 3, 10, 25, 60], protocols: [['UDP', 99], ['ICMP', 1]], sourcePorts: service(53), destinationPorts: ephemeral, sources: [500, 60_000] },
-    { name: 'ntp_amplification', sizes: [1, 2, 30, 60, 7], protocols: [['UDP', 99], ['TCP', 1]], sourcePorts: service(123), destinationPorts: ephemeral, sources: [200, 20_000] },
-    { name: 'memcached_amplification', sizes: [0, 1, 2, 7, 90], protocols: [['UDP', 100]], sourcePorts: service(11211), destinationPorts: ephemeral, sources: [50, 5_000] },
-    { name: 'ack_flood', sizes: [85, 10, 3, 2, 0], protocols: [['TCP', 98], ['UDP', 1], ['ICMP', 1]], sourcePorts: ephemeral, destinationPorts: () => [443, 80, 8443], sources: [5_000, 500_000] },
+    {
+      name: 'syn_flood',
+      sizes: [90, 8, 1, 1, 0],
+      protocols: [
+        ['TCP', 97],
+        ['UDP', 2],
+        ['ICMP', 1],
+      ],
+      sourcePorts: ephemeral,
+      destinationPorts: () => [443, 80, 22, 8080, 25],
+      sources: [20_000, 2_000_000],
+    },
+    {
+      name: 'udp_flood',
+      sizes: [5, 10, 20, 30, 35],
+      protocols: [
+        ['UDP', 95],
+        ['TCP', 3],
+        ['ICMP', 2],
+      ],
+      sourcePorts: ephemeral,
+      destinationPorts: ephemeral,
+      sources: [1_000, 200_000],
+    },
+    {
+      name: 'dns_amplification',
+      sizes: [2, 3, 10, 25, 60],
+      protocols: [
+        ['UDP', 99],
+        ['ICMP', 1],
+      ],
+      sourcePorts: service(53),
+      destinationPorts: ephemeral,
+      sources: [500, 60_000],
+    },
+    {
+      name: 'ntp_amplification',
+      sizes: [1, 2, 30, 60, 7],
+      protocols: [
+        ['UDP', 99],
+        ['TCP', 1],
+      ],
+      sourcePorts: service(123),
+      destinationPorts: ephemeral,
+      sources: [200, 20_000],
+    },
+    {
+      name: 'memcached_amplification',
+      sizes: [0, 1, 2, 7, 90],
+      protocols: [['UDP', 100]],
+      sourcePorts: service(11211),
+      destinationPorts: ephemeral,
+      sources: [50, 5_000],
+    },
+    {
+      name: 'ack_flood',
+      sizes: [85, 10, 3, 2, 0],
+      protocols: [
+        ['TCP', 98],
+        ['UDP', 1],
+        ['ICMP', 1],
+      ],
+      sourcePorts: ephemeral,
+      destinationPorts: () => [443, 80, 8443],
+      sources: [5_000, 500_000],
+    },
   ];
 }
 
@@ -180,7 +239,10 @@ function oneRecord(rng: Random, options: GenerateOptions): GeneratedEventLog {
   const ips = percents(rng, topIpCount, topIpTotal, 1.3).map((percent) => ({ ip: sourceIp(rng), country: rng.pick(countryList), percent, ...share(percent) }));
   const portItems = (ports: number[], total: number) =>
     percents(rng, ports.length, total, 2.5).map((percent, i) => ({ port: ports[i], percent, pps: Math.round((pps * percent) / 100) }));
-  const protocolPercents = apportion(10_000, vector.protocols.map(([, w]) => w)).map((bp) => bp / 100);
+  const protocolPercents = apportion(
+    10_000,
+    vector.protocols.map(([, w]) => w),
+  ).map((bp) => bp / 100);
 
   return {
     id: rng.uuid(),

@@ -59,7 +59,12 @@ export const EventLogDetailSchema = Type.Object(
 export type EventLogDetail = Static<typeof EventLogDetailSchema>;
 
 export const EventLogPageSchema = Type.Object(
-  { count: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 1 }), offset: Type.Integer({ minimum: 0 }), results: Type.Array(EventLogSummarySchema) },
+  {
+    count: Type.Integer({ minimum: 0 }),
+    limit: Type.Integer({ minimum: 1 }),
+    offset: Type.Integer({ minimum: 0 }),
+    results: Type.Array(EventLogSummarySchema),
+  },
   { description: 'One page of event logs; count is the total over all pages' },
 );
 export type EventLogPage = Static<typeof EventLogPageSchema>;
@@ -104,10 +109,7 @@ export const EventLogInputSchema = Type.Object(
 );
 export type EventLogInput = Static<typeof EventLogInputSchema>;
 
-export const EventLogBulkSchema = Type.Object(
-  { records: Type.Array(EventLogInputSchema, { minItems: 1, maxItems: 10000 }) },
-  { additionalProperties: false },
-);
+export const EventLogBulkSchema = Type.Object({ records: Type.Array(EventLogInputSchema, { minItems: 1, maxItems: 10000 }) }, { additionalProperties: false });
 export type EventLogBulk = Static<typeof EventLogBulkSchema>;
 
 export const GenerateSchema = Type.Object(

@@ -94,7 +94,10 @@ export class EventLogService {
     const end = request.end === undefined ? this.clock.now() : Date.parse(request.end);
     const records = generateEventLogs({ clientId: request.client_id, count: request.count, seed: request.seed, end, days: request.days });
     const now = this.clock.now();
-    const ids = await this.store.insertMany(records.map((r) => pickRow({ ...r, ...detailsColumn(r), created_at: now })), true);
+    const ids = await this.store.insertMany(
+      records.map((r) => pickRow({ ...r, ...detailsColumn(r), created_at: now })),
+      true,
+    );
     return { created: ids.length, ids };
   }
 

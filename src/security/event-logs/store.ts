@@ -105,7 +105,11 @@ export class EventLogStore {
     if (ids.length === 0) return [];
     const found: string[] = [];
     for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-      const rows = await this.db.selectFrom('ddos_event_logs').select('id').where('id', 'in', ids.slice(i, i + INSERT_CHUNK)).execute();
+      const rows = await this.db
+        .selectFrom('ddos_event_logs')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + INSERT_CHUNK))
+        .execute();
       found.push(...rows.map((r) => r.id));
     }
     return found;
@@ -150,10 +154,7 @@ export class EventLogStore {
       // A record matches when the value is its whole address list or one address of the comma list.
       const token = `%,${likeLiteral(ip)},%`;
       query = query.where((eb) =>
-        eb.or([
-          eb('targeted_ip_addresses', '=', ip),
-          eb(sql`',' || replace(targeted_ip_addresses, ' ', '') || ','`, 'like', sql`${token} escape '\\'`),
-        ]),
+        eb.or([eb('targeted_ip_addresses', '=', ip), eb(sql`',' || replace(targeted_ip_addresses, ' ', '') || ','`, 'like', sql`${token} escape '\\'`)]),
       );
     }
     return query;

@@ -24,7 +24,10 @@ describe('GET /waap/v1/clients/me', () => {
 
   it('shows what the operator configured', async () => {
     const a = await t.account();
-    const put = await t.request('PUT', `/_edgeplane/waap/clients/${a.clientId}`, { headers: t.operator, body: { enabled: false, features: ['api-discovery'], domain_quota: 1 } });
+    const put = await t.request('PUT', `/_edgeplane/waap/clients/${a.clientId}`, {
+      headers: t.operator,
+      body: { enabled: false, features: ['api-discovery'], domain_quota: 1 },
+    });
     expect(put.statusCode).toBe(200);
     const res = await t.request('GET', '/waap/v1/clients/me', { headers: a.headers });
     expectConforms('GET', '/waap/v1/clients/me', res);
@@ -56,7 +59,10 @@ describe('GET /waap/v1/clients/me', () => {
 
   it('answers injected 400 and 500 in the WAAP envelope', async () => {
     const a = await t.account();
-    for (const [status, type, title] of [[400, 'http-bad-request', 'Bad Request'], [500, 'internal-server-error', 'Internal server error.']] as const) {
+    for (const [status, type, title] of [
+      [400, 'http-bad-request', 'Bad Request'],
+      [500, 'internal-server-error', 'Internal server error.'],
+    ] as const) {
       const fault = await t.request('POST', '/_edgeplane/faults', { headers: t.operator, body: { operationId: 'waap.account.get', status, times: 1 } });
       expect(fault.statusCode).toBe(201);
       const res = await t.request('GET', '/waap/v1/clients/me', { headers: a.headers });

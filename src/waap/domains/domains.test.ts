@@ -13,7 +13,12 @@ beforeAll(async () => {
   a = await t.account();
   b = await t.account();
   await t.request('PUT', `/_edgeplane/waap/clients/${a.clientId}`, { headers: t.operator, body: { domain_quota: 4 } });
-  for (const [name, status] of [['beta.example.com', 'active'], ['alpha.example.com', 'monitor'], ['shop.example.org', 'bypass'], ['gamma.example.com', 'locked']]) {
+  for (const [name, status] of [
+    ['beta.example.com', 'active'],
+    ['alpha.example.com', 'monitor'],
+    ['shop.example.org', 'bypass'],
+    ['gamma.example.com', 'locked'],
+  ]) {
     ids[name] = (await createDomain(t, a.clientId, name, status)).id;
     t.clock.advance(1000);
   }
@@ -36,7 +41,9 @@ describe('POST /_edgeplane/waap/domains', () => {
     expect(dup.statusCode).toBe(409);
     const bad = await t.request('POST', '/_edgeplane/waap/domains', { headers: t.operator, body: { client_id: b.clientId, name: 'bad name' } });
     expect(bad.statusCode).toBe(422);
-    expect((await t.request('POST', '/_edgeplane/waap/domains', { headers: a.headers, body: { client_id: a.clientId, name: 'x.example.com' } })).statusCode).toBe(403);
+    expect(
+      (await t.request('POST', '/_edgeplane/waap/domains', { headers: a.headers, body: { client_id: a.clientId, name: 'x.example.com' } })).statusCode,
+    ).toBe(403);
   });
 });
 
@@ -45,7 +52,14 @@ describe('GET /waap/v1/domains', () => {
     const body = await list();
     expect(body).toMatchObject({ count: 4, limit: 100, offset: 0 });
     expect(body.results.map((d) => d.name)).toEqual(['beta.example.com', 'alpha.example.com', 'shop.example.org', 'gamma.example.com']);
-    expect(body.results[0]).toEqual({ id: ids['beta.example.com'], name: 'beta.example.com', status: 'active', custom_page_set: null, created_at: expect.stringMatching(/Z$/), aliases: [] });
+    expect(body.results[0]).toEqual({
+      id: ids['beta.example.com'],
+      name: 'beta.example.com',
+      status: 'active',
+      custom_page_set: null,
+      created_at: expect.stringMatching(/Z$/),
+      aliases: [],
+    });
   });
 
   it('filters by name glob, status and ids', async () => {
@@ -57,7 +71,12 @@ describe('GET /waap/v1/domains', () => {
   });
 
   it('orders by every allowed field in both directions', async () => {
-    expect((await list('?ordering=name')).results.map((d) => d.name)).toEqual(['alpha.example.com', 'beta.example.com', 'gamma.example.com', 'shop.example.org']);
+    expect((await list('?ordering=name')).results.map((d) => d.name)).toEqual([
+      'alpha.example.com',
+      'beta.example.com',
+      'gamma.example.com',
+      'shop.example.org',
+    ]);
     expect((await list('?ordering=-name')).results[0].name).toBe('shop.example.org');
     expect((await list('?ordering=-created_at')).results[0].name).toBe('gamma.example.com');
     expect((await list('?ordering=status')).results.map((d) => d.status)).toEqual(['active', 'bypass', 'locked', 'monitor']);
@@ -123,7 +142,11 @@ describe('GET, PATCH and DELETE /waap/v1/domains/{domain_id}', () => {
 
   it("answers 404 for another client's or an unknown domain, on every method", async () => {
     for (const id of [ids.other, 999999]) {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { status: 'active' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { status: 'active' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await t.request(method, `/waap/v1/domains/${id}`, { headers: a.headers, body });
         expect(res.statusCode).toBe(404);
         expectConforms(method, '/waap/v1/domains/{domain_id}', res);

@@ -8,7 +8,15 @@ type WithId = { Params: { domain_id: number } };
 export function domainRoutes(app: FastifyInstance, domains: DomainService): void {
   app.get<{ Querystring: DomainListQuery }>(
     '/waap/v1/domains',
-    { schema: { operationId: 'waap.domains.list', tags: ['WAAP'], summary: 'Lists the WAAP domains of the client', querystring: DomainListQuery, response: { 200: DomainPage } } },
+    {
+      schema: {
+        operationId: 'waap.domains.list',
+        tags: ['WAAP'],
+        summary: 'Lists the WAAP domains of the client',
+        querystring: DomainListQuery,
+        response: { 200: DomainPage },
+      },
+    },
     async (request) => domains.list(principalOf(request).clientId, request.query),
   );
 
@@ -20,7 +28,15 @@ export function domainRoutes(app: FastifyInstance, domains: DomainService): void
 
   app.patch<WithId & { Body: { status: string } }>(
     '/waap/v1/domains/:domain_id',
-    { schema: { operationId: 'waap.domains.update', tags: ['WAAP'], summary: 'Switches a domain between active and monitor', params: DomainParams, body: DomainUpdate } },
+    {
+      schema: {
+        operationId: 'waap.domains.update',
+        tags: ['WAAP'],
+        summary: 'Switches a domain between active and monitor',
+        params: DomainParams,
+        body: DomainUpdate,
+      },
+    },
     async (request, reply) => {
       await domains.updateStatus(principalOf(request).clientId, request.params.domain_id, request.body.status);
       return reply.code(204).send();
@@ -40,7 +56,13 @@ export function domainRoutes(app: FastifyInstance, domains: DomainService): void
     '/_edgeplane/waap/domains',
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.waap.domains.create', tags: ['Edgeplane control'], summary: 'Creates a WAAP domain for a client, within its domain quota', body: DomainCreate, response: { 201: DomainDetail } },
+      schema: {
+        operationId: 'control.waap.domains.create',
+        tags: ['Edgeplane control'],
+        summary: 'Creates a WAAP domain for a client, within its domain quota',
+        body: DomainCreate,
+        response: { 201: DomainDetail },
+      },
     },
     async (request, reply) => reply.code(201).send(await domains.create(request.body)),
   );

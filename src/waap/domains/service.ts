@@ -29,7 +29,13 @@ export class DomainService {
     const ordering = query.ordering ?? 'id';
     const descending = ordering.startsWith('-');
     const nameLike = query.name ? likeLiteral(query.name.toLowerCase()).replace(/\*/g, '%') : undefined;
-    const { count, rows } = await this.store.list(clientId, { ids: query.ids, status: query.status, nameLike }, { column: ordering.replace(/^-/, ''), descending }, query.limit, query.offset);
+    const { count, rows } = await this.store.list(
+      clientId,
+      { ids: query.ids, status: query.status, nameLike },
+      { column: ordering.replace(/^-/, ''), descending },
+      query.limit,
+      query.offset,
+    );
     return { count, limit: query.limit, offset: query.offset, results: rows.map(summary) };
   }
 

@@ -28,7 +28,9 @@ export class DomainStore {
   }
 
   async find(clientId: number, id: number): Promise<DomainRow | undefined> {
-    return this.db.selectFrom('waap_domains').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst() as Promise<DomainRow | undefined>;
+    return this.db.selectFrom('waap_domains').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst() as Promise<
+      DomainRow | undefined
+    >;
   }
 
   /** Looks a domain up by id alone: ingestion learns the owning client from the domain. */
@@ -37,21 +39,42 @@ export class DomainStore {
   }
 
   async findByName(clientId: number, name: string): Promise<DomainRow | undefined> {
-    return this.db.selectFrom('waap_domains').selectAll().where('client_id', '=', clientId).where('name', '=', name).executeTakeFirst() as Promise<DomainRow | undefined>;
+    return this.db.selectFrom('waap_domains').selectAll().where('client_id', '=', clientId).where('name', '=', name).executeTakeFirst() as Promise<
+      DomainRow | undefined
+    >;
   }
 
-  async list(clientId: number, filter: DomainFilter, order: { column: string; descending: boolean }, limit: number, offset: number): Promise<{ count: number; rows: DomainRow[] }> {
+  async list(
+    clientId: number,
+    filter: DomainFilter,
+    order: { column: string; descending: boolean },
+    limit: number,
+    offset: number,
+  ): Promise<{ count: number; rows: DomainRow[] }> {
     let query = this.db.selectFrom('waap_domains').where('client_id', '=', clientId);
     if (filter.ids?.length) query = query.where('id', 'in', filter.ids);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.nameLike) query = query.where(sql<boolean>`lower(name) like ${filter.nameLike} escape '\\'`);
     const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = limit === 0 ? [] : await query.selectAll().orderBy(order.column as 'id', order.descending ? 'desc' : 'asc').orderBy('id').limit(limit).offset(offset).execute() as DomainRow[];
+    const rows =
+      limit === 0
+        ? []
+        : ((await query
+            .selectAll()
+            .orderBy(order.column as 'id', order.descending ? 'desc' : 'asc')
+            .orderBy('id')
+            .limit(limit)
+            .offset(offset)
+            .execute()) as DomainRow[]);
     return { count: Number(counted.n), rows };
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db.selectFrom('waap_domains').where('client_id', '=', clientId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('waap_domains')
+      .where('client_id', '=', clientId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

@@ -53,7 +53,14 @@ describe('reader threads', () => {
     domains = [(await createDomain(t, a.clientId, 'shop.example.com')).id, (await createDomain(t, a.clientId, 'api.example.com')).id];
     const other = (await createDomain(t, b.clientId, 'other.example.com')).id;
     const all = [...samples(domains, 400, NOW, 1), ...samples([other], 100, NOW, 50_000)];
-    expect((await ingest(t, all.map((s) => s.record))).accepted).toBe(500);
+    expect(
+      (
+        await ingest(
+          t,
+          all.map((s) => s.record),
+        )
+      ).accepted,
+    ).toBe(500);
     mainThread = new EventLog(t.db, { threads: 0, cacheBytes: 1 << 20 });
   });
   afterAll(async () => {
@@ -67,10 +74,53 @@ describe('reader threads', () => {
     const cases: [QueryName, unknown[]][] = [
       ['list', [{ filter: range(a.clientId), ordering: desc, limit: 100, offset: 0 }]],
       ['list', [{ filter: range(a.clientId), ordering: desc, limit: 7, offset: 333 }]],
-      ['list', [{ filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked', 'monitored'], negate: false }]), ordering: { column: 'request_time', descending: false }, limit: 50, offset: 10 }]],
-      ['list', [{ filter: range(a.clientId, [{ kind: 'glob', patterns: ['/api/*'], negate: true }, { kind: 'in', column: 'client_ip', values: ['192.0.2.1'], negate: false }]), ordering: { column: 'path', descending: true }, limit: 20, offset: 5 }]],
-      ['list', [{ filter: range(a.clientId, [{ kind: 'substring', values: ['CHROME'], negate: false }]), ordering: { column: 'status_code', descending: false }, limit: 100, offset: 0 }]],
-      ['list', [{ filter: range(a.clientId, [{ kind: 'in', column: 'id', values: [rid(3), rid(250), rid(50_001)], negate: false }]), ordering: desc, limit: 100, offset: 0 }]],
+      [
+        'list',
+        [
+          {
+            filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked', 'monitored'], negate: false }]),
+            ordering: { column: 'request_time', descending: false },
+            limit: 50,
+            offset: 10,
+          },
+        ],
+      ],
+      [
+        'list',
+        [
+          {
+            filter: range(a.clientId, [
+              { kind: 'glob', patterns: ['/api/*'], negate: true },
+              { kind: 'in', column: 'client_ip', values: ['192.0.2.1'], negate: false },
+            ]),
+            ordering: { column: 'path', descending: true },
+            limit: 20,
+            offset: 5,
+          },
+        ],
+      ],
+      [
+        'list',
+        [
+          {
+            filter: range(a.clientId, [{ kind: 'substring', values: ['CHROME'], negate: false }]),
+            ordering: { column: 'status_code', descending: false },
+            limit: 100,
+            offset: 0,
+          },
+        ],
+      ],
+      [
+        'list',
+        [
+          {
+            filter: range(a.clientId, [{ kind: 'in', column: 'id', values: [rid(3), rid(250), rid(50_001)], negate: false }]),
+            ordering: desc,
+            limit: 100,
+            offset: 0,
+          },
+        ],
+      ],
       ['count', [range(a.clientId, [{ kind: 'tag', values: ['sqli'], negate: false }])]],
       ['details', [a.clientId, domains[0], rid(3), NOW - 30 * DAY]],
       ['chunk', [range(a.clientId), null, 60]],
@@ -100,14 +150,31 @@ describe('compaction', () => {
       const d = (await createDomain(t, a.clientId, 'small.example.com')).id;
       // 40 small bodies in two hours, with equal times across bodies.
       for (let post = 0; post < 40; post += 1) {
-        const body = Array.from({ length: 5 }, (_, i) => event(d, 1000 + post * 5 + i, NOW - 2 * HOUR + (post % 10) * 60_000 + i * 1000 + (post >= 20 ? HOUR : 0), { decision: i === 0 ? 'blocked' : 'passed' }));
+        const body = Array.from({ length: 5 }, (_, i) =>
+          event(d, 1000 + post * 5 + i, NOW - 2 * HOUR + (post % 10) * 60_000 + i * 1000 + (post >= 20 ? HOUR : 0), {
+            decision: i === 0 ? 'blocked' : 'passed',
+          }),
+        );
         expect((await ingest(t, body)).accepted).toBe(5);
       }
-      const blocks = async () => Number((await t.db.kysely.selectFrom('waap_event_blocks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const blocks = async () =>
+        Number(
+          (
+            await t.db.kysely
+              .selectFrom('waap_event_blocks')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const answers = async () => ({
         all: await t.waap.log.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
         asc: await t.waap.log.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: false }, limit: 100, offset: 50 }),
-        blocked: await t.waap.log.run('list', { filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }]), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 0 }),
+        blocked: await t.waap.log.run('list', {
+          filter: range(a.clientId, [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }]),
+          ordering: { column: 'request_time', descending: true },
+          limit: 100,
+          offset: 0,
+        }),
         details: await t.waap.log.run('details', a.clientId, d, rid(1003), 0),
       });
       expect(await blocks()).toBe(40);
@@ -130,7 +197,10 @@ describe('query time budget', () => {
     try {
       const a = await t.account();
       const d = (await createDomain(t, a.clientId, 'budget.example.com')).id;
-      await ingest(t, Array.from({ length: 50 }, (_, i) => event(d, 5000 + i, NOW - HOUR - i * 60_000)));
+      await ingest(
+        t,
+        Array.from({ length: 50 }, (_, i) => event(d, 5000 + i, NOW - HOUR - i * 60_000)),
+      );
       const queries = new EventLog(t.db, { threads: 0, cacheBytes: 1 << 20, budgetMs: 100 });
       // Every look at the clock finds 60 ms gone: the budget is spent after the first reads.
       let now = Date.now();
@@ -166,7 +236,9 @@ describe('state import under the same block ids', () => {
       for (const { doc, token, ids } of [...documents, documents[0]]) {
         const imported = await t.request('PUT', '/_edgeplane/state', { headers: t.operator, body: doc });
         expect(imported.statusCode, imported.body).toBe(200);
-        const res = await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}`, { headers: { authorization: `APIKey ${token}` } });
+        const res = await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}`, {
+          headers: { authorization: `APIKey ${token}` },
+        });
         expect(res.statusCode).toBe(200);
         expect(res.json().results.map((r: { id: string }) => r.id)).toEqual(ids);
       }
@@ -176,7 +248,7 @@ describe('state import under the same block ids', () => {
   });
 });
 
-/** Runs a query on the test app's database directly (main thread), on either engine. */describe('compaction after ingestion', () => {
+/** Runs a query on the test app's database directly (main thread), on either engine. */ describe('compaction after ingestion', () => {
   it('runs one pass a second after a burst of ingestions, none when the job is stopped', async () => {
     vi.useFakeTimers();
     try {
@@ -211,14 +283,18 @@ describe.skipIf(engineName !== 'postgres')('two nodes on one PostgreSQL database
       const a = await one.account();
       const d = (await createDomain(one, a.clientId, 'nodes.example.com')).id;
       // 40 small bodies per node, into the same two hours, both nodes at once.
-      const bodies = (base: number) => Array.from({ length: 40 }, (_, post) => Array.from({ length: 5 }, (_, i) => event(d, base + post * 5 + i, NOW - 2 * HOUR + (post % 2) * HOUR + post * 1000 + i)));
+      const bodies = (base: number) =>
+        Array.from({ length: 40 }, (_, post) =>
+          Array.from({ length: 5 }, (_, i) => event(d, base + post * 5 + i, NOW - 2 * HOUR + (post % 2) * HOUR + post * 1000 + i)),
+        );
       const sent = [bodies(1000), bodies(2000)];
       await Promise.all([one, two].map((node, k) => Promise.all(sent[k].map((body) => ingest(node, body)))));
       const count = (node: TestApp) => node.waap.log.run('count', range(a.clientId));
       expect([await count(one), await count(two)]).toEqual([400, 400]);
       const merged = await Promise.all([one.waap.compaction.run(), two.waap.compaction.run()]);
       expect(merged[0] + merged[1]).toBeGreaterThan(0);
-      const page = (node: TestApp) => node.waap.log.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 150 });
+      const page = (node: TestApp) =>
+        node.waap.log.run('list', { filter: range(a.clientId), ordering: { column: 'request_time', descending: true }, limit: 100, offset: 150 });
       expect(await page(two)).toEqual(await page(one));
       expect((await page(one)).count).toBe(400);
       // Both nodes move the clock so the cutoff falls among the second hour's events, and expire at once:
@@ -232,8 +308,14 @@ describe.skipIf(engineName !== 'postgres')('two nodes on one PostgreSQL database
       await Promise.all([one.waap.retention.run(), two.waap.retention.run()]);
       const left = (node: TestApp) => node.waap.log.run('count', { clientId: a.clientId, from: cutoff, toExcl: later + 1, conditions: [] });
       expect([await left(one), await left(two)]).toEqual([kept, kept]);
-      const stored = await one.db.kysely.selectFrom('waap_event_blocks').select((eb) => eb.fn.sum('n').as('n')).executeTakeFirstOrThrow();
-      const ids = await one.db.kysely.selectFrom('waap_event_ids').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const stored = await one.db.kysely
+        .selectFrom('waap_event_blocks')
+        .select((eb) => eb.fn.sum('n').as('n'))
+        .executeTakeFirstOrThrow();
+      const ids = await one.db.kysely
+        .selectFrom('waap_event_ids')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect([Number(stored.n), Number(ids.n)]).toEqual([kept, kept]);
     } finally {
       await two.close();

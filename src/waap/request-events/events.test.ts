@@ -42,8 +42,22 @@ const listOf = async (who: TestAccount, query = '') => {
 };
 /** Events kept in storage: in blocks, and their ids (which go with them). */
 const storedCount = async () => {
-  const events = Number((await t.db.kysely.selectFrom('waap_event_blocks').select((eb) => eb.fn.sum('n').as('n')).executeTakeFirstOrThrow()).n ?? 0);
-  const ids = Number((await t.db.kysely.selectFrom('waap_event_ids').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const events = Number(
+    (
+      await t.db.kysely
+        .selectFrom('waap_event_blocks')
+        .select((eb) => eb.fn.sum('n').as('n'))
+        .executeTakeFirstOrThrow()
+    ).n ?? 0,
+  );
+  const ids = Number(
+    (
+      await t.db.kysely
+        .selectFrom('waap_event_ids')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   expect(ids).toBe(events);
   return events;
 };
@@ -60,7 +74,18 @@ describe('GET /waap/v1/domains/{domain_id}/requests/{request_id}/details', () =>
       session_id: 'e'.repeat(32),
       user_agent: { full_string: 'curl/8', client: 'curl', client_version: '8', device: 'Other', os: 'Linux' },
       request_headers: { host: 'shop.example.com', accept: '*/*' },
-      pattern_matched_tags: [{ tag: 'sqli', display_name: 'SQL Injection', description: 'd', field: 'uri', field_name: 'q', pattern_name: 'p', pattern_value: "'", execution_phase: 'access' }],
+      pattern_matched_tags: [
+        {
+          tag: 'sqli',
+          display_name: 'SQL Injection',
+          description: 'd',
+          field: 'uri',
+          field_name: 'q',
+          pattern_name: 'p',
+          pattern_value: "'",
+          execution_phase: 'access',
+        },
+      ],
       common_tags: [{ tag: 'injectionattack', display_name: 'Injection Attack', description: 'c' }],
       traffic_types: ['api', 'ajax'],
       incident_id: 'd'.repeat(32),
@@ -98,7 +123,12 @@ describe('GET /waap/v1/domains/{domain_id}/requests/{request_id}/details', () =>
 
   it("answers 404 for an unknown id, another domain's id and another client's id", async () => {
     await ingest(t, [event(other, 2, NOW - 1000)]);
-    for (const [who, domain, id] of [[a, shop, rid(999)], [a, api, rid(1)], [b, shop, rid(1)], [a, other, rid(2)]] as const) {
+    for (const [who, domain, id] of [
+      [a, shop, rid(999)],
+      [a, api, rid(1)],
+      [b, shop, rid(1)],
+      [a, other, rid(2)],
+    ] as const) {
       const res = await t.request('GET', `/waap/v1/domains/${domain}/requests/${id}/details`, { headers: who.headers });
       expect(res.statusCode).toBe(404);
       expectConforms('GET', DETAILS, res);
@@ -142,7 +172,9 @@ describe('POST /_edgeplane/waap/events (bulk ingestion)', () => {
   it('reports the first 100 bad lines of a body of bad lines, counts them all, and keeps answering other requests meanwhile', async () => {
     const bad = 300_000;
     const body = [...Array.from({ length: bad }, (_, i) => (i % 2 ? '{"domain_id":1}' : '{nope')), JSON.stringify(event(api, 900_001, NOW - 100))].join('\n');
-    const ingestion = t.app.inject({ method: 'POST', url: '/_edgeplane/waap/events', headers: { ...t.operator, 'content-type': 'application/x-ndjson' }, payload: body }).then((res) => ({ res, at: performance.now() }));
+    const ingestion = t.app
+      .inject({ method: 'POST', url: '/_edgeplane/waap/events', headers: { ...t.operator, 'content-type': 'application/x-ndjson' }, payload: body })
+      .then((res) => ({ res, at: performance.now() }));
     // Asked once the ingestion has begun: answered between its slices, not after it.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const asked = performance.now();
@@ -166,7 +198,12 @@ describe('POST /_edgeplane/waap/events (bulk ingestion)', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json().accepted + res.json().rejected).toBe(2);
     }
-    const bad = await t.app.inject({ method: 'POST', url: '/_edgeplane/waap/events', headers: { ...t.operator, 'content-type': 'application/gzip' }, payload: Buffer.from('nope') });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/_edgeplane/waap/events',
+      headers: { ...t.operator, 'content-type': 'application/gzip' },
+      payload: Buffer.from('nope'),
+    });
     expect(bad.statusCode).toBe(400);
   });
 
@@ -192,7 +229,12 @@ describe('POST /_edgeplane/waap/events (bulk ingestion)', () => {
     // Gzip members concatenated: 300 members of 1 MiB of zeros, about 300 KB sent, 300 MiB inflated.
     const member = gzipSync(Buffer.alloc(1 << 20));
     const bomb = Buffer.concat(Array.from({ length: 300 }, () => member));
-    const res = await t.app.inject({ method: 'POST', url: '/_edgeplane/waap/events', headers: { ...t.operator, 'content-type': 'application/gzip' }, payload: bomb });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/_edgeplane/waap/events',
+      headers: { ...t.operator, 'content-type': 'application/gzip' },
+      payload: bomb,
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toMatch(/inflates to more than/);
     expect((await t.request('GET', '/_edgeplane/health')).statusCode).toBe(200);
@@ -201,7 +243,10 @@ describe('POST /_edgeplane/waap/events (bulk ingestion)', () => {
   it('is for the operator only, and leaves JSON parsing of other routes alone', async () => {
     const res = await t.request('POST', '/_edgeplane/waap/events', { headers: { ...a.headers, 'content-type': 'application/x-ndjson' }, body: '{}' });
     expect(res.statusCode).toBe(403);
-    const json = await t.request('PATCH', `/waap/v1/domains/${shop}`, { headers: { ...a.headers, 'content-type': 'application/x-ndjson' }, body: '{"status":"monitor"}' });
+    const json = await t.request('PATCH', `/waap/v1/domains/${shop}`, {
+      headers: { ...a.headers, 'content-type': 'application/x-ndjson' },
+      body: '{"status":"monitor"}',
+    });
     expect(json.statusCode).toBe(415);
   });
 });
@@ -236,7 +281,10 @@ describe('generator', () => {
 
   it('generates through the control API; every event reads back as conforming details', async () => {
     const c = await t.account();
-    const res = await t.request('POST', '/_edgeplane/waap/generate', { headers: t.operator, body: { client_ids: [c.clientId], events: 800, days: 2, seed: 5 } });
+    const res = await t.request('POST', '/_edgeplane/waap/generate', {
+      headers: t.operator,
+      body: { client_ids: [c.clientId], events: 800, days: 2, seed: 5 },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ generated: 800, accepted: 800 });
     const page = await listOf(c, '&limit=100&decision=blocked');
@@ -275,7 +323,9 @@ describe('GET /_edgeplane/waap/requests.csv', () => {
   it("streams the filtered log with the list's filters, newest first", async () => {
     const c = await t.account();
     const d = (await createDomain(t, c.clientId, 'csv.example.com')).id;
-    const records = Array.from({ length: 4500 }, (_, i) => event(d, 10_000 + i, NOW - 1000 - i * 1000, { decision: i % 3 === 0 ? 'blocked' : 'passed', path: i % 2 ? '/api/x' : '/y,"z"' }));
+    const records = Array.from({ length: 4500 }, (_, i) =>
+      event(d, 10_000 + i, NOW - 1000 - i * 1000, { decision: i % 3 === 0 ? 'blocked' : 'passed', path: i % 2 ? '/api/x' : '/y,"z"' }),
+    );
     expect((await ingest(t, records)).accepted).toBe(4500);
     const res = await t.request('GET', `/_edgeplane/waap/requests.csv?client_id=${c.clientId}&start=${start()}&decision=blocked`, { headers: t.operator });
     expect(res.statusCode).toBe(200);
@@ -293,7 +343,7 @@ describe('GET /_edgeplane/waap/requests.csv', () => {
   });
 
   it('formats fields exactly as csv-stringify does with its defaults (the format exports had before)', () => {
-    const field = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'é', ',', '"', '\n', '\r', ' ', '\'', '=', '😀') }), fc.integer(), fc.constant(''));
+    const field = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'é', ',', '"', '\n', '\r', ' ', "'", '=', '😀') }), fc.integer(), fc.constant(''));
     fc.assert(
       fc.property(fc.array(field, { minLength: 1, maxLength: 6 }), (record) => {
         const columns = record.map((_, i) => `c${i}`);
@@ -313,7 +363,10 @@ describe('GET /_edgeplane/waap/requests.csv', () => {
 
   it('reads the next chunk only once the client has taken the one before: a paused download holds the export back', async () => {
     const c = await t.account();
-    const gen = await t.request('POST', '/_edgeplane/waap/generate', { headers: t.operator, body: { client_ids: [c.clientId], events: 60_000, days: 3, seed: 4 } });
+    const gen = await t.request('POST', '/_edgeplane/waap/generate', {
+      headers: t.operator,
+      body: { client_ids: [c.clientId], events: 60_000, days: 3, seed: 4 },
+    });
     expect(gen.statusCode).toBe(200);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const reads = vi.spyOn(t.waap.log, 'run');
@@ -343,10 +396,17 @@ describe('GET /_edgeplane/waap/requests.csv', () => {
 
   it('matches the deep pages of the list (offsets located through the hourly counters)', async () => {
     const c = await t.account();
-    const gen = await t.request('POST', '/_edgeplane/waap/generate', { headers: t.operator, body: { client_ids: [c.clientId], events: 6000, days: 3, seed: 9 } });
+    const gen = await t.request('POST', '/_edgeplane/waap/generate', {
+      headers: t.operator,
+      body: { client_ids: [c.clientId], events: 6000, days: 3, seed: 9 },
+    });
     expect(gen.statusCode).toBe(200);
     const csv = await t.request('GET', `/_edgeplane/waap/requests.csv?client_id=${c.clientId}&start=${start()}`, { headers: t.operator });
-    const ids = csv.body.trim().split('\n').slice(1).map((l) => l.split(',')[0]);
+    const ids = csv.body
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[0]);
     expect(ids).toHaveLength(6000);
     for (const offset of [1000, 2345, 5950]) {
       const page = await listOf(c, `&offset=${offset}&limit=100`);
@@ -362,15 +422,32 @@ describe('statistics', () => {
     const c = await t.account();
     const d = (await createDomain(t, c.clientId, 'stats.example.com')).id;
     const records = [
-      ...Array.from({ length: 5 }, (_, i) => event(d, 20_000 + i, NOW - 1000 - i, { decision: 'blocked', network: { client_ip: '192.0.2.9', country: 'DE', organization: { name: 'Evil', subnet: '192.0.2.0/24' } }, http_status_code: 403 })),
-      ...Array.from({ length: 3 }, (_, i) => event(d, 20_100 + i, NOW - 2 * DAY - i, { decision: 'passed', network: { client_ip: '198.51.100.1', country: 'US' }, traffic_types: ['api'] })),
+      ...Array.from({ length: 5 }, (_, i) =>
+        event(d, 20_000 + i, NOW - 1000 - i, {
+          decision: 'blocked',
+          network: { client_ip: '192.0.2.9', country: 'DE', organization: { name: 'Evil', subnet: '192.0.2.0/24' } },
+          http_status_code: 403,
+        }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) =>
+        event(d, 20_100 + i, NOW - 2 * DAY - i, { decision: 'passed', network: { client_ip: '198.51.100.1', country: 'US' }, traffic_types: ['api'] }),
+      ),
       event(d, 20_200, NOW - 3000, { decision: 'monitored', network: { client_ip: '198.51.100.1', country: 'US' }, http_status_code: 500 }),
     ];
     await ingest(t, records);
     const country = await t.request('GET', `/waap/v1/analytics/stats/country?start=${start()}`, { headers: c.headers });
     expect(country.statusCode).toBe(200);
     expectConforms('GET', '/waap/v1/analytics/stats/{dimension}', country);
-    expect(country.json()).toEqual({ total: [['DE', 5], ['US', 4]], blocked: [['DE', 5]], suppressed: [['US', 1]], allowed: [], reference: null });
+    expect(country.json()).toEqual({
+      total: [
+        ['DE', 5],
+        ['US', 4],
+      ],
+      blocked: [['DE', 5]],
+      suppressed: [['US', 1]],
+      allowed: [],
+      reference: null,
+    });
     const ip = await t.request('GET', `/waap/v1/analytics/stats/ip?start=${start()}&order_by=threats.desc`, { headers: c.headers });
     expectConforms('GET', '/waap/v1/analytics/stats/{dimension}', ip);
     expect(ip.json().reference['192.0.2.9']).toEqual({ country: 'DE', org: 'Evil' });

@@ -73,7 +73,10 @@ export class TrafficGenerator {
 
   private hex(chars: number): string {
     let out = '';
-    while (out.length < chars) out += Math.floor(this.random() * 0x100000000).toString(16).padStart(8, '0');
+    while (out.length < chars)
+      out += Math.floor(this.random() * 0x100000000)
+        .toString(16)
+        .padStart(8, '0');
     return out.slice(0, chars);
   }
 
@@ -83,7 +86,9 @@ export class TrafficGenerator {
     const attack = attackerRoll < 0.025 ? this.pick(CATALOGUE.attacks) : undefined;
     const agent = attack ? this.pick(attack.agents.map((i) => CATALOGUE.agents[i])) : this.weighted(CATALOGUE.agents, CATALOGUE.agentWeight);
     const [a, b] = org.prefix;
-    const ip = org.v6 ? `2001:db8:${a.toString(16)}:${b.toString(16)}::${Math.floor(this.random() * 65535).toString(16)}` : `${a}.${b}.${Math.floor(this.random() * 256)}.${1 + Math.floor(this.random() * 254)}`;
+    const ip = org.v6
+      ? `2001:db8:${a.toString(16)}:${b.toString(16)}::${Math.floor(this.random() * 65535).toString(16)}`
+      : `${a}.${b}.${Math.floor(this.random() * 256)}.${1 + Math.floor(this.random() * 254)}`;
     const left = attack ? 10 + Math.floor(this.random() * 30) : 1 + Math.floor(this.random() * 14);
     return { ip, org, agent, attack, sessionId: this.hex(32), referenceId: this.hex(32), left, count: 0 };
   }
@@ -139,7 +144,14 @@ export class TrafficGenerator {
       user_agent: session.agent.parsed,
       request_headers: { host: domain.name, 'user-agent': session.agent.parsed.full_string, accept: route.accept, 'x-forwarded-proto': 'https' },
       traffic_types: route.traffic,
-      pattern_matched_tags: tags.map((t) => ({ ...CATALOGUE.tags[t], field: 'uri', field_name: 'q', pattern_name: CATALOGUE.tags[t].display_name, pattern_value: attack?.query.slice(0, 40) ?? '', execution_phase: 'access' })),
+      pattern_matched_tags: tags.map((t) => ({
+        ...CATALOGUE.tags[t],
+        field: 'uri',
+        field_name: 'q',
+        pattern_name: CATALOGUE.tags[t].display_name,
+        pattern_value: attack?.query.slice(0, 40) ?? '',
+        execution_phase: 'access',
+      })),
       common_tags: attack && decision !== 'passed' ? [CATALOGUE.commonTags[attack.common]] : [],
       detector: [],
       content_type: route.contentType,
@@ -157,7 +169,12 @@ export class TrafficGenerator {
 }
 
 /** Generates `events` events over the last `days` days for the given clients and ingests them in batches. */
-export async function generateTraffic(options: GenerateOptions, domains: DomainSource, sink: RowSink, clock: Clock): Promise<{ generated: number; accepted: number; perClient: Record<string, number> }> {
+export async function generateTraffic(
+  options: GenerateOptions,
+  domains: DomainSource,
+  sink: RowSink,
+  clock: Clock,
+): Promise<{ generated: number; accepted: number; perClient: Record<string, number> }> {
   const { clientIds, events, days, seed } = options;
   const gen = new TrafficGenerator(seed);
   const owners: { clientId: number; domains: DomainInfo[]; ids: { id: number; name: string }[]; sessions: Session[] }[] = [];

@@ -150,7 +150,12 @@ export function parseRecord(source: string, detailed = true): IngestRecord | str
   }
   const validateRecord = recordValidator();
   const errors = validateRecord(value) ? unstorableErrors(value) : validateRecord.errors;
-  if (errors) return detailed ? ajvErrorsToFields(errors, 'body').map((f) => `${f.path.join('.') || 'record'}: ${f.message}`).join('; ') : UNREPORTED;
+  if (errors)
+    return detailed
+      ? ajvErrorsToFields(errors, 'body')
+          .map((f) => `${f.path.join('.') || 'record'}: ${f.message}`)
+          .join('; ')
+      : UNREPORTED;
   return value as IngestRecord;
 }
 

@@ -24,7 +24,10 @@ beforeAll(async () => {
   const other = (await createDomain(t, b.clientId, 'other.example.com')).id;
   mine = samples(domains, 360, NOW, 1);
   theirs = samples([other], 120, NOW, 100_000);
-  const report = await ingest(t, [...mine, ...theirs].map((s) => s.record));
+  const report = await ingest(
+    t,
+    [...mine, ...theirs].map((s) => s.record),
+  );
   expect(report).toEqual({ accepted: 480, rejected: 0, errors: [] });
 });
 afterAll(async () => t.close());
@@ -118,13 +121,24 @@ describe('GET /waap/v1/analytics/requests filters', () => {
       { ips: ['192.0.2.1'], decision: ['passed'], exclude_countries: ['US'] },
       { exclude_decision: ['passed'], tags: ['xss'], user_agent: ['Mozilla'] },
       { session_ids: ['a'.repeat(29) + '3ed'], exclude_path: ['/static/*'] },
-      { decision: ['blocked'], optional_action: ['captcha', 'challenge'], countries: ['BR'], http_methods: ['GET', 'PUT'], status_codes: ['403'], domains: [String(domains[1])] },
+      {
+        decision: ['blocked'],
+        optional_action: ['captcha', 'challenge'],
+        countries: ['BR'],
+        http_methods: ['GET', 'PUT'],
+        status_codes: ['403'],
+        domains: [String(domains[1])],
+      },
     ];
     for (const combo of combos) await expectMatches(combo);
   });
 
   it('counts exactly over ranges that start and end inside an hour', async () => {
-    for (const [from, to] of [[NOW - 10 * DAY + 1234, NOW - 3 * DAY - 999], [NOW - 5 * 3_600_000 + 17, NOW - 4 * 3_600_000 - 5], [NOW - 20 * DAY, NOW - 20 * DAY + 3_600_000]]) {
+    for (const [from, to] of [
+      [NOW - 10 * DAY + 1234, NOW - 3 * DAY - 999],
+      [NOW - 5 * 3_600_000 + 17, NOW - 4 * 3_600_000 - 5],
+      [NOW - 20 * DAY, NOW - 20 * DAY + 3_600_000],
+    ]) {
       for (const query of [{}, { decision: ['passed'] }, { countries: ['US'], http_methods: ['GET'] }, { path: ['/api/*'] }]) {
         const expected = oracle(mine, query, from, to);
         const body = await list({ ...query, start: new Date(from).toISOString(), end: new Date(to).toISOString() });

@@ -71,7 +71,10 @@ const GenerateBody = Type.Object(
 );
 
 /** The /_edgeplane side of the log: bulk ingestion, the generator, retention and the CSV export. */
-export function requestEventControlRoutes(app: FastifyInstance, deps: { events: RequestEventService; ingestor: EventIngestor; retention: RetentionJob; generator: GenerateHandler }): void {
+export function requestEventControlRoutes(
+  app: FastifyInstance,
+  deps: { events: RequestEventService; ingestor: EventIngestor; retention: RetentionJob; generator: GenerateHandler },
+): void {
   const { events, ingestor, retention, generator } = deps;
 
   // Encapsulated so the NDJSON and gzip parsers apply to this route only.
@@ -91,7 +94,11 @@ export function requestEventControlRoutes(app: FastifyInstance, deps: { events: 
         throw new AppError('bad_request', `Body is not valid gzip: ${(error as Error).message}`);
       }
     };
-    scoped.addContentTypeParser(['application/x-ndjson', 'application/jsonl', 'application/gzip'], { parseAs: 'buffer', bodyLimit: INGEST_BODY_LIMIT }, parse as never);
+    scoped.addContentTypeParser(
+      ['application/x-ndjson', 'application/jsonl', 'application/gzip'],
+      { parseAs: 'buffer', bodyLimit: INGEST_BODY_LIMIT },
+      parse as never,
+    );
     scoped.post(
       '/_edgeplane/waap/events',
       {
@@ -115,7 +122,12 @@ export function requestEventControlRoutes(app: FastifyInstance, deps: { events: 
     '/_edgeplane/waap/generate',
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.waap.events.generate', tags: ['Edgeplane control'], summary: 'Generates deterministic realistic traffic for clients', body: GenerateBody },
+      schema: {
+        operationId: 'control.waap.events.generate',
+        tags: ['Edgeplane control'],
+        summary: 'Generates deterministic realistic traffic for clients',
+        body: GenerateBody,
+      },
     },
     async (request) => generator.generate(request.body),
   );
@@ -124,7 +136,12 @@ export function requestEventControlRoutes(app: FastifyInstance, deps: { events: 
     '/_edgeplane/waap/retention/run',
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.waap.retention.run', tags: ['Edgeplane control'], summary: 'Runs the retention job now', response: { 200: Type.Object({ deleted: Type.Integer() }) } },
+      schema: {
+        operationId: 'control.waap.retention.run',
+        tags: ['Edgeplane control'],
+        summary: 'Runs the retention job now',
+        response: { 200: Type.Object({ deleted: Type.Integer() }) },
+      },
     },
     async () => ({ deleted: await retention.run() }),
   );
@@ -133,7 +150,12 @@ export function requestEventControlRoutes(app: FastifyInstance, deps: { events: 
     '/_edgeplane/waap/requests.csv',
     {
       config: { access: 'operator' },
-      schema: { operationId: 'control.waap.events.exportCsv', tags: ['Edgeplane control'], summary: "Streams a client's filtered request log as CSV (the list's filters)", querystring: CsvQuery },
+      schema: {
+        operationId: 'control.waap.events.exportCsv',
+        tags: ['Edgeplane control'],
+        summary: "Streams a client's filtered request log as CSV (the list's filters)",
+        querystring: CsvQuery,
+      },
     },
     async (request, reply) => {
       const filter = events.filter(request.query.client_id, request.query);

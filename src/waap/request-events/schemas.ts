@@ -13,8 +13,7 @@ const HEX32 = '^[a-f0-9]{32}$';
 const RULE_NAME = '^[a-zA-Z0-9_ ~!@#$%^&*()+\\[\\]{}|.,;:<>?/-]*$';
 const JA4 = '^[0-9a-zA-Z]{10}_[0-9a-fA-F]{12}_[0-9a-fA-F]{12}$';
 
-const list = <T extends TSchema>(item: T, description: string, maxItems?: number) =>
-  Type.Array(item, { description, ...(maxItems ? { maxItems } : {}) });
+const list = <T extends TSchema>(item: T, description: string, maxItems?: number) => Type.Array(item, { description, ...(maxItems ? { maxItems } : {}) });
 const ip = Type.Unsafe<string>({ type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
 const country = Type.String({ pattern: '^\\w{2}$' });
 const statusCode = Type.Integer({ minimum: 100, maximum: 599 });
@@ -118,11 +117,27 @@ export const EventPage = Type.Object({
 
 const str = Type.String();
 const UserAgent = Type.Object({
-  full_string: str, client: str, client_version: str, base_browser: str, base_browser_version: str, os: str,
-  device: str, device_type: str, cpu: str, rendering_engine: str, client_type: str,
+  full_string: str,
+  client: str,
+  client_version: str,
+  base_browser: str,
+  base_browser_version: str,
+  os: str,
+  device: str,
+  device_type: str,
+  cpu: str,
+  rendering_engine: str,
+  client_type: str,
 });
 const PatternTag = Type.Object({
-  tag: str, display_name: str, description: str, field: str, field_name: str, pattern_name: str, pattern_value: str, execution_phase: str,
+  tag: str,
+  display_name: str,
+  description: str,
+  field: str,
+  field_name: str,
+  pattern_name: str,
+  pattern_value: str,
+  execution_phase: str,
 });
 const CommonTag = Type.Object({ tag: str, display_name: str, description: str });
 const Detector = Type.Object({ rule_name: str, rule_id: str, subject_field: Nullable(str), subject_type: str, matched_content: str });
@@ -178,7 +193,11 @@ export const IngestRecord = Type.Object(
     optional_action: Type.Optional(StringEnum(['', ...OPTIONAL_ACTIONS])),
     action: Type.Optional(str),
     result: Type.Optional(StringEnum(RESULTS)),
-    network: Type.Object({ client_ip: ip, country: Type.String({ pattern: '^[A-Z]{2}$' }), organization: Type.Optional(Type.Object({ name: str, subnet: str })) }),
+    network: Type.Object({
+      client_ip: ip,
+      country: Type.String({ pattern: '^[A-Z]{2}$' }),
+      organization: Type.Optional(Type.Object({ name: str, subnet: str })),
+    }),
     method: StringEnum(HTTP_METHODS),
     path: Type.String({ pattern: '^/', maxLength: 2048 }),
     query_string: Type.Optional(str),

@@ -11,7 +11,8 @@ describe('parseInstant', () => {
     expect(parseInstant('2026-03-01T10:20:30-0530')).toBe(Date.parse('2026-03-01T15:50:30Z'));
   });
   it('refuses what is not a valid instant', () => {
-    for (const bad of ['', 'now', '2026-02-29', '2026-04-31T00:00:00Z', '2026-01-01T24:00:00Z', '2026-1-1', '1700000000']) expect(parseInstant(bad)).toBeUndefined();
+    for (const bad of ['', 'now', '2026-02-29', '2026-04-31T00:00:00Z', '2026-01-01T24:00:00Z', '2026-1-1', '1700000000'])
+      expect(parseInstant(bad)).toBeUndefined();
   });
 });
 
@@ -28,7 +29,11 @@ describe('timeRange', () => {
 });
 describe('stored headers', () => {
   it('round-trip, a repeated User-Agent kept in its place', () => {
-    for (const [headers, agent] of [[{ host: 'h', 'user-agent': 'UA', accept: '*/*' }, 'UA'], [{ host: 'h', 'user-agent': 'other' }, 'UA'], [{}, '']] as const) {
+    for (const [headers, agent] of [
+      [{ host: 'h', 'user-agent': 'UA', accept: '*/*' }, 'UA'],
+      [{ host: 'h', 'user-agent': 'other' }, 'UA'],
+      [{}, ''],
+    ] as const) {
       const text = headersText(headers, agent);
       expect(headersFromText(text, agent)).toEqual(headers);
       expect(Object.keys(headersFromText(text, agent))).toEqual(Object.keys(headers));

@@ -21,7 +21,9 @@ export const SimpleStats = Type.Object({
   blocked: Type.Array(Pair),
   suppressed: Type.Array(Pair, { description: 'Monitored: would have been blocked outside monitoring mode' }),
   allowed: Type.Array(Pair),
-  reference: Nullable(Type.Record(Type.String(), Type.Union([Type.Object({ country: Type.String(), org: Type.String() }), Type.Object({ domain_id: Type.Integer() })]))),
+  reference: Nullable(
+    Type.Record(Type.String(), Type.Union([Type.Object({ country: Type.String(), org: Type.String() }), Type.Object({ domain_id: Type.Integer() })])),
+  ),
 });
 
 export const TrafficQuery = Type.Object({
@@ -32,10 +34,28 @@ export const TrafficQuery = Type.Object({
 });
 
 export const TRAFFIC_FIELDS = [
-  'ajax', 'api', 'ddosBlocked', 'origin2xx', 'origin3xx', 'originError4xx', 'originError5xx', 'monitored', 'uncategorized', 'static',
-  'originTimeout', 'customAllowed', 'total', 'passedToOrigin', 'customBlocked', 'policyAllowed', 'policyBlocked',
+  'ajax',
+  'api',
+  'ddosBlocked',
+  'origin2xx',
+  'origin3xx',
+  'originError4xx',
+  'originError5xx',
+  'monitored',
+  'uncategorized',
+  'static',
+  'originTimeout',
+  'customAllowed',
+  'total',
+  'passedToOrigin',
+  'customBlocked',
+  'policyAllowed',
+  'policyBlocked',
 ] as const;
 
 export const TrafficSeries = Type.Array(
-  Type.Object({ timestamp: Type.Integer({ description: 'Start of the bucket, UNIX seconds' }), ...Object.fromEntries(TRAFFIC_FIELDS.map((f) => [f, Type.Integer()])) }),
+  Type.Object({
+    timestamp: Type.Integer({ description: 'Start of the bucket, UNIX seconds' }),
+    ...Object.fromEntries(TRAFFIC_FIELDS.map((f) => [f, Type.Integer()])),
+  }),
 );

@@ -29,7 +29,11 @@ type Pair = [string, number];
  * expects lists, and answered 500.
  */
 function declared(query: Record<string, unknown>, schema: { properties: Record<string, unknown> }): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(schema.properties).filter((key) => key in query).map((key) => [key, query[key]]));
+  return Object.fromEntries(
+    Object.keys(schema.properties)
+      .filter((key) => key in query)
+      .map((key) => [key, query[key]]),
+  );
 }
 
 export class StatsService {
@@ -42,7 +46,10 @@ export class StatsService {
     const filter = this.events.filter(clientId, declared(query, StatsQuery));
     const { keys, described } = await this.log.run('topKeys', filter, STAT_FIELDS[dimension], TOP, query.order_by === 'threats.desc' ? 'threats' : 'total');
     const series = (field: 'total' | 'blocked' | 'monitored' | 'allowed'): Pair[] =>
-      keys.map((k) => [k.key, k[field]] as Pair).filter(([, n]) => field === 'total' || n > 0).sort((a, b) => b[1] - a[1]);
+      keys
+        .map((k) => [k.key, k[field]] as Pair)
+        .filter(([, n]) => field === 'total' || n > 0)
+        .sort((a, b) => b[1] - a[1]);
     return {
       total: series('total'),
       blocked: series('blocked'),
@@ -90,5 +97,7 @@ export class StatsService {
 function reference(dimension: StatDimension, keys: KeyTotals[], described: Record<string, { country: string; organization: string }>) {
   if (dimension === 'target') return Object.fromEntries(keys.map((k) => [k.key, { domain_id: k.domain_id }]));
   if (dimension !== 'ip') return null;
-  return Object.fromEntries(keys.filter((k) => described[k.key]).map((k) => [k.key, { country: described[k.key].country, org: described[k.key].organization }]));
+  return Object.fromEntries(
+    keys.filter((k) => described[k.key]).map((k) => [k.key, { country: described[k.key].country, org: described[k.key].organization }]),
+  );
 }

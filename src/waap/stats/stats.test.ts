@@ -28,7 +28,12 @@ beforeAll(async () => {
   const other = (await createDomain(t, b.clientId, 'other.example.com')).id;
   mine = samples(domains, 500, NOW, 1);
   const theirs = samples([other], 100, NOW, 100_000);
-  expect(await ingest(t, [...mine, ...theirs].map((s) => s.record))).toMatchObject({ accepted: 600, rejected: 0 });
+  expect(
+    await ingest(
+      t,
+      [...mine, ...theirs].map((s) => s.record),
+    ),
+  ).toMatchObject({ accepted: 600, rejected: 0 });
 });
 afterAll(async () => t.close());
 
@@ -46,7 +51,11 @@ function url(path: string, q: Query, extra: Record<string, string> = {}): string
 function selected(q: Query, now: number): Sample[] {
   const from = Math.max(q.start, now - 30 * DAY);
   return mine.filter(
-    (s) => s.time >= from && s.time <= q.end && (!q.domains || q.domains.includes(s.domain_id)) && (!q.ips || q.ips.includes(s.client_ip)) &&
+    (s) =>
+      s.time >= from &&
+      s.time <= q.end &&
+      (!q.domains || q.domains.includes(s.domain_id)) &&
+      (!q.ips || q.ips.includes(s.client_ip)) &&
       (!q.security_rule_names || q.security_rule_names.includes(s.rule_name)),
   );
 }
@@ -74,10 +83,15 @@ function expectedStats(dimension: string, q: Query, now: number) {
   }
   const rank = (e: Record<string, number>) => (q.order_by === 'threats.desc' ? e.blocked + e.monitored : e.total);
   const keys = [...totals.keys()].sort((x, y) => rank(totals.get(y)!) - rank(totals.get(x)!) || (x < y ? -1 : 1)).slice(0, TOP);
-  const series = (f: string) => keys.map((k) => [k, totals.get(k)![f]] as [string, number]).filter(([, n]) => f === 'total' || n > 0).sort((x, y) => y[1] - x[1]);
+  const series = (f: string) =>
+    keys
+      .map((k) => [k, totals.get(k)![f]] as [string, number])
+      .filter(([, n]) => f === 'total' || n > 0)
+      .sort((x, y) => y[1] - x[1]);
   let reference: unknown = null;
   if (dimension === 'target') reference = Object.fromEntries(keys.map((k) => [k, { domain_id: domains[names.indexOf(k)] }]));
-  if (dimension === 'ip') reference = Object.fromEntries(keys.map((k) => rows.find((s) => s.client_ip === k)!).map((s) => [s.client_ip, { country: s.country, org: s.org }]));
+  if (dimension === 'ip')
+    reference = Object.fromEntries(keys.map((k) => rows.find((s) => s.client_ip === k)!).map((s) => [s.client_ip, { country: s.country, org: s.org }]));
   return { total: series('total'), blocked: series('blocked'), suppressed: series('monitored'), allowed: series('allowed'), reference };
 }
 
@@ -85,8 +99,25 @@ function expectedStats(dimension: string, q: Query, now: number) {
 function expectedTraffic(q: Query, bucketSeconds: number, now: number) {
   const size = bucketSeconds * 1000;
   const buckets = new Map<number, Record<string, number>>();
-  const fields = ['ajax', 'api', 'ddosBlocked', 'origin2xx', 'origin3xx', 'originError4xx', 'originError5xx', 'monitored', 'uncategorized', 'static',
-    'originTimeout', 'customAllowed', 'total', 'passedToOrigin', 'customBlocked', 'policyAllowed', 'policyBlocked'];
+  const fields = [
+    'ajax',
+    'api',
+    'ddosBlocked',
+    'origin2xx',
+    'origin3xx',
+    'originError4xx',
+    'originError5xx',
+    'monitored',
+    'uncategorized',
+    'static',
+    'originTimeout',
+    'customAllowed',
+    'total',
+    'passedToOrigin',
+    'customBlocked',
+    'policyAllowed',
+    'policyBlocked',
+  ];
   for (const s of selected(q, now)) {
     const bucket = Math.floor(s.time / size) * size;
     const b = buckets.get(bucket) ?? { timestamp: bucket / 1000, ...Object.fromEntries(fields.map((f) => [f, 0])) };
@@ -166,7 +197,14 @@ describe('GET /waap/v1/analytics/traffic', () => {
     const c = await t.account();
     const d = (await createDomain(t, c.clientId, 'minutes.example.com')).id;
     // One event a minute: more buckets than one slice of the answer holds, so the slices' joints are in it.
-    expect((await ingest(t, Array.from({ length: 2500 }, (_, i) => event(d, 700_000 + i, NOW - 1000 - i * 60_000)))).accepted).toBe(2500);
+    expect(
+      (
+        await ingest(
+          t,
+          Array.from({ length: 2500 }, (_, i) => event(d, 700_000 + i, NOW - 1000 - i * 60_000)),
+        )
+      ).accepted,
+    ).toBe(2500);
     const res = await t.request('GET', url('/waap/v1/analytics/traffic', RANGES[0][1], { resolution: 'minutely' }), { headers: c.headers });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -34,7 +34,11 @@ export async function ownEverything(t: TestApp, account: TestAccount, missing: s
     ids.userId = [spareUserId];
   });
   await step('token', async () => {
-    const token = await json(t, 'POST', `/iam/clients/${account.clientId}/tokens`, h, { name: 'fuzz', exp_date: null, client_user: { role: { id: 2, name: 'Users' } } });
+    const token = await json(t, 'POST', `/iam/clients/${account.clientId}/tokens`, h, {
+      name: 'fuzz',
+      exp_date: null,
+      client_user: { role: { id: 2, name: 'Users' } },
+    });
     ids.tokenId = [token.id ?? (await json(t, 'GET', `/iam/clients/${account.clientId}/tokens`, h)).at(-1)?.id];
   });
   await step('rule template', async () => {

@@ -37,7 +37,9 @@ export function operationsOf(doc: any): Operation[] {
         operationId: op.operationId,
         pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         // @fastify/swagger marks defaulted query parameters as required; a default makes them optional.
-        query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: hinted(p.name, p.schema ?? {}), required: !!p.required && p.schema?.default === undefined })),
+        query: params
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, schema: hinted(p.name, p.schema ?? {}), required: !!p.required && p.schema?.default === undefined })),
         body: op.requestBody?.content?.['application/json']?.schema,
         bodyRequired: !!op.requestBody?.required,
       });
@@ -77,15 +79,17 @@ export function engineOperationsOf(catalogue: Catalogue, served: readonly { meth
     const op = byKey.get(`${method} ${path}`);
     if (!op) return [];
     const params = op.parameters.map((p) => ({ ...p, schema: inline(p.schema) }));
-    return [{
-      method,
-      path,
-      operationId: `catalogue.${operationId}`,
-      pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema })),
-      query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: hinted(p.name, p.schema), required: p.required === true })),
-      body: op.requestBody?.content['application/json'] ? inline(op.requestBody.content['application/json']) : undefined,
-      bodyRequired: op.requestBody?.required === true,
-    }];
+    return [
+      {
+        method,
+        path,
+        operationId: `catalogue.${operationId}`,
+        pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema })),
+        query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: hinted(p.name, p.schema), required: p.required === true })),
+        body: op.requestBody?.content['application/json'] ? inline(op.requestBody.content['application/json']) : undefined,
+        bodyRequired: op.requestBody?.required === true,
+      },
+    ];
   });
 }
 
@@ -94,7 +98,8 @@ export function engineOperationsOf(catalogue: Catalogue, served: readonly { meth
 function hinted(name: string, schema: Schema): Schema {
   const plainString = (s: Schema) => s.type === 'string' && !s.format && !s.enum && !s.pattern;
   if (/^(start|end)$|timestamp|_from$|_to$/.test(name) && plainString(schema)) return { ...schema, format: 'date-time' };
-  if (/^(exclude_)?ips$/.test(name) && schema.type === 'array' && plainString(schema.items ?? {})) return { ...schema, items: { ...schema.items, format: 'ipv4' } };
+  if (/^(exclude_)?ips$/.test(name) && schema.type === 'array' && plainString(schema.items ?? {}))
+    return { ...schema, items: { ...schema.items, format: 'ipv4' } };
   return schema;
 }
 
@@ -137,7 +142,9 @@ function validParts(op: Operation, known: Record<string, unknown[]>): fc.Arbitra
   const query = fc
     .tuple(
       ...op.query.map((q) =>
-        q.required ? validValue(q.schema).map((v) => queryPairs(q.name, v)) : fc.option(validValue(q.schema), { freq: 2 }).map((v) => (v === null ? [] : queryPairs(q.name, v))),
+        q.required
+          ? validValue(q.schema).map((v) => queryPairs(q.name, v))
+          : fc.option(validValue(q.schema), { freq: 2 }).map((v) => (v === null ? [] : queryPairs(q.name, v))),
       ),
     )
     .map((lists) => lists.flat());
@@ -145,7 +152,14 @@ function validParts(op: Operation, known: Record<string, unknown[]>): fc.Arbitra
   return fc.record({ params, query, body }).map((p) => ({ ...p, hasBody: p.body !== undefined }));
 }
 
-function build(op: Operation, parts: Parts, auth: string, mutation: string, raw?: { payload: string | Buffer; contentType?: string }, rawQuery?: string): FuzzRequest {
+function build(
+  op: Operation,
+  parts: Parts,
+  auth: string,
+  mutation: string,
+  raw?: { payload: string | Buffer; contentType?: string },
+  rawQuery?: string,
+): FuzzRequest {
   const path = op.path.replace(/\{(\w+)\}/g, (_m, name) => enc(parts.params[name] ?? ''));
   const qs = rawQuery ?? parts.query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
   const headers: Record<string, string> = { authorization: auth };
@@ -165,7 +179,26 @@ export function validRequest(op: Operation, known: Record<string, unknown[]>, au
 }
 
 // Path ids of every wrong kind; the router takes anything up to 500 characters per parameter.
-const BAD_IDS = ['0', '-1', '1.5', '1e3', '99999999999999999999999', 'abc', ' ', '%00', '%ZZ', '..', 'null', '💥', 'x'.repeat(600), '0x1F', 'NaN', 'true', '00000000-0000-0000-0000-000000000000', '1;DROP'];
+const BAD_IDS = [
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '99999999999999999999999',
+  'abc',
+  ' ',
+  '%00',
+  '%ZZ',
+  '..',
+  'null',
+  '💥',
+  'x'.repeat(600),
+  '0x1F',
+  'NaN',
+  'true',
+  '00000000-0000-0000-0000-000000000000',
+  '1;DROP',
+];
 
 function setIn(target: unknown, path: string[], value: unknown, remove = false): unknown {
   const copy = structuredClone(target) as any;
@@ -211,30 +244,59 @@ export function invalidRequest(op: Operation, known: Record<string, unknown[]>, 
   const bodyLike = op.body || op.method !== 'GET';
   if (fields.length > 0) {
     mutations.push(
-      fc.constantFrom(...fields).chain((f) => invalidValue(f.schema).map((v) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, v) }, auth, `body.${f.path.join('.')} wrong`))),
-      fc.constantFrom(...fields).chain((f) => fc.string({ minLength: 1, maxLength: 12 }).map((k) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, [...f.path.slice(0, -1), `x_${k}`], 1) }, auth, 'extra field'))),
+      fc
+        .constantFrom(...fields)
+        .chain((f) =>
+          invalidValue(f.schema).map(
+            (v) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, v) }, auth, `body.${f.path.join('.')} wrong`),
+          ),
+        ),
+      fc
+        .constantFrom(...fields)
+        .chain((f) =>
+          fc
+            .string({ minLength: 1, maxLength: 12 })
+            .map(
+              (k) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, [...f.path.slice(0, -1), `x_${k}`], 1) }, auth, 'extra field'),
+            ),
+        ),
     );
   }
   const strings = fields.filter((f) => f.schema.type === 'string' || f.schema.anyOf?.some((b: Schema) => b.type === 'string'));
   if (strings.length > 0) {
     mutations.push(
-      fc.tuple(fc.constantFrom(...strings), fc.constantFrom(...PATHOLOGICAL_STRINGS)).map(([f, value]) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, value) }, auth, `body.${f.path.join('.')} pathological`)),
+      fc.tuple(fc.constantFrom(...strings), fc.constantFrom(...PATHOLOGICAL_STRINGS)).map(
+        ([f, value]) =>
+          (p: Parts) =>
+            build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, value) }, auth, `body.${f.path.join('.')} pathological`),
+      ),
     );
   }
-  const numeric = fields.filter((f) => ['integer', 'number'].includes(f.schema.type) || f.schema.anyOf?.some((b: Schema) => ['integer', 'number'].includes(b.type)));
+  const numeric = fields.filter(
+    (f) => ['integer', 'number'].includes(f.schema.type) || f.schema.anyOf?.some((b: Schema) => ['integer', 'number'].includes(b.type)),
+  );
   if (numeric.length > 0) {
     // JSON numbers that JSON.stringify cannot write (they parse to Infinity or lose precision), and
     // finite ones far out of any range.
     mutations.push(
-      fc.tuple(fc.constantFrom(...numeric), fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1.0000000000000000000001', '-0.0', ...HUGE_NUMBERS)).map(([f, literal]) => (p: Parts) => {
-        const request = build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, '__NUMBER__') }, auth, `body.${f.path.join('.')}=${literal}`);
-        request.payload = String(request.payload).replace('"__NUMBER__"', literal);
-        return request;
-      }),
+      fc
+        .tuple(
+          fc.constantFrom(...numeric),
+          fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1.0000000000000000000001', '-0.0', ...HUGE_NUMBERS),
+        )
+        .map(([f, literal]) => (p: Parts) => {
+          const request = build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, f.path, '__NUMBER__') }, auth, `body.${f.path.join('.')}=${literal}`);
+          request.payload = String(request.payload).replace('"__NUMBER__"', literal);
+          return request;
+        }),
     );
   }
   if (required.length > 0) {
-    mutations.push(fc.constantFrom<string>(...required).map((name) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, [name], undefined, true) }, auth, `missing ${name}`)));
+    mutations.push(
+      fc
+        .constantFrom<string>(...required)
+        .map((name) => (p: Parts) => build(op, { ...p, hasBody: true, body: setIn(p.body ?? {}, [name], undefined, true) }, auth, `missing ${name}`)),
+    );
   }
   if (bodyLike) {
     const raws: Array<[string, string | Buffer, string?]> = [
@@ -259,22 +321,50 @@ export function invalidRequest(op: Operation, known: Record<string, unknown[]>, 
       ['no content type', '{}', ''],
       ['whitespace body', '   \n\t '],
     ];
-    mutations.push(fc.constantFrom(...raws).map(([what, payload, contentType]) => (p: Parts) => build(op, p, auth, what, { payload, contentType })));
-  }
-  if (op.query.length > 0) {
     mutations.push(
-      fc.constantFrom(...op.query).chain((q) => invalidValue(q.schema).map((v) => (p: Parts) => build(op, { ...p, query: [...p.query.filter(([k]) => k !== q.name), ...queryPairs(q.name, v)] }, auth, `query ${q.name} wrong`))),
-      fc.tuple(fc.constantFrom(...op.query), fc.constantFrom(...PATHOLOGICAL_STRINGS, ...HUGE_NUMBERS)).map(
-        ([q, value]) => (p: Parts) => build(op, { ...p, query: [...p.query.filter(([k]) => k !== q.name), [q.name, value]] }, auth, `query ${q.name} pathological`),
-      ),
-      fc.constantFrom(...op.query).chain((q) =>
-        fc.constantFrom(`${q.name}[]=1`, `${q.name}[0]=a&${q.name}[1]=b`, `${q.name}=1&${q.name}=2&${q.name}=`, `${q.name}=%ZZ`, `${q.name}=%C3%28`, `${q.name}=${'9'.repeat(400)}`, `${q.name}`, `${q.name}=,,,`).map(
-          (qs) => (p: Parts) => build(op, p, auth, `query array abuse ${q.name}`, undefined, qs),
-        ),
+      fc.constantFrom(...raws).map(
+        ([what, payload, contentType]) =>
+          (p: Parts) =>
+            build(op, p, auth, what, { payload, contentType }),
       ),
     );
   }
-  mutations.push(fc.constantFrom('%', '?&&&=&=', 'a=%E0%A4%A', `${'q'.repeat(3000)}=1`).map((qs) => (p: Parts) => build(op, p, auth, 'broken query string', undefined, qs)));
+  if (op.query.length > 0) {
+    mutations.push(
+      fc
+        .constantFrom(...op.query)
+        .chain((q) =>
+          invalidValue(q.schema).map(
+            (v) => (p: Parts) =>
+              build(op, { ...p, query: [...p.query.filter(([k]) => k !== q.name), ...queryPairs(q.name, v)] }, auth, `query ${q.name} wrong`),
+          ),
+        ),
+      fc.tuple(fc.constantFrom(...op.query), fc.constantFrom(...PATHOLOGICAL_STRINGS, ...HUGE_NUMBERS)).map(
+        ([q, value]) =>
+          (p: Parts) =>
+            build(op, { ...p, query: [...p.query.filter(([k]) => k !== q.name), [q.name, value]] }, auth, `query ${q.name} pathological`),
+      ),
+      fc
+        .constantFrom(...op.query)
+        .chain((q) =>
+          fc
+            .constantFrom(
+              `${q.name}[]=1`,
+              `${q.name}[0]=a&${q.name}[1]=b`,
+              `${q.name}=1&${q.name}=2&${q.name}=`,
+              `${q.name}=%ZZ`,
+              `${q.name}=%C3%28`,
+              `${q.name}=${'9'.repeat(400)}`,
+              `${q.name}`,
+              `${q.name}=,,,`,
+            )
+            .map((qs) => (p: Parts) => build(op, p, auth, `query array abuse ${q.name}`, undefined, qs)),
+        ),
+    );
+  }
+  mutations.push(
+    fc.constantFrom('%', '?&&&=&=', 'a=%E0%A4%A', `${'q'.repeat(3000)}=1`).map((qs) => (p: Parts) => build(op, p, auth, 'broken query string', undefined, qs)),
+  );
   if (op.pathParams.length > 0) {
     mutations.push(
       fc.tuple(fc.constantFrom(...op.pathParams), fc.constantFrom(...BAD_IDS)).map(([param, bad]) => (p: Parts) => {

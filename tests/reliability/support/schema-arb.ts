@@ -18,7 +18,8 @@ function types(schema: Schema): string[] {
 
 const FORMAT_ARBS: Record<string, () => fc.Arbitrary<string>> = {
   'date-time': () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
-  date: () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  date: () =>
+    fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
   email: () => fc.emailAddress(),
   uuid: () => fc.uuid(),
   uuid4: () => fc.uuid({ version: 4 }),
@@ -54,7 +55,11 @@ function stringArb(schema: Schema): fc.Arbitrary<string> {
     // The pattern decides; lengths outside the bounds are trimmed or padded only when the pattern allows.
     return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= min && s.length <= (schema.maxLength ?? Infinity));
   }
-  return fc.string({ minLength: min, maxLength: max, unit: fc.oneof(fc.constantFrom('a', 'b', 'z', '0', '9', '-', '_', ' '), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) });
+  return fc.string({
+    minLength: min,
+    maxLength: max,
+    unit: fc.oneof(fc.constantFrom('a', 'b', 'z', '0', '9', '-', '_', ' '), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })),
+  });
 }
 
 function numberArb(schema: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -65,7 +70,10 @@ function numberArb(schema: Schema, integer: boolean): fc.Arbitrary<number> {
   if (integer) {
     const lo = Math.max(Math.ceil(min), Number.MIN_SAFE_INTEGER);
     const hi = Math.min(Math.floor(max), Number.MAX_SAFE_INTEGER);
-    return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: Math.max(lo, -2_147_483_648), max: Math.min(hi, 2_147_483_647) }) }, { weight: 1, arbitrary: fc.constantFrom(...edges.map(Math.round)) });
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: Math.max(lo, -2_147_483_648), max: Math.min(hi, 2_147_483_647) }) },
+      { weight: 1, arbitrary: fc.constantFrom(...edges.map(Math.round)) },
+    );
   }
   return fc.oneof(fc.double({ min, max, noNaN: true, noDefaultInfinity: true }), fc.constantFrom(...edges));
 }
@@ -95,9 +103,7 @@ export function validValue(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
       const minLength = schema.minItems ?? 0;
       const maxLength = Math.max(minLength, Math.min(schema.maxItems ?? 4, depth >= MAX_DEPTH ? minLength : 4));
       const item = validValue(schema.items ?? {}, depth + 1);
-      return schema.uniqueItems
-        ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
-        : fc.array(item, { minLength, maxLength });
+      return schema.uniqueItems ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength, maxLength });
     }
     case 'object':
       return objectArb(schema, depth);
@@ -177,14 +183,24 @@ export function invalidValue(schema: Schema): fc.Arbitrary<unknown> {
     if (Array.isArray(schema.enum)) near.push(`${schema.enum[0]}x`, String(schema.enum[0]).toUpperCase() + '_');
     near.push(12345);
   }
-  if (ts.includes('array')) near.push('not-an-array', [{ nested: [[[[]]]] }], Array.from({ length: (schema.maxItems ?? 2000) + 1 }, () => 1));
+  if (ts.includes('array'))
+    near.push(
+      'not-an-array',
+      [{ nested: [[[[]]]] }],
+      Array.from({ length: (schema.maxItems ?? 2000) + 1 }, () => 1),
+    );
   if (ts.includes('object')) near.push([], 'object', { __proto__x: 1, ['constructor']: { prototype: 1 } });
   if (ts.includes('boolean')) near.push('true', 1, 0);
   return near.length > 0 ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...near) }, { weight: 1, arbitrary: anyJson }) : anyJson;
 }
 
 /** Every (path, sub-schema) of an object schema, so a mutation can target a nested field. */
-export function fieldPaths(schema: Schema, prefix: string[] = [], depth = 0, out: Array<{ path: string[]; schema: Schema }> = []): Array<{ path: string[]; schema: Schema }> {
+export function fieldPaths(
+  schema: Schema,
+  prefix: string[] = [],
+  depth = 0,
+  out: Array<{ path: string[]; schema: Schema }> = [],
+): Array<{ path: string[]; schema: Schema }> {
   if (!schema || depth > 3) return out;
   const branch = schema.anyOf?.find((b: Schema) => types(b).includes('object')) ?? schema;
   for (const [name, sub] of Object.entries<Schema>(branch.properties ?? {})) {

@@ -58,7 +58,12 @@ export function OptionsEditor(props: { drafts: OptionDrafts; onChange: (next: Op
               {entry?.help && <div class="option-help">{entry.help}</div>}
               {entry?.deprecated && <div class="option-help">deprecated</div>}
             </div>
-            <select aria-label={`${name} state`} name={`${name}-state`} value={draft.state} onChange={(e) => set(name, { state: (e.target as HTMLSelectElement).value as OptionState })}>
+            <select
+              aria-label={`${name} state`}
+              name={`${name}-state`}
+              value={draft.state}
+              onChange={(e) => set(name, { state: (e.target as HTMLSelectElement).value as OptionState })}
+            >
               <option value="inherit">inherit</option>
               <option value="on">ON</option>
               <option value="off">OFF</option>
@@ -66,7 +71,14 @@ export function OptionsEditor(props: { drafts: OptionDrafts; onChange: (next: Op
             <div>
               {draft.state !== 'inherit' && (
                 <>
-                  <textarea aria-label={`${name} fields (JSON)`} name={`${name}-fields`} rows={Math.min(8, draft.text.split('\n').length + 1)} value={draft.text} onInput={(e) => set(name, { text: (e.target as HTMLTextAreaElement).value })} spellcheck={false} />
+                  <textarea
+                    aria-label={`${name} fields (JSON)`}
+                    name={`${name}-fields`}
+                    rows={Math.min(8, draft.text.split('\n').length + 1)}
+                    value={draft.text}
+                    onInput={(e) => set(name, { text: (e.target as HTMLTextAreaElement).value })}
+                    spellcheck={false}
+                  />
                   {entry && entry.fields.length > 0 && (
                     <div class="option-help">
                       {entry.fields.map((f) => (

@@ -26,7 +26,14 @@ const h = columnsFor<RuleTemplate>();
 const COLUMNS = [
   h.accessor('id', { header: 'ID' }),
   h.accessor('name', { header: 'Name', cell: (c) => <strong>{c.getValue() || '(no name)'}</strong> }),
-  h.accessor('rule', { header: 'Rule', cell: (c) => <span class="mono clip" title={c.getValue()}>{c.getValue()}</span> }),
+  h.accessor('rule', {
+    header: 'Rule',
+    cell: (c) => (
+      <span class="mono clip" title={c.getValue()}>
+        {c.getValue()}
+      </span>
+    ),
+  }),
   h.accessor('ruleType', { header: 'Type' }),
   h.accessor('weight', { header: 'Weight' }),
   h.accessor((t) => Object.values(t.options).filter(Boolean).length, { id: 'options', header: 'Options set' }),
@@ -54,7 +61,15 @@ export function RuleTemplatesView() {
         </div>
       </div>
       <ErrorNote error={templates.error} />
-      <DataTable label="Rule templates" columns={COLUMNS} rows={rows} rowId={(t) => String(t.id)} openId={openId} onOpen={(t) => select(String(t.id))} loading={templates.loading && !templates.data} />
+      <DataTable
+        label="Rule templates"
+        columns={COLUMNS}
+        rows={rows}
+        rowId={(t) => String(t.id)}
+        openId={openId}
+        onOpen={(t) => select(String(t.id))}
+        loading={templates.loading && !templates.data}
+      />
       {loadSession()?.operatorToken && <MatchCard />}
       {openId && (open !== undefined || openId === 'new') && (
         <Drawer title={open ? `Template ${open.id}${open.name ? `: ${open.name}` : ''}` : 'New rule template'} onClose={() => select(undefined)} wide>
@@ -99,7 +114,14 @@ function TemplateEditor(props: { template?: RuleTemplate; optionNames: string[];
       return undefined;
     }
     setLocalError(undefined);
-    const body = { name, rule, ruleType: numberOrText(ruleType), weight: numberOrText(weight), overrideOriginProtocol: protocol || null, options: built.options };
+    const body = {
+      name,
+      rule,
+      ruleType: numberOrText(ruleType),
+      weight: numberOrText(weight),
+      overrideOriginProtocol: protocol || null,
+      options: built.options,
+    };
     const saved = t ? await call<RuleTemplate>(`${LIST}/${t.id}`, { method: 'PUT', body }) : await call<RuleTemplate>(LIST, { method: 'POST', body });
     props.onSaved(saved);
     return saved;
@@ -207,7 +229,8 @@ function MatchCard() {
         <p role="status">
           {match.result.template ? (
             <>
-              <code>{match.result.path}</code> is served by template <strong>{match.result.template.id}</strong> ({match.result.template.name || 'no name'}, weight {match.result.template.weight}); {match.result.matching.length} template(s) match.
+              <code>{match.result.path}</code> is served by template <strong>{match.result.template.id}</strong> ({match.result.template.name || 'no name'},
+              weight {match.result.template.weight}); {match.result.matching.length} template(s) match.
             </>
           ) : (
             <>

@@ -37,11 +37,25 @@ export function AccountView(props: { context: CloudContext }) {
     <div class="stack">
       <Card title="Projects">
         <ErrorNote error={context.projects.error} />
-        <DataTable label="Projects" columns={PROJECT_COLUMNS} rows={context.projects.data?.results ?? []} rowId={(x) => String(x.id)} onOpen={(x) => context.update({ project: String(x.id) })} openId={String(context.projectId)} />
+        <DataTable
+          label="Projects"
+          columns={PROJECT_COLUMNS}
+          rows={context.projects.data?.results ?? []}
+          rowId={(x) => String(x.id)}
+          onOpen={(x) => context.update({ project: String(x.id) })}
+          openId={String(context.projectId)}
+        />
       </Card>
       <Card title="Regions">
         <ErrorNote error={context.regions.error} />
-        <DataTable label="Regions" columns={REGION_COLUMNS} rows={context.regions.data?.results ?? []} rowId={(x) => String(x.id)} onOpen={(x) => context.update({ region: String(x.id) })} openId={String(context.regionId)} />
+        <DataTable
+          label="Regions"
+          columns={REGION_COLUMNS}
+          rows={context.regions.data?.results ?? []}
+          rowId={(x) => String(x.id)}
+          onOpen={(x) => context.update({ region: String(x.id) })}
+          openId={String(context.regionId)}
+        />
       </Card>
       <Card title="Quotas">
         <ErrorNote error={quotas.error} />
@@ -56,7 +70,8 @@ function QuotaTable(props: { quotas?: Record<string, unknown> }) {
   const scopes: { scope: string; values: Record<string, number> }[] = [];
   const global = props.quotas?.global_quotas as Record<string, number> | undefined;
   if (global) scopes.push({ scope: 'global', values: global });
-  for (const regional of (props.quotas?.regional_quotas as Record<string, number>[] | undefined) ?? []) scopes.push({ scope: `region ${regional.region_id}`, values: regional });
+  for (const regional of (props.quotas?.regional_quotas as Record<string, number>[] | undefined) ?? [])
+    scopes.push({ scope: `region ${regional.region_id}`, values: regional });
   const rows = scopes.flatMap(({ scope, values }) =>
     Object.keys(values)
       .filter((key) => key.endsWith('_limit'))

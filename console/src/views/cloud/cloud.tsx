@@ -32,7 +32,13 @@ export default function CloudView(props: { tab: string }) {
           </select>
         </label>
       </div>
-      {resource ? <ResourceView key={resource.id} resource={resource} context={context} /> : props.tab === 'tasks' ? <TasksView context={context} /> : <AccountView context={context} />}
+      {resource ? (
+        <ResourceView key={resource.id} resource={resource} context={context} />
+      ) : props.tab === 'tasks' ? (
+        <TasksView context={context} />
+      ) : (
+        <AccountView context={context} />
+      )}
     </div>
   );
 }

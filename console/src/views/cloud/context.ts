@@ -53,7 +53,8 @@ export function useCloudContext() {
     /** `/base/{project}/{region}` of the current context. */
     scoped: (base: string) => (projectId && regionId ? `${base}/${projectId}/${regionId}` : null),
     update: (changes: Record<string, string | undefined>) => route(path + queryString({ ...query, ...changes })),
-    hrefTo: (tab: string, extra: Record<string, string> = {}) => `/console/cloud/${tab}${queryString({ project: query.project, region: query.region, ...extra })}`,
+    hrefTo: (tab: string, extra: Record<string, string> = {}) =>
+      `/console/cloud/${tab}${queryString({ project: query.project, region: query.region, ...extra })}`,
   };
 }
 

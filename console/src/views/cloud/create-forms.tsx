@@ -13,7 +13,12 @@ interface FormProps {
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 
-function CreateForm(props: { title: string; fields: string[]; action: ReturnType<typeof useAction<[], TaskIds | undefined>>; children: preact.ComponentChildren }) {
+function CreateForm(props: {
+  title: string;
+  fields: string[];
+  action: ReturnType<typeof useAction<[], TaskIds | undefined>>;
+  children: preact.ComponentChildren;
+}) {
   return (
     // The API's rules are the ones shown (next to their fields), not a second copy in the browser.
     <form

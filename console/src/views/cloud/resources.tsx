@@ -28,7 +28,14 @@ export interface ResourceDef {
 
 const h = columnsFor<Row>();
 const nameColumn = h.accessor('name', { header: 'Name', cell: (c) => <strong>{c.getValue() || '–'}</strong> });
-const idColumn = h.accessor('id', { header: 'ID', cell: (c) => <span class="mono" title={c.getValue()}>{shortId(c.getValue())}</span> });
+const idColumn = h.accessor('id', {
+  header: 'ID',
+  cell: (c) => (
+    <span class="mono" title={c.getValue()}>
+      {shortId(c.getValue())}
+    </span>
+  ),
+});
 const createdColumn = h.accessor('created_at', { header: 'Created (UTC)', cell: (c) => time(c.getValue()) });
 const taskColumn = h.accessor('task_id', { header: 'Task', cell: (c) => (c.getValue() ? <Status value="RUNNING" /> : <span class="muted">–</span>) });
 const statusColumn = (key = 'status') => h.accessor(key, { header: 'Status', cell: (c) => <Status value={c.getValue()} /> });
@@ -47,7 +54,14 @@ export const RESOURCES: ResourceDef[] = [
       statusColumn(),
       h.accessor('vm_state', { header: 'VM state' }),
       h.accessor((r) => r.flavor?.flavor_name, { id: 'flavor', header: 'Flavor' }),
-      h.accessor((r) => Object.values(r.addresses ?? {}).flat().map((a: any) => a.addr).join(', '), { id: 'addresses', header: 'Addresses', cell: (c) => <span class="mono">{c.getValue() || '–'}</span> }),
+      h.accessor(
+        (r) =>
+          Object.values(r.addresses ?? {})
+            .flat()
+            .map((a: any) => a.addr)
+            .join(', '),
+        { id: 'addresses', header: 'Addresses', cell: (c) => <span class="mono">{c.getValue() || '–'}</span> },
+      ),
       h.accessor((r) => (r.volumes ?? []).length, { id: 'volumes', header: 'Volumes' }),
       idColumn,
       createdColumn,
@@ -82,7 +96,16 @@ export const RESOURCES: ResourceDef[] = [
     singular: 'network',
     base: '/cloud/v1/networks',
     rowId: (r) => r.id,
-    columns: [nameColumn, taskColumn, h.accessor('type', { header: 'Type' }), h.accessor('mtu', { header: 'MTU' }), h.accessor((r) => (r.subnets ?? []).length, { id: 'subnets', header: 'Subnets' }), h.accessor('external', { header: 'External', cell: (c) => (c.getValue() ? 'yes' : 'no') }), idColumn, createdColumn],
+    columns: [
+      nameColumn,
+      taskColumn,
+      h.accessor('type', { header: 'Type' }),
+      h.accessor('mtu', { header: 'MTU' }),
+      h.accessor((r) => (r.subnets ?? []).length, { id: 'subnets', header: 'Subnets' }),
+      h.accessor('external', { header: 'External', cell: (c) => (c.getValue() ? 'yes' : 'no') }),
+      idColumn,
+      createdColumn,
+    ],
     busy: (r) => Boolean(r.task_id),
     deletable: true,
     create: NetworkForm,
@@ -93,7 +116,16 @@ export const RESOURCES: ResourceDef[] = [
     singular: 'subnet',
     base: '/cloud/v1/subnets',
     rowId: (r) => r.id,
-    columns: [nameColumn, taskColumn, h.accessor('cidr', { header: 'CIDR', cell: (c) => <span class="mono">{c.getValue()}</span> }), h.accessor('gateway_ip', { header: 'Gateway' }), h.accessor((r) => `${r.available_ips}/${r.total_ips}`, { id: 'ips', header: 'Free IPs' }), h.accessor('network_id', { header: 'Network', cell: (c) => <span class="mono">{shortId(c.getValue())}</span> }), idColumn, createdColumn],
+    columns: [
+      nameColumn,
+      taskColumn,
+      h.accessor('cidr', { header: 'CIDR', cell: (c) => <span class="mono">{c.getValue()}</span> }),
+      h.accessor('gateway_ip', { header: 'Gateway' }),
+      h.accessor((r) => `${r.available_ips}/${r.total_ips}`, { id: 'ips', header: 'Free IPs' }),
+      h.accessor('network_id', { header: 'Network', cell: (c) => <span class="mono">{shortId(c.getValue())}</span> }),
+      idColumn,
+      createdColumn,
+    ],
     busy: (r) => Boolean(r.task_id),
     deletable: true,
     create: SubnetForm,
@@ -104,7 +136,14 @@ export const RESOURCES: ResourceDef[] = [
     singular: 'floating IP',
     base: '/cloud/v1/floatingips',
     rowId: (r) => r.id,
-    columns: [h.accessor('floating_ip_address', { header: 'Address', cell: (c) => <span class="mono">{c.getValue() ?? '–'}</span> }), statusColumn(), h.accessor('fixed_ip_address', { header: 'Fixed IP' }), h.accessor((r) => r.instance?.name, { id: 'instance', header: 'Instance' }), idColumn, createdColumn],
+    columns: [
+      h.accessor('floating_ip_address', { header: 'Address', cell: (c) => <span class="mono">{c.getValue() ?? '–'}</span> }),
+      statusColumn(),
+      h.accessor('fixed_ip_address', { header: 'Fixed IP' }),
+      h.accessor((r) => r.instance?.name, { id: 'instance', header: 'Instance' }),
+      idColumn,
+      createdColumn,
+    ],
     busy: busyByStatus('status'),
   },
   {
@@ -113,7 +152,14 @@ export const RESOURCES: ResourceDef[] = [
     singular: 'cluster',
     base: '/cloud/v2/k8s/clusters',
     rowId: (r) => r.name,
-    columns: [nameColumn, statusColumn(), h.accessor('version', { header: 'Version' }), h.accessor((r) => (r.pools ?? []).length, { id: 'pools', header: 'Pools' }), h.accessor('id', { header: 'ID', cell: (c) => <span class="mono">{shortId(c.getValue())}</span> }), createdColumn],
+    columns: [
+      nameColumn,
+      statusColumn(),
+      h.accessor('version', { header: 'Version' }),
+      h.accessor((r) => (r.pools ?? []).length, { id: 'pools', header: 'Pools' }),
+      h.accessor('id', { header: 'ID', cell: (c) => <span class="mono">{shortId(c.getValue())}</span> }),
+      createdColumn,
+    ],
     busy: busyByStatus('status'),
   },
 ];
@@ -146,7 +192,13 @@ export function ResourceView(props: { resource: ResourceDef; context: CloudConte
             const id = resource.rowId(c.row.original);
             return (
               <span class="row-actions" onClick={(e) => e.stopPropagation()}>
-                <button type="button" class="danger" disabled={remove.pending} onClick={() => (confirm === id ? remove.run(id) : setConfirm(id))} aria-label={`Delete ${resource.singular} ${c.row.original.name ?? id}`}>
+                <button
+                  type="button"
+                  class="danger"
+                  disabled={remove.pending}
+                  onClick={() => (confirm === id ? remove.run(id) : setConfirm(id))}
+                  aria-label={`Delete ${resource.singular} ${c.row.original.name ?? id}`}
+                >
                   {confirm === id ? 'Confirm delete' : 'Delete'}
                 </button>
               </span>
@@ -190,7 +242,16 @@ export function ResourceView(props: { resource: ResourceDef; context: CloudConte
         />
       )}
       <ErrorNote error={list.error ?? remove.error} />
-      <DataTable label={resource.title} columns={columns} rows={rows} rowId={resource.rowId} onOpen={(row) => setOpenId(resource.rowId(row))} openId={openId} loading={list.loading && !list.data} empty={`No ${resource.singular} in this project and region.`} />
+      <DataTable
+        label={resource.title}
+        columns={columns}
+        rows={rows}
+        rowId={resource.rowId}
+        onOpen={(row) => setOpenId(resource.rowId(row))}
+        openId={openId}
+        loading={list.loading && !list.data}
+        empty={`No ${resource.singular} in this project and region.`}
+      />
       {open && (
         <Drawer title={`${resource.singular} ${open.name ?? resource.rowId(open)}`} onClose={() => setOpenId(undefined)}>
           {open.creator_task_id && (

@@ -27,13 +27,31 @@ export interface Task {
 const STATES = ['NEW', 'RUNNING', 'FINISHED', 'ERROR'];
 const h = columnsFor<Task>();
 const COLUMNS = [
-  h.accessor('id', { header: 'Task', cell: (c) => <span class="mono" title={c.getValue()}>{shortId(c.getValue())}</span> }),
+  h.accessor('id', {
+    header: 'Task',
+    cell: (c) => (
+      <span class="mono" title={c.getValue()}>
+        {shortId(c.getValue())}
+      </span>
+    ),
+  }),
   h.accessor('task_type', { header: 'Type' }),
   h.accessor('state', { header: 'State', cell: (c) => <Status value={c.getValue()} /> }),
   h.accessor('created_on', { header: 'Created (UTC)', cell: (c) => time(c.getValue()) }),
   h.accessor('finished_on', { header: 'Finished (UTC)', cell: (c) => time(c.getValue()) }),
-  h.accessor((t) => createdList(t).join(', '), { id: 'created', header: 'Created resources', cell: (c) => <span class="clip mono">{c.getValue() || '–'}</span> }),
-  h.accessor('error', { header: 'Error', cell: (c) => <span class="clip" title={c.getValue() ?? ''}>{c.getValue() ?? '–'}</span> }),
+  h.accessor((t) => createdList(t).join(', '), {
+    id: 'created',
+    header: 'Created resources',
+    cell: (c) => <span class="clip mono">{c.getValue() || '–'}</span>,
+  }),
+  h.accessor('error', {
+    header: 'Error',
+    cell: (c) => (
+      <span class="clip" title={c.getValue() ?? ''}>
+        {c.getValue() ?? '–'}
+      </span>
+    ),
+  }),
 ];
 
 function createdList(task: Task): string[] {
@@ -44,8 +62,17 @@ export function TasksView(props: { context: CloudContext }) {
   const { context } = props;
   const state = context.query.state;
   const [live, setLive] = useState(false);
-  const query = { project_id: context.projectId, region_id: context.regionId, state: state ? state.split(',') : undefined, task_type: context.query.task_type, order_by: 'desc', limit: 100 };
-  const tasks = useResource(context.projectId ? JSON.stringify(query) : null, (signal) => call<List<Task>>('/cloud/v1/tasks', { query, signal }), { interval: live ? 1000 : 4000 });
+  const query = {
+    project_id: context.projectId,
+    region_id: context.regionId,
+    state: state ? state.split(',') : undefined,
+    task_type: context.query.task_type,
+    order_by: 'desc',
+    limit: 100,
+  };
+  const tasks = useResource(context.projectId ? JSON.stringify(query) : null, (signal) => call<List<Task>>('/cloud/v1/tasks', { query, signal }), {
+    interval: live ? 1000 : 4000,
+  });
   const rows = tasks.data?.results ?? [];
   const running = rows.some((t) => t.state === 'NEW' || t.state === 'RUNNING');
   useEffect(() => setLive(running), [running]);
@@ -70,14 +97,30 @@ export function TasksView(props: { context: CloudContext }) {
         </label>
         <label class="inline">
           <span>Type</span>
-          <input data-search name="task_type" value={context.query.task_type ?? ''} placeholder="create_vm" onChange={(e) => context.update({ task_type: (e.target as HTMLInputElement).value || undefined })} />
+          <input
+            data-search
+            name="task_type"
+            value={context.query.task_type ?? ''}
+            placeholder="create_vm"
+            onChange={(e) => context.update({ task_type: (e.target as HTMLInputElement).value || undefined })}
+          />
         </label>
         <span class="muted small" role="status">
           {running ? 'following running tasks (every second)' : 'refreshing every 4 s'} · {tasks.data?.count ?? '…'} tasks
         </span>
       </div>
       <ErrorNote error={tasks.error} />
-      <DataTable label="Cloud tasks" columns={COLUMNS} rows={rows} rowId={(t) => t.id} openId={openId} onOpen={(t) => context.update({ task: t.id })} loading={tasks.loading && !tasks.data} rowClass={(t) => `state-${t.state}`} empty="No task in this project and region." />
+      <DataTable
+        label="Cloud tasks"
+        columns={COLUMNS}
+        rows={rows}
+        rowId={(t) => t.id}
+        openId={openId}
+        onOpen={(t) => context.update({ task: t.id })}
+        loading={tasks.loading && !tasks.data}
+        rowClass={(t) => `state-${t.state}`}
+        empty="No task in this project and region."
+      />
       {openId && (
         <Drawer title={`Task ${shortId(openId)}`} onClose={() => context.update({ task: undefined })}>
           <ErrorNote error={open.error ?? acknowledge.error} />
@@ -115,7 +158,9 @@ function TaskDetails(props: { task: Task; onAcknowledge: () => void }) {
           ))}
         </ul>
       ) : (
-        <p class="muted">{t.state === 'ERROR' ? 'None: a failed task leaves nothing created.' : t.state === 'FINISHED' ? 'None.' : 'Known when the task finishes.'}</p>
+        <p class="muted">
+          {t.state === 'ERROR' ? 'None: a failed task leaves nothing created.' : t.state === 'FINISHED' ? 'None.' : 'Known when the task finishes.'}
+        </p>
       )}
       {t.acknowledged_at === null && (t.state === 'FINISHED' || t.state === 'ERROR') && (
         <button type="button" onClick={props.onAcknowledge}>

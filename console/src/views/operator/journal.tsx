@@ -44,8 +44,18 @@ const COLUMNS = [
   j.accessor('seq', { header: '#' }),
   j.accessor('time', { header: 'Time (UTC)', cell: (c) => <span class="mono nowrap">{time(c.getValue())}</span> }),
   j.accessor('method', { header: 'Method' }),
-  j.accessor('path', { header: 'Path', cell: (c) => <span class="mono clip" title={c.getValue()}>{c.getValue()}</span> }),
-  j.accessor('status', { header: 'Status', cell: (c) => <span class={`status tone-${c.getValue() >= 500 ? 'bad' : c.getValue() >= 400 ? 'warn' : 'ok'}`}>{c.getValue()}</span> }),
+  j.accessor('path', {
+    header: 'Path',
+    cell: (c) => (
+      <span class="mono clip" title={c.getValue()}>
+        {c.getValue()}
+      </span>
+    ),
+  }),
+  j.accessor('status', {
+    header: 'Status',
+    cell: (c) => <span class={`status tone-${c.getValue() >= 500 ? 'bad' : c.getValue() >= 400 ? 'warn' : 'ok'}`}>{c.getValue()}</span>,
+  }),
   j.accessor('operationId', { header: 'Operation', cell: (c) => <span class="mono">{c.getValue() ?? '–'}</span> }),
   j.accessor('clientId', { header: 'Client', cell: (c) => c.getValue() ?? 'operator' }),
   j.accessor('scenario', { header: 'Scenario', cell: (c) => c.getValue() ?? '–' }),
@@ -59,7 +69,11 @@ export function JournalView() {
   const [drafts, setDrafts] = useState<Record<string, string>>(() => Object.fromEntries(FILTERS.map((f) => [f.param, query[f.param] ?? ''])));
   const offset = Number(query.offset ?? 0);
   const apiQuery = { ...Object.fromEntries(FILTERS.map((f) => [f.param, query[f.param]])), order: 'desc', limit: PAGE, offset };
-  const journal = useResource(JSON.stringify(apiQuery), (signal) => call<{ count: number; results: Entry[] }>('/_edgeplane/journal', { as: 'operator', query: apiQuery, signal }), { interval: live && offset === 0 ? 1000 : undefined });
+  const journal = useResource(
+    JSON.stringify(apiQuery),
+    (signal) => call<{ count: number; results: Entry[] }>('/_edgeplane/journal', { as: 'operator', query: apiQuery, signal }),
+    { interval: live && offset === 0 ? 1000 : undefined },
+  );
   const clear = useAction(async () => {
     await call('/_edgeplane/journal', { as: 'operator', method: 'DELETE' });
     journal.reload();
@@ -80,7 +94,14 @@ export function JournalView() {
         <div class="form-grid">
           {FILTERS.map((filter, index) => (
             <Field label={filter.label} error={journal.error} path={filter.param}>
-              <input data-search={index === 0 ? '' : undefined} name={filter.param} value={drafts[filter.param]} placeholder={filter.placeholder} onInput={(e) => setDrafts({ ...drafts, [filter.param]: (e.target as HTMLInputElement).value })} size={14} />
+              <input
+                data-search={index === 0 ? '' : undefined}
+                name={filter.param}
+                value={drafts[filter.param]}
+                placeholder={filter.placeholder}
+                onInput={(e) => setDrafts({ ...drafts, [filter.param]: (e.target as HTMLInputElement).value })}
+                size={14}
+              />
             </Field>
           ))}
         </div>
@@ -107,7 +128,16 @@ export function JournalView() {
         onPrevious={() => update({ offset: String(Math.max(0, offset - PAGE)) })}
         onNext={() => update({ offset: String(offset + PAGE) })}
       />
-      <DataTable label="Request journal" columns={COLUMNS} rows={rows} rowId={(e) => String(e.seq)} openId={openSeq} onOpen={(e) => update({ entry: String(e.seq) })} minRows={10} empty="Nothing journaled yet (or the journal is off: --journal-size 0)." />
+      <DataTable
+        label="Request journal"
+        columns={COLUMNS}
+        rows={rows}
+        rowId={(e) => String(e.seq)}
+        openId={openSeq}
+        onOpen={(e) => update({ entry: String(e.seq) })}
+        minRows={10}
+        empty="Nothing journaled yet (or the journal is off: --journal-size 0)."
+      />
       {openSeq && open && (
         <Drawer title={`${open.method} ${open.path}`} onClose={() => update({ entry: undefined })} wide>
           <Pairs
@@ -126,9 +156,17 @@ export function JournalView() {
           <h3>Request headers</h3>
           <Json value={open.headers} label="Request headers" />
           <h3>Request body</h3>
-          {open.requestBody === null ? <p class="muted">None kept (none sent, or the server runs without --journal-bodies).</p> : <Json value={open.requestBody} label="Request body" />}
+          {open.requestBody === null ? (
+            <p class="muted">None kept (none sent, or the server runs without --journal-bodies).</p>
+          ) : (
+            <Json value={open.requestBody} label="Request body" />
+          )}
           <h3>Response body</h3>
-          {open.responseBody === null ? <p class="muted">None kept (start the server with --journal-bodies to keep bodies).</p> : <Json value={open.responseBody} label="Response body" />}
+          {open.responseBody === null ? (
+            <p class="muted">None kept (start the server with --journal-bodies to keep bodies).</p>
+          ) : (
+            <Json value={open.responseBody} label="Response body" />
+          )}
         </Drawer>
       )}
     </div>

@@ -91,7 +91,12 @@ function ClockCard() {
         }}
       >
         <Field label="Set to (UTC)" error={act.error} path="time">
-          <input name="set" type="datetime-local" value={target || (c ? toLocalInput(c.epochMs) : '')} onInput={(e) => setTarget((e.target as HTMLInputElement).value)} />
+          <input
+            name="set"
+            type="datetime-local"
+            value={target || (c ? toLocalInput(c.epochMs) : '')}
+            onInput={(e) => setTarget((e.target as HTMLInputElement).value)}
+          />
         </Field>
         <button type="submit">Set</button>
       </form>
@@ -109,7 +114,9 @@ interface Modes {
 
 function TasksCard() {
   const modes = useResource('task-modes', (signal) => call<Modes>('/_edgeplane/tasks/mode', { ...op, signal }));
-  const status = useResource('task-status', (signal) => call<{ pending: number; next_due: string | null }>('/_edgeplane/tasks/status', { ...op, signal }), { interval: 1000 });
+  const status = useResource('task-status', (signal) => call<{ pending: number; next_due: string | null }>('/_edgeplane/tasks/status', { ...op, signal }), {
+    interval: 1000,
+  });
   const [speed, setSpeed] = useState('');
   const setMode = useAction(async (mode: string) => {
     await call('/_edgeplane/tasks/mode', { ...op, method: 'PUT', body: { mode, ...(speed ? { speed: Number(speed) } : {}) } });
@@ -141,7 +148,15 @@ function TasksCard() {
       {overrides.length > 0 && <p class="muted small">Per type: {overrides.map(([type, m]) => `${type}: ${m.mode}`).join(', ')}</p>}
       <div class="toolbar">
         <Field label="Speed (realistic)" error={setMode.error} path="speed">
-          <input name="speed" type="number" min={0} step="any" placeholder={String(current?.speed ?? 1)} value={speed} onInput={(e) => setSpeed((e.target as HTMLInputElement).value)} />
+          <input
+            name="speed"
+            type="number"
+            min={0}
+            step="any"
+            placeholder={String(current?.speed ?? 1)}
+            value={speed}
+            onInput={(e) => setSpeed((e.target as HTMLInputElement).value)}
+          />
         </Field>
         {['instant', 'realistic', 'manual'].map((mode) => (
           <button type="button" class={current?.mode === mode ? 'primary' : ''} aria-pressed={current?.mode === mode} onClick={() => setMode.run(mode)}>
@@ -191,9 +206,16 @@ function FaultsCard() {
   });
   const columns = [
     f.accessor('id', { header: 'ID' }),
-    f.accessor((x) => x.operationId ?? `${x.method ?? '*'} ${x.path ?? ''}`, { id: 'selector', header: 'Matches', cell: (c) => <span class="mono">{c.getValue()}</span> }),
+    f.accessor((x) => x.operationId ?? `${x.method ?? '*'} ${x.path ?? ''}`, {
+      id: 'selector',
+      header: 'Matches',
+      cell: (c) => <span class="mono">{c.getValue()}</span>,
+    }),
     f.accessor('scenario', { header: 'Scenario', cell: (c) => c.getValue() ?? 'all' }),
-    f.accessor((x) => [x.status && `status ${x.status}`, x.latencyMs && `+${x.latencyMs} ms`, x.taskError && `task error "${x.taskError}"`].filter(Boolean).join(', '), { id: 'effect', header: 'Effect' }),
+    f.accessor(
+      (x) => [x.status && `status ${x.status}`, x.latencyMs && `+${x.latencyMs} ms`, x.taskError && `task error "${x.taskError}"`].filter(Boolean).join(', '),
+      { id: 'effect', header: 'Effect' },
+    ),
     f.accessor('probability', { header: 'Probability' }),
     f.accessor('matched', { header: 'Matched', cell: (c) => <span data-testid={`fault-${c.row.original.id}-matched`}>{c.getValue()}</span> }),
     f.accessor('fired', { header: 'Fired', cell: (c) => <strong data-testid={`fault-${c.row.original.id}-fired`}>{c.getValue()}</strong> }),
@@ -236,7 +258,18 @@ const FAULT_STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 5
 function FaultForm(props: { onAdded: () => void }) {
   const info = useResource('info', (signal) => call<Info>('/_edgeplane/info', { ...op, signal }));
   const operations = (info.data?.operations ?? []).filter((o) => !o.path.startsWith('/_edgeplane'));
-  const [draft, setDraft] = useState({ operationId: '', method: '', path: '', scenario: '', status: '503', latencyMs: '', taskError: '', times: '1', probability: '', message: '' });
+  const [draft, setDraft] = useState({
+    operationId: '',
+    method: '',
+    path: '',
+    scenario: '',
+    status: '503',
+    latencyMs: '',
+    taskError: '',
+    times: '1',
+    probability: '',
+    message: '',
+  });
   const set = (name: keyof typeof draft) => (e: Event) => setDraft({ ...draft, [name]: (e.target as HTMLInputElement).value });
   const add = useAction(async () => {
     const number = (text: string) => (text === '' ? undefined : Number.isFinite(Number(text)) ? Number(text) : text);

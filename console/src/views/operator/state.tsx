@@ -34,7 +34,11 @@ export function StateView() {
   });
   const [confirm, setConfirm] = useState(false);
   const reset = useAction(async () => {
-    const answer = await call<{ clientId: number | null; demo: { clientId: number; apiKey: string } | null }>('/_edgeplane/state/reset', { ...op, method: 'POST', body: scope ?? {} });
+    const answer = await call<{ clientId: number | null; demo: { clientId: number; apiKey: string } | null }>('/_edgeplane/state/reset', {
+      ...op,
+      method: 'POST',
+      body: scope ?? {},
+    });
     setConfirm(false);
     info.reload();
     return answer;
@@ -46,7 +50,14 @@ export function StateView() {
       <Card title="Snapshot">
         <div class="toolbar">
           <Field label="Only client (optional)">
-            <input name="clientId" inputMode="numeric" value={clientId} placeholder="every client" onInput={(e) => setClientId((e.target as HTMLInputElement).value)} size={10} />
+            <input
+              name="clientId"
+              inputMode="numeric"
+              value={clientId}
+              placeholder="every client"
+              onInput={(e) => setClientId((e.target as HTMLInputElement).value)}
+              size={10}
+            />
           </Field>
           <button type="button" onClick={() => download.run()} disabled={download.pending}>
             Export (download JSON)
@@ -68,7 +79,11 @@ export function StateView() {
         {upload.result && <p class="note info">Imported {upload.result}.</p>}
         <ErrorNote error={download.error ?? upload.error} />
         <h3>Reset</h3>
-        <p class="muted small">{scope ? `Deletes every row of client ${scope.clientId}.` : 'Deletes every row, the faults and the journal, and re-creates the demo client. The clock does not move.'}</p>
+        <p class="muted small">
+          {scope
+            ? `Deletes every row of client ${scope.clientId}.`
+            : 'Deletes every row, the faults and the journal, and re-creates the demo client. The clock does not move.'}
+        </p>
         <button type="button" class="danger" onClick={() => (confirm ? reset.run() : setConfirm(true))}>
           {confirm ? 'Confirm reset' : scope ? `Reset client ${scope.clientId}` : 'Reset everything'}
         </button>

@@ -71,7 +71,14 @@ export function DomainsView() {
         {quota ? `; ${quota.current} of ${quota.allowed} domains used` : ''}. Domains are added by the provider (here: the control API or a seed).
       </p>
       <ErrorNote error={domains.error ?? change.error ?? remove.error} />
-      <DataTable label="WAAP domains" columns={columns} rows={domains.data?.results ?? []} rowId={(d) => String(d.id)} loading={domains.loading} empty="No WAAP domain yet." />
+      <DataTable
+        label="WAAP domains"
+        columns={columns}
+        rows={domains.data?.results ?? []}
+        rowId={(d) => String(d.id)}
+        loading={domains.loading}
+        empty="No WAAP domain yet."
+      />
     </section>
   );
 }

@@ -36,14 +36,24 @@ interface Details {
   network: { client_ip: string; country: string; organization: { name: string; subnet: string } };
   user_agent: Record<string, string>;
   request_headers: Record<string, string>;
-  pattern_matched_tags: { tag: string; display_name: string; field: string; field_name: string; pattern_name: string; pattern_value: string; execution_phase: string }[];
+  pattern_matched_tags: {
+    tag: string;
+    display_name: string;
+    field: string;
+    field_name: string;
+    pattern_name: string;
+    pattern_value: string;
+    execution_phase: string;
+  }[];
   common_tags: { tag: string; display_name: string; description: string }[];
   detector: { rule_name: string; rule_id: string }[];
 }
 
 export function EventDetails(props: { id: string; summary?: EventRow; onClose: () => void; onFilter: (param: string, value: string) => void }) {
   const [domainId, requestId] = props.id.split(':');
-  const details = useResource(props.id, (signal) => call<Details>(`/waap/v1/domains/${domainId}/requests/${encodeURIComponent(requestId)}/details`, { signal }));
+  const details = useResource(props.id, (signal) =>
+    call<Details>(`/waap/v1/domains/${domainId}/requests/${encodeURIComponent(requestId)}/details`, { signal }),
+  );
   const d = details.data;
   const filterButton = (param: string, value: string | undefined, label: string) =>
     value ? (
@@ -84,11 +94,19 @@ export function EventDetails(props: { id: string; summary?: EventRow; onClose: (
             ]}
           />
           <h3>Network</h3>
-          <Pairs items={[['Client IP', <span class="mono">{d.network.client_ip}</span>], ['Country', d.network.country], ['Organization', `${d.network.organization.name} (${d.network.organization.subnet})`]]} />
+          <Pairs
+            items={[
+              ['Client IP', <span class="mono">{d.network.client_ip}</span>],
+              ['Country', d.network.country],
+              ['Organization', `${d.network.organization.name} (${d.network.organization.subnet})`],
+            ]}
+          />
           <h3>User agent</h3>
           <Pairs items={Object.entries(d.user_agent).map(([name, value]): [string, string] => [name.replace(/_/g, ' '), value])} />
           <h3>Request headers</h3>
-          <Pairs items={Object.entries(d.request_headers).map(([name, value]): [string, preact.ComponentChildren] => [name, <span class="mono">{value}</span>])} />
+          <Pairs
+            items={Object.entries(d.request_headers).map(([name, value]): [string, preact.ComponentChildren] => [name, <span class="mono">{value}</span>])}
+          />
           {d.pattern_matched_tags.length > 0 && (
             <>
               <h3>Matched patterns</h3>

@@ -59,11 +59,25 @@ const COLUMNS = [
   helper.accessor('decision', { header: 'Decision', cell: (c) => <Status value={c.getValue()} /> }),
   helper.accessor('domain_id', { header: 'Domain', cell: (c) => <span class="nowrap">{c.row.original.domain}</span> }),
   helper.accessor('method', { header: 'Method' }),
-  helper.accessor('path', { header: 'Path', cell: (c) => <span class="mono clip" title={c.getValue()}>{c.getValue()}</span> }),
+  helper.accessor('path', {
+    header: 'Path',
+    cell: (c) => (
+      <span class="mono clip" title={c.getValue()}>
+        {c.getValue()}
+      </span>
+    ),
+  }),
   helper.accessor('status_code', { header: 'Status' }),
   helper.accessor('client_ip', { header: 'Client IP', cell: (c) => <span class="mono">{c.getValue()}</span> }),
   helper.accessor('country', { header: 'Country' }),
-  helper.accessor('rule_name', { header: 'Rule', cell: (c) => <span class="clip" title={c.getValue()}>{c.getValue() || '–'}</span> }),
+  helper.accessor('rule_name', {
+    header: 'Rule',
+    cell: (c) => (
+      <span class="clip" title={c.getValue()}>
+        {c.getValue() || '–'}
+      </span>
+    ),
+  }),
   helper.accessor('user_agent_client', { header: 'Client', enableSorting: false }),
 ];
 
@@ -143,7 +157,12 @@ export function EventsView() {
           minRows={Math.min(limit, 25)}
           sorting={{
             state: sorting,
-            onChange: (next) => update({ ordering: next[0] ? `${next[0].desc ? '-' : ''}${ORDERING_FIELDS[next[0].id] ?? 'request_time'}` : undefined, offset: undefined, anchor: undefined }),
+            onChange: (next) =>
+              update({
+                ordering: next[0] ? `${next[0].desc ? '-' : ''}${ORDERING_FIELDS[next[0].id] ?? 'request_time'}` : undefined,
+                offset: undefined,
+                anchor: undefined,
+              }),
           }}
           empty="No event matches these filters in this window."
         />
@@ -197,7 +216,11 @@ function FilterBar(props: { query: Record<string, string>; error: unknown; onApp
     const changes: Record<string, string | undefined> = {};
     for (const field of FILTER_FIELDS) changes[field.param] = changes[`exclude_${field.param}`] = undefined;
     for (const draft of next) {
-      const value = draft.value.split(',').map((v) => v.trim()).filter(Boolean).join(',');
+      const value = draft.value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+        .join(',');
       if (value) changes[draft.negate ? `exclude_${draft.param}` : draft.param] = value;
     }
     props.onApply(changes);
@@ -241,11 +264,13 @@ function FilterBar(props: { query: Record<string, string>; error: unknown; onApp
           </button>
         )}
       </div>
-      {fieldErrors(props.error, 'start').concat(fieldErrors(props.error, 'end')).map((message) => (
-        <p class="field-error" role="alert">
-          Window: {message}
-        </p>
-      ))}
+      {fieldErrors(props.error, 'start')
+        .concat(fieldErrors(props.error, 'end'))
+        .map((message) => (
+          <p class="field-error" role="alert">
+            Window: {message}
+          </p>
+        ))}
       {drafts.length > 0 && (
         <ul class="filter-rows">
           {drafts.map((draft, index) => {
@@ -255,7 +280,11 @@ function FilterBar(props: { query: Record<string, string>; error: unknown; onApp
             return (
               <li class={messages.length ? 'has-error' : ''} data-filter={param}>
                 <span class="filter-label">{field.label}</span>
-                <select aria-label={`${field.label}: is or is not`} value={draft.negate ? 'not' : 'is'} onChange={(e) => change(index, { negate: (e.target as HTMLSelectElement).value === 'not' })}>
+                <select
+                  aria-label={`${field.label}: is or is not`}
+                  value={draft.negate ? 'not' : 'is'}
+                  onChange={(e) => change(index, { negate: (e.target as HTMLSelectElement).value === 'not' })}
+                >
                   <option value="is">is</option>
                   <option value="not">is not</option>
                 </select>
@@ -287,7 +316,12 @@ function FilterBar(props: { query: Record<string, string>; error: unknown; onApp
                     autoFocus={draft.value === ''}
                   />
                 )}
-                <button type="button" class="ghost" aria-label={`Remove the ${field.label} filter`} onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}>
+                <button
+                  type="button"
+                  class="ghost"
+                  aria-label={`Remove the ${field.label} filter`}
+                  onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}
+                >
                   ✕
                 </button>
                 {messages.map((message) => (
@@ -300,9 +334,7 @@ function FilterBar(props: { query: Record<string, string>; error: unknown; onApp
           })}
         </ul>
       )}
-      <p class="muted small">
-        Several values of one filter: any of them (comma-separated). Several filters: all of them.
-      </p>
+      <p class="muted small">Several values of one filter: any of them (comma-separated). Several filters: all of them.</p>
     </form>
   );
 }

@@ -32,7 +32,8 @@ export function RangePicker(props: { query: Record<string, string>; onChange: (c
           value={current}
           onChange={(e) => {
             const value = (e.target as HTMLSelectElement).value;
-            if (value === 'custom') props.onChange({ range: undefined, from: new Date(now() - PRESETS['24h']).toISOString(), to: new Date(now()).toISOString() });
+            if (value === 'custom')
+              props.onChange({ range: undefined, from: new Date(now() - PRESETS['24h']).toISOString(), to: new Date(now()).toISOString() });
             else props.onChange({ range: value, from: undefined, to: undefined });
           }}
         >
@@ -46,11 +47,19 @@ export function RangePicker(props: { query: Record<string, string>; onChange: (c
         <>
           <label class="inline">
             <span>from (UTC)</span>
-            <input type="datetime-local" value={toLocalInput(Date.parse(props.query.from))} onChange={(e) => props.onChange({ from: fromLocalInput((e.target as HTMLInputElement).value) })} />
+            <input
+              type="datetime-local"
+              value={toLocalInput(Date.parse(props.query.from))}
+              onChange={(e) => props.onChange({ from: fromLocalInput((e.target as HTMLInputElement).value) })}
+            />
           </label>
           <label class="inline">
             <span>to (UTC)</span>
-            <input type="datetime-local" value={props.query.to ? toLocalInput(Date.parse(props.query.to)) : ''} onChange={(e) => props.onChange({ to: fromLocalInput((e.target as HTMLInputElement).value) })} />
+            <input
+              type="datetime-local"
+              value={props.query.to ? toLocalInput(Date.parse(props.query.to)) : ''}
+              onChange={(e) => props.onChange({ to: fromLocalInput((e.target as HTMLInputElement).value) })}
+            />
           </label>
         </>
       )}

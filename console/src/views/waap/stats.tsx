@@ -65,10 +65,19 @@ export default function StatsView() {
   const dimension = query.dimension ?? 'country';
   const bucket = bucketFor(spanMs);
   // `resolution` is required; `bucket_size`, when given, sets the bucket length.
-  const trafficQuery: Query = { ...window, domains: query.domains, resolution: bucket < 3600 ? 'minutely' : bucket < 86_400 ? 'hourly' : 'daily', bucket_size: bucket };
+  const trafficQuery: Query = {
+    ...window,
+    domains: query.domains,
+    resolution: bucket < 3600 ? 'minutely' : bucket < 86_400 ? 'hourly' : 'daily',
+    bucket_size: bucket,
+  };
   const statsQuery: Query = { ...scope, order_by: query.order_by ?? 'total.desc' };
-  const traffic = useResource(waitForClock ? null : JSON.stringify(trafficQuery), (signal) => call<Bucket[]>('/waap/v1/analytics/traffic', { query: trafficQuery, signal }));
-  const stats = useResource(waitForClock ? null : `${dimension}${JSON.stringify(statsQuery)}`, (signal) => call<Stats>(`/waap/v1/analytics/stats/${dimension}`, { query: statsQuery, signal }));
+  const traffic = useResource(waitForClock ? null : JSON.stringify(trafficQuery), (signal) =>
+    call<Bucket[]>('/waap/v1/analytics/traffic', { query: trafficQuery, signal }),
+  );
+  const stats = useResource(waitForClock ? null : `${dimension}${JSON.stringify(statsQuery)}`, (signal) =>
+    call<Stats>(`/waap/v1/analytics/stats/${dimension}`, { query: statsQuery, signal }),
+  );
 
   const chart = useMemo(() => {
     const buckets = traffic.data ?? [];
@@ -85,13 +94,24 @@ export default function StatsView() {
         <div class="filters-head">
           <RangePicker query={query} onChange={update} />
           <Field label="Domain IDs">
-            <input data-search name="domains" value={query.domains ?? ''} placeholder="all" onChange={(e) => update({ domains: (e.target as HTMLInputElement).value || undefined })} />
+            <input
+              data-search
+              name="domains"
+              value={query.domains ?? ''}
+              placeholder="all"
+              onChange={(e) => update({ domains: (e.target as HTMLInputElement).value || undefined })}
+            />
           </Field>
           <Field label="Client IPs" error={stats.error} path="ips">
             <input name="ips" value={query.ips ?? ''} placeholder="all" onChange={(e) => update({ ips: (e.target as HTMLInputElement).value || undefined })} />
           </Field>
           <Field label="Rule names" error={stats.error} path="security_rule_names">
-            <input name="security_rule_names" value={query.security_rule_names ?? ''} placeholder="all" onChange={(e) => update({ security_rule_names: (e.target as HTMLInputElement).value || undefined })} />
+            <input
+              name="security_rule_names"
+              value={query.security_rule_names ?? ''}
+              placeholder="all"
+              onChange={(e) => update({ security_rule_names: (e.target as HTMLInputElement).value || undefined })}
+            />
           </Field>
         </div>
       </form>
@@ -135,7 +155,13 @@ function TopTable(props: { stats?: Stats; dimension: string }) {
     const blocked = of(props.stats.blocked);
     const suppressed = of(props.stats.suppressed);
     const allowed = of(props.stats.allowed);
-    return props.stats.total.map(([key, total]) => ({ key: String(key), total, blocked: blocked.get(String(key)) ?? 0, monitored: suppressed.get(String(key)) ?? 0, allowed: allowed.get(String(key)) ?? 0 }));
+    return props.stats.total.map(([key, total]) => ({
+      key: String(key),
+      total,
+      blocked: blocked.get(String(key)) ?? 0,
+      monitored: suppressed.get(String(key)) ?? 0,
+      allowed: allowed.get(String(key)) ?? 0,
+    }));
   }, [props.stats]);
   const max = Math.max(1, ...rows.map((r) => r.total));
   const reference = props.stats?.reference ?? {};
@@ -149,7 +175,9 @@ function TopTable(props: { stats?: Stats; dimension: string }) {
             <th scope="col">Blocked</th>
             <th scope="col">Monitored</th>
             <th scope="col">Allowed</th>
-            <th scope="col" class="bar-col">Share</th>
+            <th scope="col" class="bar-col">
+              Share
+            </th>
           </tr>
         </thead>
         <tbody>

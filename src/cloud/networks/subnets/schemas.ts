@@ -6,7 +6,10 @@ import { IpAddress, IpNetwork, LIMITS, pageQuery, TagsInput, TagsPatch, Text, Uu
 const SubnetName = Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z 0-9._\\-]{1,61}[a-zA-Z0-9._]$', maxLength: 63 });
 
 const HostRoute = Type.Object({ destination: Type.String(), nexthop: Nullable(Type.String()) });
-const HostRouteInput = Type.Object({ destination: IpNetwork({ description: 'IPv4 network in CIDR form' }), nexthop: Nullable(IpAddress({ description: 'IPv4 address' })) });
+const HostRouteInput = Type.Object({
+  destination: IpNetwork({ description: 'IPv4 network in CIDR form' }),
+  nexthop: Nullable(IpAddress({ description: 'IPv4 address' })),
+});
 /** DNS servers and host routes of one subnet (the reference states no bound). */
 const MAX_SUBNET_ENTRIES = 20;
 
@@ -60,7 +63,22 @@ export const SubnetUpdateBody = Type.Object({
 export const SubnetListQuery = Type.Object({
   ...pageQuery(),
   network_id: Type.Optional(Uuid()),
-  order_by: Type.Optional(StringEnum(['available_ips.asc', 'available_ips.desc', 'cidr.asc', 'cidr.desc', 'created_at.asc', 'created_at.desc', 'name.asc', 'name.desc', 'total_ips.asc', 'total_ips.desc', 'updated_at.asc', 'updated_at.desc'])),
+  order_by: Type.Optional(
+    StringEnum([
+      'available_ips.asc',
+      'available_ips.desc',
+      'cidr.asc',
+      'cidr.desc',
+      'created_at.asc',
+      'created_at.desc',
+      'name.asc',
+      'name.desc',
+      'total_ips.asc',
+      'total_ips.desc',
+      'updated_at.asc',
+      'updated_at.desc',
+    ]),
+  ),
   owned_by: Type.Optional(StringEnum(['any', 'project'])),
   tag_key: Type.Optional(Type.Array(Text(255, { minLength: 1 }), { maxItems: LIMITS.tags })),
   tag_key_value: Type.Optional(Text(4096)),

@@ -31,7 +31,10 @@ export interface SubnetAttrs {
 export class SubnetService {
   private readonly records: RegionalRecords;
 
-  constructor(private readonly ops: Operations, private readonly networks: NetworkService) {
+  constructor(
+    private readonly ops: Operations,
+    private readonly networks: NetworkService,
+  ) {
     this.records = new RegionalRecords(ops, 'subnet', 'Subnet');
   }
 
@@ -43,16 +46,24 @@ export class SubnetService {
     await this.networks.usable(scope, body.network_id);
     for (const other of await this.ops.resources.children(body.network_id, 'subnet')) {
       const otherCidr = parseCidr(attrsOf<SubnetAttrs>(other).cidr);
-      if (otherCidr && overlaps(cidr, otherCidr)) throw new AppError('conflict', `CIDR ${body.cidr} overlaps subnet ${other.id} (${attrsOf<SubnetAttrs>(other).cidr}) of network ${body.network_id}`);
+      if (otherCidr && overlaps(cidr, otherCidr))
+        throw new AppError('conflict', `CIDR ${body.cidr} overlaps subnet ${other.id} (${attrsOf<SubnetAttrs>(other).cidr}) of network ${body.network_id}`);
     }
     const id = randomUUID();
     const attrs: SubnetAttrs = {
-      cidr: body.cidr, ip_version: 4, enable_dhcp: body.enable_dhcp,
+      cidr: body.cidr,
+      ip_version: 4,
+      enable_dhcp: body.enable_dhcp,
       gateway_ip: body.gateway_ip === null ? null : (body.gateway_ip ?? ipAt(cidr, 1)),
-      dns_nameservers: body.dns_nameservers ?? [], host_routes: routes ?? [], has_router: body.connect_to_network_router, tags: body.tags ?? {},
+      dns_nameservers: body.dns_nameservers ?? [],
+      host_routes: routes ?? [],
+      has_router: body.connect_to_network_router,
+      tags: body.tags ?? {},
     };
     const task = await this.ops.submit(caller, scope, 'create_subnet', { subnet_id: id }, async (trx, taskId) => {
-      await new ResourceStore(trx).insert(newRow(scope, 'subnet', id, body.name, 'creating', taskId, attrs, this.ops.clock.now(), { parent_id: body.network_id }));
+      await new ResourceStore(trx).insert(
+        newRow(scope, 'subnet', id, body.name, 'creating', taskId, attrs, this.ops.clock.now(), { parent_id: body.network_id }),
+      );
     });
     return { tasks: [task], id };
   }
@@ -60,7 +71,9 @@ export class SubnetService {
   async list(caller: Caller, projectId: number, regionId: number, query: Static<typeof SubnetListQuery>) {
     const scope = await this.ops.readable(caller, projectId, regionId);
     const tags = tagMatcher(query);
-    const rows = (await this.ops.resources.all('subnet', scope)).filter((r) => (query.network_id === undefined || r.parent_id === query.network_id) && tags(attrsOf<SubnetAttrs>(r).tags));
+    const rows = (await this.ops.resources.all('subnet', scope)).filter(
+      (r) => (query.network_id === undefined || r.parent_id === query.network_id) && tags(attrsOf<SubnetAttrs>(r).tags),
+    );
     const subnets = await Promise.all(rows.map((r) => this.present(r)));
     const [field, dir] = (query.order_by ?? 'created_at.asc').split('.') as [keyof Subnet, string];
     const sign = dir === 'desc' ? -1 : 1;
@@ -73,20 +86,29 @@ export class SubnetService {
   }
 
   async update(caller: Caller, projectId: number, regionId: number, id: string, body: Static<typeof SubnetUpdateBody>): Promise<Subnet> {
-    return this.records.updateAttrs<SubnetAttrs, Subnet>(caller, projectId, regionId, id, body.name, (attrs) => {
-      if (body.enable_dhcp !== undefined) attrs.enable_dhcp = body.enable_dhcp;
-      if (body.gateway_ip !== undefined) attrs.gateway_ip = body.gateway_ip;
-      if (body.dns_nameservers !== undefined) attrs.dns_nameservers = body.dns_nameservers ?? [];
-      if (body.host_routes !== undefined) attrs.host_routes = hostRoutes(body.host_routes) ?? [];
-      attrs.tags = patchTags(attrs.tags, body.tags);
-    }, (r) => this.present(r));
+    return this.records.updateAttrs<SubnetAttrs, Subnet>(
+      caller,
+      projectId,
+      regionId,
+      id,
+      body.name,
+      (attrs) => {
+        if (body.enable_dhcp !== undefined) attrs.enable_dhcp = body.enable_dhcp;
+        if (body.gateway_ip !== undefined) attrs.gateway_ip = body.gateway_ip;
+        if (body.dns_nameservers !== undefined) attrs.dns_nameservers = body.dns_nameservers ?? [];
+        if (body.host_routes !== undefined) attrs.host_routes = hostRoutes(body.host_routes) ?? [];
+        attrs.tags = patchTags(attrs.tags, body.tags);
+      },
+      (r) => this.present(r),
+    );
   }
 
   async delete(caller: Caller, projectId: number, regionId: number, id: string) {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const row = await this.records.idleRow(scope, id);
     const inUse = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === id);
-    if (inUse.length > 0) throw new AppError('conflict', `Subnet ${id} has ${inUse.length} port(s) in use (${await portUsers(this.ops.resources, inUse)}); delete them first`);
+    if (inUse.length > 0)
+      throw new AppError('conflict', `Subnet ${id} has ${inUse.length} port(s) in use (${await portUsers(this.ops.resources, inUse)}); delete them first`);
     return this.records.startTask(caller, scope, row, 'delete_subnet', { subnet_id: id }, { status: 'deleting' });
   }
 
@@ -95,11 +117,26 @@ export class SubnetService {
     const total = hostCount(parseCidr(attrs.cidr)!);
     const used = (await this.ops.resources.children(row.parent_id!, 'port')).filter((p) => attrsOf<{ subnet_id: string }>(p).subnet_id === row.id).length;
     return {
-      id: row.id, name: row.name, network_id: row.parent_id!, cidr: attrs.cidr, ip_version: 4, enable_dhcp: attrs.enable_dhcp,
-      gateway_ip: attrs.gateway_ip, dns_nameservers: attrs.dns_nameservers, host_routes: attrs.host_routes, has_router: attrs.has_router,
-      total_ips: total, available_ips: total - used, tags: tagList(attrs.tags),
-      project_id: Number(row.project_id), region_id: Number(row.region_id), region: this.ops.regions.name(Number(row.region_id)),
-      creator_task_id: row.creator_task_id, task_id: row.task_id, created_at: zonedTime(row.created_at), updated_at: zonedTime(row.updated_at),
+      id: row.id,
+      name: row.name,
+      network_id: row.parent_id!,
+      cidr: attrs.cidr,
+      ip_version: 4,
+      enable_dhcp: attrs.enable_dhcp,
+      gateway_ip: attrs.gateway_ip,
+      dns_nameservers: attrs.dns_nameservers,
+      host_routes: attrs.host_routes,
+      has_router: attrs.has_router,
+      total_ips: total,
+      available_ips: total - used,
+      tags: tagList(attrs.tags),
+      project_id: Number(row.project_id),
+      region_id: Number(row.region_id),
+      region: this.ops.regions.name(Number(row.region_id)),
+      creator_task_id: row.creator_task_id,
+      task_id: row.task_id,
+      created_at: zonedTime(row.created_at),
+      updated_at: zonedTime(row.updated_at),
     };
   }
 }
@@ -110,7 +147,8 @@ function hostRoutes(routes: { destination: string; nexthop: string | null }[] | 
   return routes.map((route, i) => {
     const destination = parseNetwork(route.destination);
     if (!destination || destination.family !== 4) throw badInput([bodyField(['host_routes', i, 'destination'], 'must be an IPv4 network in CIDR form')]);
-    if (route.nexthop !== null && (route.nexthop.includes('/') || parseNetwork(route.nexthop)?.family !== 4)) throw badInput([bodyField(['host_routes', i, 'nexthop'], 'must be an IPv4 address')]);
+    if (route.nexthop !== null && (route.nexthop.includes('/') || parseNetwork(route.nexthop)?.family !== 4))
+      throw badInput([bodyField(['host_routes', i, 'nexthop'], 'must be an IPv4 address')]);
     return { destination: destination.text, nexthop: route.nexthop };
   });
 }

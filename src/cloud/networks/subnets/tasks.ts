@@ -8,7 +8,11 @@ const SUBNET_DURATION = [5_000, 10_000] as const;
 export function subnetTaskTypes(quotas: QuotaService): TaskType[] {
   return [
     createTask(quotas, {
-      type: 'create_subnet', durationMs: SUBNET_DURATION, idKey: 'subnet_id', label: 'Subnet', createdKey: 'subnets',
+      type: 'create_subnet',
+      durationMs: SUBNET_DURATION,
+      idKey: 'subnet_id',
+      label: 'Subnet',
+      createdKey: 'subnets',
       quota: () => ({ subnet_count: 1 }),
       finish: () => ({ status: 'active' }),
     }),

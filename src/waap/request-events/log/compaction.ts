@@ -21,7 +21,10 @@ export async function compactionPass(store: BlockStore): Promise<number> {
     if (hours.length === 0) return merged;
     let progress = 0;
     for (const { clientId, hour } of hours) {
-      progress += await mergeHour(store, (await store.hourBlocks(clientId, hour)).filter((b) => b.n < SMALL_BLOCK));
+      progress += await mergeHour(
+        store,
+        (await store.hourBlocks(clientId, hour)).filter((b) => b.n < SMALL_BLOCK),
+      );
       await yieldToLoop();
     }
     merged += progress;

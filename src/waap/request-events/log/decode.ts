@@ -1,15 +1,6 @@
 // Decoding block parts (the format is described in format.ts): typed-array views over the stored
 // bytes, dictionary entries decoded only when read.
-import {
-  type BlockHeader,
-  type EventRow,
-  type FieldName,
-  FORMAT_VERSION,
-  INTEGER_FIELDS,
-  PARTS,
-  type Summary,
-  TIME_SECTION,
-} from './format.js';
+import { type BlockHeader, type EventRow, type FieldName, FORMAT_VERSION, INTEGER_FIELDS, PARTS, type Summary, TIME_SECTION } from './format.js';
 
 const align4 = (n: number) => (n + 3) & ~3;
 const STRING_HEADER_BYTES = 24;
@@ -50,7 +41,12 @@ export class TextColumn {
     this.textAt = at + 16 + 4 * (this.entries + 1);
     this.textEnd = this.textAt + textBytes;
     const codesAt = buffer.byteOffset + align4(this.textEnd);
-    this.codes = width === 1 ? new Uint8Array(buffer.buffer, codesAt, n) : width === 2 ? new Uint16Array(buffer.buffer, codesAt, n) : new Uint32Array(buffer.buffer, codesAt, n);
+    this.codes =
+      width === 1
+        ? new Uint8Array(buffer.buffer, codesAt, n)
+        : width === 2
+          ? new Uint16Array(buffer.buffer, codesAt, n)
+          : new Uint32Array(buffer.buffer, codesAt, n);
   }
 
   /** The value of dictionary entry `code`. */

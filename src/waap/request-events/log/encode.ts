@@ -38,9 +38,10 @@ const TEXT_FIELDS = PARTS.flat().filter((f): f is FieldName => f !== 'request_ti
  * One reader per field: `row[field]` with a varying field name is a megamorphic property load, a
  * measurable share of encoding; a function per field keeps each load monomorphic.
  */
-const READERS = Object.fromEntries(
-  TEXT_FIELDS.map((f) => [f, new Function('row', `return row.${f};`) as (row: EventRow) => string | number]),
-) as Record<FieldName, (row: EventRow) => string | number>;
+const READERS = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Function('row', `return row.${f};`) as (row: EventRow) => string | number])) as Record<
+  FieldName,
+  (row: EventRow) => string | number
+>;
 
 /** A field over a whole batch: its distinct values and, per row in block order, the value's index. */
 interface BatchColumn {

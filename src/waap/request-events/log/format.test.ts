@@ -21,9 +21,19 @@ describe('path globs and prefixes', () => {
     expect(globMatcher('a*a')('aa')).toBe(true);
   });
   it('agrees with a regular expression on every glob and path over a small alphabet', () => {
-    const reference = (glob: string) => new RegExp(`^${glob.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`);
+    const reference = (glob: string) =>
+      new RegExp(
+        `^${glob
+          .split('*')
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[\\s\\S]*')}$`,
+      );
     fc.assert(
-      fc.property(fc.stringMatching(/^[ab*/]{0,8}$/), fc.stringMatching(/^[ab/]{0,12}$/), (glob, path) => globMatcher(glob)(path) === reference(glob).test(path)),
+      fc.property(
+        fc.stringMatching(/^[ab*/]{0,8}$/),
+        fc.stringMatching(/^[ab/]{0,12}$/),
+        (glob, path) => globMatcher(glob)(path) === reference(glob).test(path),
+      ),
       { numRuns: 5000 },
     );
   });
@@ -50,14 +60,55 @@ const T0 = Date.parse('2026-03-01T10:00:00Z');
 
 function row(n: number, over: Partial<EventRow> = {}): EventRow {
   return {
-    client_id: 1, request_time: T0 + n * 1000, id: `id-${n}`, domain_id: 7, domain: 'x.example.com', decision: n % 3 === 0 ? 'blocked' : 'passed',
-    optional_action: '', action: 'allow', result: 'passed', client_ip: `10.0.0.${n % 5}`, country: n % 2 ? 'US' : 'DE', method: 'GET',
-    path: n % 2 ? '/api/v1/users' : '/index.html', status_code: n % 4 === 0 ? 404 : 200, rule_id: '', rule_name: '', reference_id: '', session_id: '',
-    user_agent: 'curl/8', user_agent_client: 'curl', user_agent_device: 'Other', organization: 'Ünïcode Org', traffic_types: 'api', tags: '',
-    scheme: 'https', http_version: '1.1', ja3: '', ja4: '', ua_client_version: '', ua_base_browser: '', ua_base_browser_version: '', ua_os: '',
-    ua_device_type: '', ua_cpu: '', ua_rendering_engine: '', ua_client_type: '', subnet: '', content_type: '', response_time: `${n}ms`,
-    request_headers: '{}', incident_id: '', request_type: '', session_request_count: '', requested_domain: 'x.example.com', query_string: '',
-    pattern_matched_tags: '[]', common_tags: '[]', detector: '[]', ...over,
+    client_id: 1,
+    request_time: T0 + n * 1000,
+    id: `id-${n}`,
+    domain_id: 7,
+    domain: 'x.example.com',
+    decision: n % 3 === 0 ? 'blocked' : 'passed',
+    optional_action: '',
+    action: 'allow',
+    result: 'passed',
+    client_ip: `10.0.0.${n % 5}`,
+    country: n % 2 ? 'US' : 'DE',
+    method: 'GET',
+    path: n % 2 ? '/api/v1/users' : '/index.html',
+    status_code: n % 4 === 0 ? 404 : 200,
+    rule_id: '',
+    rule_name: '',
+    reference_id: '',
+    session_id: '',
+    user_agent: 'curl/8',
+    user_agent_client: 'curl',
+    user_agent_device: 'Other',
+    organization: 'Ünïcode Org',
+    traffic_types: 'api',
+    tags: '',
+    scheme: 'https',
+    http_version: '1.1',
+    ja3: '',
+    ja4: '',
+    ua_client_version: '',
+    ua_base_browser: '',
+    ua_base_browser_version: '',
+    ua_os: '',
+    ua_device_type: '',
+    ua_cpu: '',
+    ua_rendering_engine: '',
+    ua_client_type: '',
+    subnet: '',
+    content_type: '',
+    response_time: `${n}ms`,
+    request_headers: '{}',
+    incident_id: '',
+    request_type: '',
+    session_request_count: '',
+    requested_domain: 'x.example.com',
+    query_string: '',
+    pattern_matched_tags: '[]',
+    common_tags: '[]',
+    detector: '[]',
+    ...over,
   };
 }
 
@@ -65,10 +116,17 @@ describe('block encoding', () => {
   it('round-trips every field, blocks per client and hour in time order (equal times in arrival order)', () => {
     const rows = [row(3), row(1), row(2, { client_id: 2 }), row(5000), row(1, { id: 'same-time' }), row(4, { organization: '' })];
     const blocks = encodeBlocks(rows);
-    expect(blocks.map((b) => [b.clientId, b.hour, b.n])).toEqual([[1, T0, 4], [2, T0, 1], [1, T0 + HOUR, 1]]);
+    expect(blocks.map((b) => [b.clientId, b.hour, b.n])).toEqual([
+      [1, T0, 4],
+      [2, T0, 1],
+      [1, T0 + HOUR, 1],
+    ]);
     const first = blocks[0];
     const header = { blockId: 1, clientId: 1, hour: first.hour, n: first.n, firstTime: first.firstTime, lastTime: first.lastTime, stamp: 0 };
-    const decoded = decodeRows(header, first.parts.map((raw) => decodePart(raw)));
+    const decoded = decodeRows(
+      header,
+      first.parts.map((raw) => decodePart(raw)),
+    );
     expect(decoded.map((r) => r.id)).toEqual(['id-1', 'same-time', 'id-3', 'id-4']);
     expect(decoded[0]).toEqual(row(1));
     expect(decoded[3].organization).toBe('');
@@ -97,7 +155,10 @@ describe('block encoding', () => {
     const [block] = encodeBlocks(Array.from({ length: 12 }, (_, i) => row(i)));
     const summary = parseSummary(block.summary);
     const count = (name: string, a: string, b: string) => {
-      const [da, db] = { decision: ['decision', 'optional_action'], prefix: ['path_prefix', 'decision'], geo: ['country', 'method'] }[name] as ['decision', 'optional_action'];
+      const [da, db] = { decision: ['decision', 'optional_action'], prefix: ['path_prefix', 'decision'], geo: ['country', 'method'] }[name] as [
+        'decision',
+        'optional_action',
+      ];
       const t = summary.rollups[name];
       let n = 0;
       for (let i = 0; i < t.length; i += 3) if (summary.dims[da][t[i]] === a && summary.dims[db][t[i + 1]] === b) n += t[i + 2];

@@ -2,19 +2,7 @@
 // event's details, over the blocks read and counted by scan.ts; and the registry of every query
 // reader threads run.
 import { type EventRow, type FieldName, FIELD_PLACE, floorHour, HOUR_MS, INTEGER_FIELDS, Interner, PARTS } from './format.js';
-import {
-  Block,
-  blocksOf,
-  countAll,
-  load,
-  locate,
-  type Plan,
-  plan,
-  partsOf,
-  type Query,
-  rangeBlocks,
-  TIME_PART,
-} from './scan.js';
+import { Block, blocksOf, countAll, load, locate, type Plan, plan, partsOf, type Query, rangeBlocks, TIME_PART } from './scan.js';
 import { decodeRow } from './decode.js';
 import { topKeysQuery, trafficQuery } from './stats.js';
 import type { EventFilter } from './filter.js';
@@ -25,8 +13,29 @@ export type Ordering = { column: string; descending: boolean };
 
 /** The list record's fields, as stored. */
 export const SUMMARY_FIELDS = [
-  'id', 'path', 'client_ip', 'method', 'rule_name', 'country', 'action', 'rule_id', 'domain', 'domain_id', 'user_agent', 'user_agent_client',
-  'organization', 'reference_id', 'session_id', 'status_code', 'result', 'traffic_types', 'decision', 'optional_action', 'scheme', 'http_version', 'ja3',
+  'id',
+  'path',
+  'client_ip',
+  'method',
+  'rule_name',
+  'country',
+  'action',
+  'rule_id',
+  'domain',
+  'domain_id',
+  'user_agent',
+  'user_agent_client',
+  'organization',
+  'reference_id',
+  'session_id',
+  'status_code',
+  'result',
+  'traffic_types',
+  'decision',
+  'optional_action',
+  'scheme',
+  'http_version',
+  'ja3',
 ] as const satisfies readonly FieldName[];
 export type SummaryField = (typeof SUMMARY_FIELDS)[number];
 /** An event of a list page or an export chunk: the list fields and the time. */
@@ -176,15 +185,24 @@ function rankValues(blocks: readonly Block[], field: FieldName, descending: bool
   const idsOf = new Map<Block, Int32Array>();
   for (const block of blocks) {
     const column = block.text(field);
-    idsOf.set(block, Int32Array.from({ length: column.entries }, (_, code) => met.id(column.text(code))));
+    idsOf.set(
+      block,
+      Int32Array.from({ length: column.entries }, (_, code) => met.id(column.text(code))),
+    );
   }
   const values = met.values;
   const numeric = INTEGER_FIELDS.has(field);
-  const sorted = values.map((_, i) => i).sort((a, b) => (numeric ? Number(values[a]) - Number(values[b]) : values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
+  const sorted = values
+    .map((_, i) => i)
+    .sort((a, b) => (numeric ? Number(values[a]) - Number(values[b]) : values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
   const rankOfId = new Int32Array(values.length);
   sorted.forEach((id, rank) => (rankOfId[id] = descending ? values.length - 1 - rank : rank));
   const of = new Map<Block, Int32Array>();
-  for (const [block, codeIds] of idsOf) of.set(block, codeIds.map((id) => rankOfId[id]));
+  for (const [block, codeIds] of idsOf)
+    of.set(
+      block,
+      codeIds.map((id) => rankOfId[id]),
+    );
   return { size: values.length, of };
 }
 
@@ -214,9 +232,10 @@ export function* listQuery(spec: ListSpec, sortAtOnce = SORT_AT_ONCE): Query<{ c
   const blocks = yield* rangeBlocks(spec.filter);
   const count = yield* countAll(blocks, p);
   if (spec.limit === 0 || spec.offset >= count) return { count, rows: [] };
-  const refs = spec.ordering.column === 'request_time'
-    ? yield* timePage(blocks, p, spec.ordering.descending, spec.limit, spec.offset)
-    : yield* fieldPage(blocks, p, spec.ordering, spec.limit, spec.offset, sortAtOnce);
+  const refs =
+    spec.ordering.column === 'request_time'
+      ? yield* timePage(blocks, p, spec.ordering.descending, spec.limit, spec.offset)
+      : yield* fieldPage(blocks, p, spec.ordering, spec.limit, spec.offset, sortAtOnce);
   return { count, rows: yield* summaries(refs) };
 }
 
@@ -233,7 +252,10 @@ export interface Cursor {
 
 /** Whether an event comes after the cursor in newest-first order. */
 function after(ref: Ref, cursor: Cursor): boolean {
-  return ref.time < cursor.time || (ref.time === cursor.time && (ref.block.header.blockId < cursor.blockId || (ref.block.header.blockId === cursor.blockId && ref.position < cursor.position)));
+  return (
+    ref.time < cursor.time ||
+    (ref.time === cursor.time && (ref.block.header.blockId < cursor.blockId || (ref.block.header.blockId === cursor.blockId && ref.position < cursor.position)))
+  );
 }
 
 /** The next `size` matching events after the cursor, newest first, reading only the hours it needs. */

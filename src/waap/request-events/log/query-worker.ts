@@ -58,7 +58,8 @@ function postgresRunner(url: string, schema: string | undefined): Run {
     made.on('error', () => {});
     return made;
   });
-  return async (name, args, deadline) => PostgresBlockReads.snapshot(await pool, (reads) => runAsync(startQuery(name, args as never), reads, cache, deadline), deadline);
+  return async (name, args, deadline) =>
+    PostgresBlockReads.snapshot(await pool, (reads) => runAsync(startQuery(name, args as never), reads, cache, deadline), deadline);
 }
 
 const run = data.sqliteFile ? sqliteRunner(data.sqliteFile) : postgresRunner(data.postgresUrl!, data.schema);

@@ -11,7 +11,13 @@ const T0 = Date.parse('2026-03-01T10:00:00Z');
 
 function rows(n: number): EventRow[] {
   return Array.from({ length: n }, (_, i) => {
-    const row: Record<string, unknown> = { client_id: 1, request_time: T0 + i, id: `${i.toString(16).padStart(32, '0')}-000001`, domain_id: 1, status_code: 200 };
+    const row: Record<string, unknown> = {
+      client_id: 1,
+      request_time: T0 + i,
+      id: `${i.toString(16).padStart(32, '0')}-000001`,
+      domain_id: 1,
+      status_code: 200,
+    };
     for (const field of Object.keys(FIELD_PLACE)) if (!(field in row)) row[field] = '';
     return row as unknown as EventRow;
   });

@@ -92,7 +92,11 @@ export class BlockCache {
   }
 
   /** What a `parts` fetch still has to read, and how to finish it with the rows read. */
-  partsOf(blocks: readonly BlockHeader[], parts: readonly number[], keep = true): { missing: number[]; finish(rows: { block_id: number; part: number; data: Buffer | Uint8Array }[]): DecodedPart[][] } {
+  partsOf(
+    blocks: readonly BlockHeader[],
+    parts: readonly number[],
+    keep = true,
+  ): { missing: number[]; finish(rows: { block_id: number; part: number; data: Buffer | Uint8Array }[]): DecodedPart[][] } {
     const found = blocks.map((h) => parts.map((p) => this.parts.get(`${blockKey(h)}:${p}`)));
     const missing = blocks.filter((_, i) => found[i].some((d) => !d)).map((h) => h.blockId);
     return {

@@ -16,10 +16,14 @@ export class SqliteBlockReads implements BlockReads<false> {
   private readonly commit;
 
   constructor(db: SQLite.Database) {
-    this.blocksStatement = db.prepare(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = ? and hour >= ? and hour < ? order by hour desc, block_id desc`);
+    this.blocksStatement = db.prepare(
+      `select ${HEADER_COLUMNS} from waap_event_blocks where client_id = ? and hour >= ? and hour < ? order by hour desc, block_id desc`,
+    );
     // Lists of ids travel as one JSON parameter: one prepared statement whatever their number.
     this.summariesStatement = db.prepare('select block_id, summary from waap_event_blocks where block_id in (select value from json_each(?))');
-    this.partsStatement = db.prepare('select block_id, part, data from waap_event_parts where block_id in (select value from json_each(?)) and part in (select value from json_each(?))');
+    this.partsStatement = db.prepare(
+      'select block_id, part, data from waap_event_parts where block_id in (select value from json_each(?)) and part in (select value from json_each(?))',
+    );
     this.idsStatement = db.prepare('select id, hour from waap_event_ids where client_id = ? and id in (select value from json_each(?))');
     this.begin = db.prepare('begin');
     this.commit = db.prepare('commit');
@@ -58,21 +62,33 @@ export class PostgresBlockReads implements BlockReads<true> {
   constructor(private readonly db: PgQueryable) {}
 
   async blocks(clientId: number, fromHour: number, toHour: number): Promise<BlockHeader[]> {
-    const result = await this.db.query(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = $1 and hour >= $2 and hour < $3 order by hour desc, block_id desc`, [clientId, fromHour, toHour]);
+    const result = await this.db.query(
+      `select ${HEADER_COLUMNS} from waap_event_blocks where client_id = $1 and hour >= $2 and hour < $3 order by hour desc, block_id desc`,
+      [clientId, fromHour, toHour],
+    );
     return (result.rows as HeaderRow[]).map(toHeader);
   }
 
   async summaries(blockIds: readonly number[]) {
-    return (await this.db.query('select block_id, summary from waap_event_blocks where block_id = any($1::bigint[])', [blockIds])).rows as { block_id: number; summary: string }[];
+    return (await this.db.query('select block_id, summary from waap_event_blocks where block_id = any($1::bigint[])', [blockIds])).rows as {
+      block_id: number;
+      summary: string;
+    }[];
   }
 
   async parts(blockIds: readonly number[], parts: readonly number[]) {
-    const result = await this.db.query('select block_id, part, data from waap_event_parts where block_id = any($1::bigint[]) and part = any($2::int[])', [blockIds, parts]);
+    const result = await this.db.query('select block_id, part, data from waap_event_parts where block_id = any($1::bigint[]) and part = any($2::int[])', [
+      blockIds,
+      parts,
+    ]);
     return result.rows as { block_id: number; part: number; data: Buffer }[];
   }
 
   async idHours(clientId: number, ids: readonly string[]) {
-    return (await this.db.query('select id, hour from waap_event_ids where client_id = $1 and id = any($2::text[])', [clientId, ids])).rows as { id: string; hour: number }[];
+    return (await this.db.query('select id, hour from waap_event_ids where client_id = $1 and id = any($2::text[])', [clientId, ids])).rows as {
+      id: string;
+      hour: number;
+    }[];
   }
 
   /**

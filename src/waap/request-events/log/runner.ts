@@ -40,9 +40,10 @@ export class QueryRunner {
     const connection = database.connection;
     const offMainThread = options.threads > 0 && ('postgresUrl' in connection || connection.sqliteFile !== null);
     if (offMainThread) {
-      const data: QueryWorkerData = 'postgresUrl' in connection
-        ? { postgresUrl: connection.postgresUrl, schema: connection.schema, cacheBytes: options.cacheBytes }
-        : { sqliteFile: connection.sqliteFile!, cacheBytes: options.cacheBytes };
+      const data: QueryWorkerData =
+        'postgresUrl' in connection
+          ? { postgresUrl: connection.postgresUrl, schema: connection.schema, cacheBytes: options.cacheBytes }
+          : { sqliteFile: connection.sqliteFile!, cacheBytes: options.cacheBytes };
       this.pool = new WorkerPool(() => moduleWorker(import.meta.url, './query-worker.ts', 'waap-query-worker.cjs', data), options.threads);
     }
   }

@@ -175,7 +175,11 @@ function testOf(condition: Condition): Test {
   }
   if (condition.kind === 'substring') {
     const needles = condition.values.map((v) => v.toLowerCase());
-    return { field: 'user_agent', negate: condition.negate, entries: (column) => byPredicate(column, (ua) => needles.some((n) => ua.toLowerCase().includes(n))) };
+    return {
+      field: 'user_agent',
+      negate: condition.negate,
+      entries: (column) => byPredicate(column, (ua) => needles.some((n) => ua.toLowerCase().includes(n))),
+    };
   }
   const tags = condition.values.map((t) => `,${t},`);
   return { field: 'tags', negate: condition.negate, entries: (column) => byPredicate(column, (value) => tags.some((t) => value.includes(t))) };
@@ -340,5 +344,8 @@ export function* countAll(blocks: readonly Block[], p: Plan): Query<number> {
 
 /** Makes sure blocks counted from summaries know their matching positions too. */
 export function* locate(blocks: readonly Block[], p: Plan): Query<void> {
-  yield* scanAll(blocks.filter((b) => b.count !== 0 && !b.located), p);
+  yield* scanAll(
+    blocks.filter((b) => b.count !== 0 && !b.located),
+    p,
+  );
 }

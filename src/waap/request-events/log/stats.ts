@@ -49,7 +49,8 @@ export function* topKeysQuery(filter: EventFilter, field: FieldName, top: number
       local.set(combo, (local.get(combo) ?? 0) + 1);
       if (seen && !seen[keys.codes[i]]) {
         seen[keys.codes[i]] = 1;
-        if (!described.has(keys.value(i))) described.set(keys.value(i), { country: block.text('country').value(i), organization: block.text('organization').value(i) });
+        if (!described.has(keys.value(i)))
+          described.set(keys.value(i), { country: block.text('country').value(i), organization: block.text('organization').value(i) });
       }
     });
     for (const [combo, n] of local) {

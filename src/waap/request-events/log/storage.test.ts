@@ -67,7 +67,9 @@ describe('blocks and arrival order', () => {
   it('lists events of equal time newest arrival first (oldest first when ascending)', async () => {
     for (const n of [1, 2, 3]) await ingest(t, [event(d, n, NOW - 5000)]);
     const list = async (ordering: string) =>
-      (await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}&ordering=${ordering}`, { headers: a.headers })).json().results.map((r: { id: string }) => r.id);
+      (await t.request('GET', `/waap/v1/analytics/requests?start=${new Date(NOW - DAY).toISOString()}&ordering=${ordering}`, { headers: a.headers }))
+        .json()
+        .results.map((r: { id: string }) => r.id);
     expect(await list('-request_time')).toEqual([rid(3), rid(2), rid(1)]);
     expect(await list('request_time')).toEqual([rid(1), rid(2), rid(3)]);
   });
@@ -76,7 +78,14 @@ describe('blocks and arrival order', () => {
     const n = MAX_BLOCK_EVENTS + 2000;
     const hour = Math.floor((NOW - 10 * HOUR) / HOUR) * HOUR;
     const times = Array.from({ length: n }, (_, i) => hour + Math.floor((i * (HOUR - 1)) / n));
-    expect((await ingest(t, times.map((time, i) => event(d, 100_000 + i, time, { decision: i % 7 === 0 ? 'blocked' : 'passed' })))).accepted).toBe(n);
+    expect(
+      (
+        await ingest(
+          t,
+          times.map((time, i) => event(d, 100_000 + i, time, { decision: i % 7 === 0 ? 'blocked' : 'passed' })),
+        )
+      ).accepted,
+    ).toBe(n);
     const hourBlocks = await t.db.kysely.selectFrom('waap_event_blocks').select('n').where('hour', '=', hour).execute();
     expect(hourBlocks.map((b) => Number(b.n)).sort((x, y) => y - x)).toEqual([MAX_BLOCK_EVENTS, 2000]);
     const filter = { clientId: a.clientId, from: hour, toExcl: hour + HOUR, conditions: [] };
@@ -84,7 +93,12 @@ describe('blocks and arrival order', () => {
     for (const offset of [0, 1990, 2000, 9999, n - 3]) {
       const page = await t.waap.log.run('list', { filter, ordering: { column: 'request_time', descending: true }, limit: 3, offset });
       expect(page.count).toBe(n);
-      expect(page.rows.map((r) => r.id)).toEqual([0, 1, 2].map((k) => offset + k).filter((k) => k < n).map(newest));
+      expect(page.rows.map((r) => r.id)).toEqual(
+        [0, 1, 2]
+          .map((k) => offset + k)
+          .filter((k) => k < n)
+          .map(newest),
+      );
     }
     const blocked = await t.waap.log.run('count', { ...filter, conditions: [{ kind: 'in', column: 'decision', values: ['blocked'], negate: false }] });
     expect(blocked).toBe(Math.ceil(n / 7));
@@ -105,23 +119,36 @@ describe('pages ordered by a field', () => {
       const a = await t.account();
       const domains = [(await createDomain(t, a.clientId, 'x.example.com')).id, (await createDomain(t, a.clientId, 'y.example.com')).id];
       const all = samples(domains, 400, NOW, 1);
-      await ingest(t, all.map((s) => s.record));
+      await ingest(
+        t,
+        all.map((s) => s.record),
+      );
       const value: Record<string, (s: Sample) => string | number> = {
-        decision: (s) => s.decision, status_code: (s) => s.status, path: (s) => s.path, client_ip: (s) => s.client_ip, domain_id: (s) => s.domain_id, country: (s) => s.country,
+        decision: (s) => s.decision,
+        status_code: (s) => s.status,
+        path: (s) => s.path,
+        client_ip: (s) => s.client_ip,
+        domain_id: (s) => s.domain_id,
+        country: (s) => s.country,
       };
       for (const [column, of] of Object.entries(value)) {
         for (const descending of [false, true]) {
-          const expected = all.filter((s) => s.time >= NOW - 29 * DAY).sort((x, y) => {
-            const [u, v] = [of(x), of(y)];
-            const byValue = typeof u === 'number' ? u - (v as number) : u < v ? -1 : u > v ? 1 : 0;
-            return (descending ? -byValue : byValue) || (descending ? y.time - x.time : x.time - y.time);
-          });
+          const expected = all
+            .filter((s) => s.time >= NOW - 29 * DAY)
+            .sort((x, y) => {
+              const [u, v] = [of(x), of(y)];
+              const byValue = typeof u === 'number' ? u - (v as number) : u < v ? -1 : u > v ? 1 : 0;
+              return (descending ? -byValue : byValue) || (descending ? y.time - x.time : x.time - y.time);
+            });
           for (const offset of [0, 37, 150, 390]) {
             const spec = { filter: range(a.clientId), ordering: { column, descending }, limit: 25, offset };
             const want = expected.slice(offset, offset + 25).map((s) => s.id);
             for (const sortAtOnce of [100_000, 1]) {
               const page = await runDirect(t, listQuery(spec, sortAtOnce));
-              expect(page.rows.map((r) => r.id), `${column} ${descending ? 'desc' : 'asc'} offset ${offset}, sorted at once up to ${sortAtOnce}`).toEqual(want);
+              expect(
+                page.rows.map((r) => r.id),
+                `${column} ${descending ? 'desc' : 'asc'} offset ${offset}, sorted at once up to ${sortAtOnce}`,
+              ).toEqual(want);
             }
           }
         }

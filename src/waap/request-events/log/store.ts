@@ -17,7 +17,12 @@ const ID_ROWS = 64;
 
 export class BlockStore {
   private sqliteInsert?: (rows: readonly EventRow[]) => boolean[];
-  private sqliteReplace?: (old: readonly BlockHeader[], blocks: readonly EncodedBlock[], keepId: number, droppedIds: readonly { clientId: number; id: string }[]) => void;
+  private sqliteReplace?: (
+    old: readonly BlockHeader[],
+    blocks: readonly EncodedBlock[],
+    keepId: number,
+    droppedIds: readonly { clientId: number; id: string }[],
+  ) => void;
 
   constructor(private readonly database: Database) {
     // Block parts are written as large blobs; a bigger page cache than SQLite's 2 MB default keeps the
@@ -63,11 +68,15 @@ export class BlockStore {
 
   /** Writes one encoded block and its parts; returns its id. */
   private sqliteBlockWriter(db: SQLite.Database): (block: EncodedBlock, blockId?: number) => number {
-    const insertBlock = db.prepare('insert into waap_event_blocks (block_id, client_id, hour, n, first_time, last_time, stamp, summary) values (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertBlock = db.prepare(
+      'insert into waap_event_blocks (block_id, client_id, hour, n, first_time, last_time, stamp, summary) values (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     const insertParts = db.prepare(`insert into waap_event_parts (block_id, part, data) values ${PARTS.map(() => '(?, ?, ?)').join(', ')}`);
     const params: unknown[] = new Array(3 * PARTS.length);
     return (block, blockId) => {
-      const id = Number(insertBlock.run(blockId ?? null, block.clientId, block.hour, block.n, block.firstTime, block.lastTime, newStamp(), block.summary).lastInsertRowid);
+      const id = Number(
+        insertBlock.run(blockId ?? null, block.clientId, block.hour, block.n, block.firstTime, block.lastTime, newStamp(), block.summary).lastInsertRowid,
+      );
       block.parts.forEach((data, part) => {
         params[3 * part] = id;
         params[3 * part + 1] = part;
@@ -103,7 +112,10 @@ export class BlockStore {
 
   /** A client's blocks of one hour, oldest first. */
   async hourBlocks(clientId: number, hour: number): Promise<BlockHeader[]> {
-    const rows = await this.select<HeaderRow>(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = $1 and hour = $2 order by block_id`, [clientId, hour]);
+    const rows = await this.select<HeaderRow>(`select ${HEADER_COLUMNS} from waap_event_blocks where client_id = $1 and hour = $2 order by block_id`, [
+      clientId,
+      hour,
+    ]);
     return rows.map(toHeader);
   }
 
@@ -139,12 +151,20 @@ export class BlockStore {
       byBlock.set(Number(row.block_id), parts);
     }
     if (blocks.some((b) => (byBlock.get(b.blockId) ?? []).filter(Boolean).length !== PARTS.length)) return null;
-    return blocks.map((b) => decodeRows(b, byBlock.get(b.blockId)!.map((raw) => decodePart(raw))));
+    return blocks.map((b) =>
+      decodeRows(
+        b,
+        byBlock.get(b.blockId)!.map((raw) => decodePart(raw)),
+      ),
+    );
   }
 
   /** The request ids a block holds. */
   async blockIds(block: BlockHeader): Promise<string[]> {
-    const rows = await this.select<{ data: Buffer }>('select data from waap_event_parts where block_id = $1 and part = $2', [block.blockId, FIELD_PLACE.id.part]);
+    const rows = await this.select<{ data: Buffer }>('select data from waap_event_parts where block_id = $1 and part = $2', [
+      block.blockId,
+      FIELD_PLACE.id.part,
+    ]);
     if (rows.length === 0) return [];
     const column = decodePart(rows[0].data).columns[FIELD_PLACE.id.index] as TextColumn;
     return column.texts();
@@ -172,7 +192,10 @@ export class BlockStore {
     try {
       await pgTransaction(this.database.raw.pg!, 'begin', async (client) => {
         const ids = old.map((b) => b.blockId);
-        const gone = await client.query('delete from waap_event_blocks where (block_id, stamp) in (select * from unnest($1::bigint[], $2::bigint[]))', [ids, old.map((b) => b.stamp)]);
+        const gone = await client.query('delete from waap_event_blocks where (block_id, stamp) in (select * from unnest($1::bigint[], $2::bigint[]))', [
+          ids,
+          old.map((b) => b.stamp),
+        ]);
         if (gone.rowCount !== old.length) throw new BlockChanged();
         await client.query('delete from waap_event_parts where block_id = any($1::bigint[])', [ids]);
         if (droppedIds.length > 0) {
@@ -196,14 +219,16 @@ export class BlockStore {
     const deleteBlock = db.prepare('delete from waap_event_blocks where block_id = ? and stamp = ?');
     const deleteParts = db.prepare('delete from waap_event_parts where block_id = ?');
     const deleteId = db.prepare('delete from waap_event_ids where client_id = ? and id = ?');
-    return db.transaction((old: readonly BlockHeader[], blocks: readonly EncodedBlock[], keepId: number, droppedIds: readonly { clientId: number; id: string }[]) => {
-      for (const b of old) {
-        if (deleteBlock.run(b.blockId, b.stamp).changes !== 1) throw new BlockChanged();
-        deleteParts.run(b.blockId);
-      }
-      for (const d of droppedIds) deleteId.run(d.clientId, d.id);
-      blocks.forEach((block, i) => writeBlock(block, i === blocks.length - 1 ? keepId : undefined));
-    });
+    return db.transaction(
+      (old: readonly BlockHeader[], blocks: readonly EncodedBlock[], keepId: number, droppedIds: readonly { clientId: number; id: string }[]) => {
+        for (const b of old) {
+          if (deleteBlock.run(b.blockId, b.stamp).changes !== 1) throw new BlockChanged();
+          deleteParts.run(b.blockId);
+        }
+        for (const d of droppedIds) deleteId.run(d.clientId, d.id);
+        blocks.forEach((block, i) => writeBlock(block, i === blocks.length - 1 ? keepId : undefined));
+      },
+    );
   }
 
   private async select<R>(text: string, params: unknown[]): Promise<R[]> {
@@ -217,14 +242,26 @@ export class BlockStore {
 async function writePgBlocks(client: pg.PoolClient, blocks: readonly EncodedBlock[], lastId?: number): Promise<void> {
   if (blocks.length === 0) return;
   const fresh = lastId === undefined ? blocks.length : blocks.length - 1;
-  const taken = fresh > 0
-    ? (await client.query("select nextval(pg_get_serial_sequence('waap_event_blocks', 'block_id')) as id from generate_series(1, $1)", [fresh])).rows.map((r: { id: number }) => Number(r.id))
-    : [];
+  const taken =
+    fresh > 0
+      ? (await client.query("select nextval(pg_get_serial_sequence('waap_event_blocks', 'block_id')) as id from generate_series(1, $1)", [fresh])).rows.map(
+          (r: { id: number }) => Number(r.id),
+        )
+      : [];
   const ids = lastId === undefined ? taken : [...taken, lastId];
   await client.query(
     `insert into waap_event_blocks (block_id, client_id, hour, n, first_time, last_time, stamp, summary)
      select * from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[], $7::bigint[], $8::text[])`,
-    [ids, blocks.map((b) => b.clientId), blocks.map((b) => b.hour), blocks.map((b) => b.n), blocks.map((b) => b.firstTime), blocks.map((b) => b.lastTime), blocks.map(() => newStamp()), blocks.map((b) => b.summary)],
+    [
+      ids,
+      blocks.map((b) => b.clientId),
+      blocks.map((b) => b.hour),
+      blocks.map((b) => b.n),
+      blocks.map((b) => b.firstTime),
+      blocks.map((b) => b.lastTime),
+      blocks.map(() => newStamp()),
+      blocks.map((b) => b.summary),
+    ],
   );
   const partIds: number[] = [];
   const partNumbers: number[] = [];
@@ -236,7 +273,11 @@ async function writePgBlocks(client: pg.PoolClient, blocks: readonly EncodedBloc
       data.push(buffer);
     }),
   );
-  await client.query('insert into waap_event_parts (block_id, part, data) select * from unnest($1::bigint[], $2::int[], $3::bytea[])', [partIds, partNumbers, data]);
+  await client.query('insert into waap_event_parts (block_id, part, data) select * from unnest($1::bigint[], $2::int[], $3::bytea[])', [
+    partIds,
+    partNumbers,
+    data,
+  ]);
 }
 
 /** A block to replace was replaced or removed by someone else first. */
