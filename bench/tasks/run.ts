@@ -5,6 +5,7 @@
 //   --database-url postgres://...   on PostgreSQL (in a schema of its own, dropped afterwards)
 //   --compare <entry>               also an older build's dist/edgeplane.mjs, alternating: before/after
 //   --skip-get                      the create phase only
+//   --node-args "..."               node options of the measured servers (e.g. --cpu-prof)
 import { randomBytes } from 'node:crypto';
 import { type Child, cpuMicros, load, median, startBare, startEdgeplane } from '../lib/servers.js';
 import { dropPostgresSchema } from '../../src/platform/db/index.js';
@@ -20,6 +21,8 @@ const rounds = Number(option('rounds', '3'));
 const databaseUrl = option('database-url', '');
 const compare = option('compare', '');
 const skipGet = args.includes('--skip-get');
+// e.g. --node-args "--cpu-prof --cpu-prof-dir=/tmp/tasks" to profile the measured servers.
+const nodeArgs = option('node-args', '').split(' ').filter(Boolean);
 const apiKey = 'bench-tasks-token-0123456789';
 const admin = 'bench-tasks-admin-0123456789';
 const headers = { authorization: `APIKey ${apiKey}` };
@@ -33,7 +36,7 @@ async function start(port: number, entry?: string): Promise<Child> {
     schemas.push(schema);
     Object.assign(env, { EDGEPLANE_MEMORY: 'false', EDGEPLANE_DATABASE_URL: databaseUrl, EDGEPLANE_DATABASE_SCHEMA: schema });
   }
-  return startEdgeplane(port, env, entry);
+  return startEdgeplane(port, env, entry, nodeArgs);
 }
 
 function client(server: Child) {
