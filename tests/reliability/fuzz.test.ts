@@ -11,6 +11,7 @@ import { createTestApp, engineName, type TestApp } from '../support/app.js';
 import { CLIENT_ERROR_STATUSES, envelopeProblem } from './support/envelopes.js';
 import { ownEverything, type Owned } from './support/fixture.js';
 import { readCatalogue } from '../../src/platform/catalogue/index.js';
+import { operationKey } from '../../src/platform/http.js';
 import { engineOperationsOf, type FuzzRequest, invalidRequest, type Operation, operationsOf, validRequest } from './support/operations.js';
 
 const SCALE = Number(process.env.EDGEPLANE_FUZZ_SCALE || 1);
@@ -302,6 +303,35 @@ function describeRequest(r: FuzzRequest): string {
   return `${r.method} ${r.url.slice(0, 200)} [${r.mutation || 'valid'}]${body}`;
 }
 
+/** The input-refusal statuses (400, 422) the reference declares for each operation, where it declares any. */
+const DECLARED_INPUT_STATUSES = new Map(
+  readCatalogue()
+    .operations.map(
+      (op) =>
+        [
+          operationKey(op.method, op.path),
+          Object.keys(op.responses)
+            .map(Number)
+            .filter((status) => status === 400 || status === 422),
+        ] as const,
+    )
+    .filter(([, statuses]) => statuses.length > 0),
+);
+
+/**
+ * Whether the router can match the URL to an operation at all: a path that does not percent-decode or has
+ * a segment past the router's limit is refused (400) before any operation, so no operation's statuses apply.
+ */
+const MAX_PATH_SEGMENT = 500; // the router's maxParamLength (src/app.ts)
+function routable(url: string): boolean {
+  const path = url.split('?')[0];
+  try {
+    return path.split('/').every((segment) => segment.length <= MAX_PATH_SEGMENT && decodeURIComponent(segment) !== undefined);
+  } catch {
+    return false;
+  }
+}
+
 function surelyInvalid(op: Operation, mutation: string): boolean {
   if (!SURELY_INVALID.some((re) => re.test(mutation))) return false;
   if (mutation.startsWith('authorization')) return !publicOps.has(op.operationId);
@@ -343,6 +373,11 @@ async function send(op: Operation, s: Stats, request: FuzzRequest, valid: boolea
     if (!String(res.headers['content-type']).includes('application/json')) fail('error body is not JSON');
     const problem = envelopeProblem(request.url, res.statusCode, JSON.parse(res.body), res.headers['x-request-id'] as string | undefined);
     if (problem) fail(`envelope: ${problem}`);
+    // Client code catches the class of the status the reference declares (BadRequestError for a 400).
+    const declared = DECLARED_INPUT_STATUSES.get(operationKey(op.method, op.path));
+    if ((res.statusCode === 400 || res.statusCode === 422) && declared && !declared.includes(res.statusCode) && routable(request.url)) {
+      fail(`input refused with ${res.statusCode} where the reference declares ${declared.join(' or ')}`);
+    }
   }
   if (valid) {
     s.valid += 1;
