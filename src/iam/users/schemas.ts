@@ -36,7 +36,7 @@ export const UserPageSchema = Type.Object(
 export type UserPage = Static<typeof UserPageSchema>;
 
 export const UserListQuerySchema = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Page size; without it every user is returned' })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size; without it every user is returned (the reference sets no maximum)' })),
   offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of users to skip' }),
 });
 export type UserListQuery = Static<typeof UserListQuerySchema>;

@@ -62,6 +62,10 @@ describe('GET /iam/users', () => {
     expect(second.json().results.map((u: { id: number }) => u.id)).toEqual(extraUsers.slice(1));
     const past = (await t.request('GET', '/iam/users', { headers: admin.headers, query: { limit: '50', offset: '10' } })).json();
     expect(past).toMatchObject({ count: 4, results: [] });
+    // The reference sets no maximum page size.
+    const large = (await t.request('GET', '/iam/users', { headers: admin.headers, query: { limit: '100000' } })).json();
+    expect(large).toMatchObject({ count: 4 });
+    expect(large.results).toHaveLength(4);
     const offsetOnly = (await t.request('GET', '/iam/users', { headers: admin.headers, query: { offset: '3' } })).json();
     expect(offsetOnly.results.map((u: { id: number }) => u.id)).toEqual([extraUsers[2]]);
   });
