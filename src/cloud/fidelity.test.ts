@@ -134,10 +134,10 @@ describe('the cloud routes against the reference', () => {
     expect(strays).toEqual([]);
   });
 
-  it('answers no field the reference does not declare', () => {
+  it('answers no field the reference does not declare (every modelled operation, not only cloud)', () => {
     const reference = new Map(catalogue.operations.map((o) => [operationKey(o.method, o.path), o]));
     const extra: string[] = [];
-    for (const { method, path, op } of cloudOps()) {
+    for (const { method, path, op } of operations.filter((o) => o.op['x-edgeplane-implementation'] === 'modelled')) {
       const theirs = reference.get(operationKey(method, path));
       if (!theirs) continue;
       for (const [status, response] of Object.entries(op.responses)) {

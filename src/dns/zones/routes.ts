@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { ERRORS, VALIDATED } from '../common/http.js';
-import { CreateZoneResult, Empty, ZoneBody, ZoneList, ZoneListQuery, ZoneParams, ZoneSchema } from './schemas.js';
+import { CreateZoneResult, Empty, ZoneBody, ZoneDetailSchema, ZoneList, ZoneListQuery, ZoneParams } from './schemas.js';
 import type { ZoneService } from './service.js';
 import { typed } from '../../platform/typed.js';
 
@@ -45,7 +45,7 @@ export function zoneRoutes(fastify: FastifyInstance, zones: ZoneService): void {
         tags: TAGS,
         summary: 'Read a zone with its records in short form',
         params: ZoneParams,
-        response: { 200: ZoneSchema, ...ERRORS },
+        response: { 200: ZoneDetailSchema, ...ERRORS },
       },
     },
     async (request) => zones.get(principalOf(request), request.params.name),

@@ -86,6 +86,8 @@ const zoneFields = {
 };
 
 export const ZoneSchema = Type.Object({ ...zoneFields, records: Type.Optional(Type.Array(ShortRecord)) });
+/** One zone as its GET answers it: the reference declares `client_id` in the list's items only. */
+export const ZoneDetailSchema = Type.Omit(ZoneSchema, ['client_id']);
 export type Zone = Static<typeof ZoneSchema>;
 export type ShortRecordOut = Static<typeof ShortRecord>;
 

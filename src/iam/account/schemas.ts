@@ -32,14 +32,10 @@ export const UserSchema = Type.Object({
 });
 export type User = Static<typeof UserSchema>;
 
-const FeatureSchema = Type.Object({
-  create_date: Type.String(),
-  feature_id: Type.Integer(),
-  free_feature_id: Type.Optional(Type.Integer()),
-  paid_feature_id: Type.Optional(Type.Integer()),
-  name: Type.String(),
-  service: StringEnum(SERVICES),
-});
+const featureFields = { create_date: Type.String(), feature_id: Type.Integer(), name: Type.String(), service: StringEnum(SERVICES) };
+// Each list has its own id field, as the reference declares them.
+const PaidFeatureSchema = Type.Object({ ...featureFields, paid_feature_id: Type.Optional(Type.Integer()) });
+const FreeFeatureSchema = Type.Object({ ...featureFields, free_feature_id: Type.Optional(Type.Integer()) });
 
 const perService = <T extends Parameters<typeof Type.Object>[0][string]>(schema: T) =>
   Type.Object(Object.fromEntries(SERVICES.map((s) => [s, schema])) as Record<(typeof SERVICES)[number], T>);
@@ -59,8 +55,8 @@ export const AccountSchema = Type.Object(
     currentUser: Type.Integer({ description: 'ID of the user the token belongs to' }),
     capabilities: Type.Array(StringEnum(SERVICES)),
     serviceStatuses: perService(ServiceStatusSchema),
-    paidFeatures: perService(Type.Array(FeatureSchema)),
-    freeFeatures: perService(Type.Array(FeatureSchema)),
+    paidFeatures: perService(Type.Array(PaidFeatureSchema)),
+    freeFeatures: perService(Type.Array(FreeFeatureSchema)),
     entryBaseDomain: Nullable(Type.String()),
     signup_process: Nullable(StringEnum(['sign_up_full', 'sign_up_simple'])),
     deleted: Type.Boolean(),

@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { ErrorBody } from '../../platform/schema.js';
-import { FullUserSchema, type UserListQuery, UserListQuerySchema, UserPageSchema, UserParamsSchema, type UserPatch, UserPatchSchema } from './schemas.js';
+import {
+  FullUserSchema,
+  UserDetailSchema,
+  type UserListQuery,
+  UserListQuerySchema,
+  UserPageSchema,
+  UserParamsSchema,
+  type UserPatch,
+  UserPatchSchema,
+} from './schemas.js';
 import type { UserService } from './service.js';
 
 const tags = ['IAM'];
@@ -30,7 +39,7 @@ export function userRoutes(app: FastifyInstance, users: UserService): void {
         tags,
         summary: 'One user of the account',
         params: UserParamsSchema,
-        response: { 200: FullUserSchema, 404: ErrorBody },
+        response: { 200: UserDetailSchema, 404: ErrorBody },
       },
     },
     async (request) => users.get(principalOf(request), request.params.userId),

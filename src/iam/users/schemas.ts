@@ -13,11 +13,16 @@ const ClientAndRolesSchema = Type.Object({
   user_roles: Type.Array(Type.String({ description: 'Group ID as text' })),
 });
 
+const userDetailFields = {
+  ...UserSchema.properties,
+  user_type: StringEnum(USER_TYPES),
+  is_active: Type.Boolean({ description: 'Activated and not deleted' }),
+};
+/** One user as its GET answers it: the reference declares `client_and_roles` in the list and the update only. */
+export const UserDetailSchema = Type.Object(userDetailFields, { description: 'A user of the account' });
 export const FullUserSchema = Type.Object(
   {
-    ...UserSchema.properties,
-    user_type: StringEnum(USER_TYPES),
-    is_active: Type.Boolean({ description: 'Activated and not deleted' }),
+    ...userDetailFields,
     client_and_roles: Type.Array(ClientAndRolesSchema, { description: 'Accounts the user can access and its groups there' }),
   },
   { description: 'A user of the account' },
