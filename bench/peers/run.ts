@@ -1,13 +1,12 @@
 // bench/peers: Edgeplane next to Prism, the usual mock server for an OpenAPI document, in the same run:
 // start-up (spawn to the first answer), throughput, p99 latency and resident memory, side by side, with a
 // bare node:http server as the same-run baseline.
-//   npm run build && npx tsx bench/peers/run.ts [--openapi <file>] [--seconds 5] [--rounds 3] [--starts 3]
+//   npm run build && npx tsx bench/peers/run.ts --openapi <file> [--seconds 5] [--rounds 3] [--starts 3]
 //     [--paths /iam/clients/me,/cloud/v1/projects] [--prism-version 5.16.0]
 //
 // Prism (@stoplight/prism-cli, from the npm registry) is fetched at bench time with `npm exec` (npx's
 // cache; nothing is added to this package) and serves the provider's OpenAPI document, which this project
-// does not ship: --openapi names it, by default ../shared/reference/openapi.json beside the checkout (the
-// path is printed). Prism runs as `prism mock <document> -v error` (static examples, request validation;
+// does not ship: --openapi names it and is required (the path is printed). Prism runs as `prism mock <document> -v error` (static examples, request validation;
 // its per-request log off, as Edgeplane's is). Edgeplane is the built server in memory with an API key.
 // Both get the same authenticated GETs; Prism answers each with the document's example, Edgeplane with
 // the account's data. Each line gives the server's CPU time per request (from /proc) beside its
@@ -24,7 +23,12 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const openapi = path.resolve(option('openapi', path.join(root, '../shared/reference/openapi.json')));
+const openapiOption = option('openapi', '');
+if (!openapiOption) {
+  console.error("bench/peers: --openapi <file> is required: the provider's OpenAPI document, which this project does not ship");
+  process.exit(2);
+}
+const openapi = path.resolve(openapiOption);
 const seconds = Number(option('seconds', '5'));
 const rounds = Number(option('rounds', '3'));
 const starts = Number(option('starts', '3'));
