@@ -9,6 +9,7 @@ import { IngestRecord, type IngestReport } from './schemas.js';
 import { headersText } from './headers.js';
 import type { EventLog, EventRow } from './log/index.js';
 import { parseInstant, RETENTION_MS } from './time.js';
+import { TimeSlicer, yieldToLoop } from '../../platform/cooperative.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;
 let validator: ValidateFunction | undefined;
@@ -27,18 +28,6 @@ export function recordValidator(): ValidateFunction {
 /** Rows per transaction: a batch is encoded per client and hour, so bigger batches write fewer, fuller blocks. */
 export const BATCH = 20_000;
 const MAX_REPORTED = 100;
-
-/**
- * Lets other requests in between batches: SQLite writes synchronously, and awaiting a settled promise
- * alone never leaves the microtask queue, so a large body would otherwise hold the server until done.
- */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-/**
- * Lines are parsed and checked on the main thread; it yields to other requests at least this often, not
- * only between batches: lines that are all refused never fill a batch (a body of a million bad lines held
- * the server for seconds).
- */
-const SLICE_MS = 10;
 
 export interface DomainInfo {
   client_id: number;
@@ -203,13 +192,13 @@ export class EventIngestor {
     };
     const now = this.clock.now();
     const cutoff = now - RETENTION_MS;
-    let sliceStarted = performance.now();
+    // Lines are parsed and checked on the main thread: it yields to other requests between slices, not
+    // only between batches (lines that are all refused never fill a batch; a million of them held the
+    // server for seconds).
+    const slicer = new TimeSlicer();
     let start = 0;
     for (let line = 1; start < text.length; line += 1) {
-      if ((line & 255) === 0 && performance.now() - sliceStarted > SLICE_MS) {
-        await yieldToLoop();
-        sliceStarted = performance.now();
-      }
+      await slicer.pause();
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
       const source = text.slice(start, end).trim();
@@ -228,10 +217,7 @@ export class EventIngestor {
         rows.push(row);
         lines.push(line);
       }
-      if (rows.length >= BATCH) {
-        await flush();
-        sliceStarted = performance.now();
-      }
+      if (rows.length >= BATCH) await flush();
     }
     if (rows.length > 0) await flush();
     this.stored();

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { SimpleStats, StatsParams, StatsQuery, TrafficQuery, TrafficSeries, type StatDimension } from './schemas.js';
 import type { StatsService } from './service.js';
+import { yieldToLoop } from '../../platform/cooperative.js';
 
 export function statsRoutes(app: FastifyInstance, stats: StatsService): void {
   app.get<{ Params: { dimension: StatDimension }; Querystring: Record<string, unknown> }>(
@@ -42,9 +43,7 @@ export function statsRoutes(app: FastifyInstance, stats: StatsService): void {
 }
 
 /** Items serialised per slice; each slice is one buffer, and the event loop gets a turn between two. */
-const JSON_SLICE = 2000;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
+const JSON_SLICE = 250;
 /** A JSON array of plain objects (keys in the schema's order), as buffers of JSON_SLICE items. */
 async function* jsonArray(items: readonly object[]): AsyncGenerator<Buffer> {
   if (items.length === 0) return yield Buffer.from('[]');

@@ -3,11 +3,9 @@
 import { type EventLog, type FieldName, type KeyTotals, TRAFFIC_TYPE_BITS } from '../request-events/log/index.js';
 import type { RequestEventService } from '../request-events/service.js';
 import { StatsQuery, TRAFFIC_FIELDS, TrafficQuery, type StatDimension } from './schemas.js';
+import { TimeSlicer } from '../../platform/cooperative.js';
 
 const TOP = 20;
-/** Combinations of the traffic counts taken between two turns of the event loop. */
-const YIELD_EVERY = 20_000;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const RESOLUTION_SECONDS = { daily: 86400, hourly: 3600, minutely: 60 } as const;
 const STATUS_FIELDS: Record<number, string> = { 2: 'origin2xx', 3: 'origin3xx', 4: 'originError4xx', 5: 'originError5xx' };
 
@@ -66,10 +64,11 @@ export class StatsService {
     const counts = await this.log.run('traffic', filter, bucketMs);
     const series: Record<string, number>[] = [];
     let b: Record<string, number> | undefined;
+    // A minute's resolution over 30 days is hundreds of thousands of combinations: other requests get a
+    // turn of the event loop between slices of them.
+    const slicer = new TimeSlicer();
     for (let i = 0; i < counts.bucket.length; i += 1) {
-      // A minute's resolution over 30 days is hundreds of thousands of combinations: other requests get
-      // a turn of the event loop between slices of them.
-      if (i > 0 && i % YIELD_EVERY === 0) await yieldToLoop();
+      await slicer.pause();
       const n = counts.events[i];
       if (!b || b.timestamp !== counts.bucket[i] / 1000) {
         b = { timestamp: counts.bucket[i] / 1000, ...Object.fromEntries(TRAFFIC_FIELDS.map((f) => [f, 0])) };

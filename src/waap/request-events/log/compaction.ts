@@ -5,13 +5,12 @@
 // long). A merged block takes the largest id of those it replaces and keeps their events' order.
 import type { BlockHeader } from './format.js';
 import type { BlockStore } from './store.js';
+import { yieldToLoop } from '../../../platform/cooperative.js';
 
 export const MIN_BLOCKS = 8;
 export const SMALL_BLOCK = 4096;
 const MAX_MERGE = 16_384;
 const HOURS_PER_READ = 32;
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Merges until no hour is fragmented, yielding to other requests between hours; returns how many blocks were merged away. */
 export async function compactionPass(store: BlockStore): Promise<number> {

@@ -4,10 +4,9 @@
 // rewritten without its expired events.
 import type { BlockHeader } from './format.js';
 import type { BlockStore } from './store.js';
+import { yieldToLoop } from '../../../platform/cooperative.js';
 
 const BLOCKS_PER_READ = 64;
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Removes every event older than `cutoff` (of any client); returns how many went. */
 export async function retentionPass(store: BlockStore, cutoff: number): Promise<number> {
