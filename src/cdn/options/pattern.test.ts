@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { turnsDuring } from '../../../tests/support/event-loop.js';
 import { matchRule, requestPath, ruleErrors, ruleMatches, rulePattern } from './pattern.js';
 
 describe('ruleErrors', () => {
@@ -49,20 +50,20 @@ describe('ruleErrors', () => {
 describe('matching', () => {
   const t = (id: number, rule: string, weight: number, ruleType = 0) => ({ id, rule, ruleType, weight });
 
-  it('applies the matching rule with the lowest weight', () => {
+  it('applies the matching rule with the lowest weight', async () => {
     const rules = [t(1, '/img/', 20), t(2, '\\.png$', 10), t(3, '/css/', 1)];
-    expect(matchRule(rules, '/img/a.png').rule?.id).toBe(2);
-    expect(matchRule(rules, '/img/a.jpg').rule?.id).toBe(1);
-    expect(matchRule(rules, '/js/a.js').rule).toBeNull();
+    expect((await matchRule(rules, '/img/a.png')).rule?.id).toBe(2);
+    expect((await matchRule(rules, '/img/a.jpg')).rule?.id).toBe(1);
+    expect((await matchRule(rules, '/js/a.js')).rule).toBeNull();
   });
-  it('breaks equal weights by the older rule', () => {
-    expect(matchRule([t(5, '/a', 3), t(4, '/a', 3)], '/a').matching.map((m) => m.id)).toEqual([4, 5]);
+  it('breaks equal weights by the older rule', async () => {
+    expect((await matchRule([t(5, '/a', 3), t(4, '/a', 3)], '/a')).matching.map((m) => m.id)).toEqual([4, 5]);
   });
-  it('anchors only where the pattern does, and applies the ruleType 1 slash', () => {
-    expect(matchRule([t(1, '^/a', 1)], '/x/a').rule).toBeNull();
-    expect(matchRule([t(1, '/a', 1)], '/x/a').rule?.id).toBe(1);
-    expect(matchRule([t(1, 'a/b', 1, 1)], '/a/b').rule?.id).toBe(1);
-    expect(matchRule([t(1, 'a/b', 1, 1)], '/xa/b').rule).toBeNull();
+  it('anchors only where the pattern does, and applies the ruleType 1 slash', async () => {
+    expect((await matchRule([t(1, '^/a', 1)], '/x/a')).rule).toBeNull();
+    expect((await matchRule([t(1, '/a', 1)], '/x/a')).rule?.id).toBe(1);
+    expect((await matchRule([t(1, 'a/b', 1, 1)], '/a/b')).rule?.id).toBe(1);
+    expect((await matchRule([t(1, 'a/b', 1, 1)], '/xa/b')).rule).toBeNull();
   });
   it('is case-sensitive unless the pattern says (?i), and reads \\Z as the end', () => {
     expect(ruleMatches('/Images/', 0, '/images/a')).toBe(false);
@@ -70,10 +71,18 @@ describe('matching', () => {
     expect(ruleMatches('/a\\Z', 0, '/x/a')).toBe(true);
     expect(ruleMatches('/a\\Z', 0, '/x/ab')).toBe(false);
   });
-  it('matches the path only', () => {
+  it('gives other requests a turn while it runs a hundred slow rules against a long path', async () => {
+    // (?:a?){N}a{N} makes the linear-time matcher follow about N states per character of the path.
+    const rules = Array.from({ length: 100 }, (_, i) => t(i + 1, `^/(?:a?){200}a{200}(?:x${i})?$`, i + 1));
+    const { result, turns } = await turnsDuring(() => matchRule(rules, `/${'a'.repeat(300)}`));
+    const { rule } = result;
+    expect(rule?.id).toBe(1);
+    expect(turns).toBeGreaterThan(1);
+  });
+  it('matches the path only', async () => {
     expect(requestPath('https://cdn.example.com/a/b.png?x=1#f')).toBe('/a/b.png');
     expect(requestPath('a/b?x=/c')).toBe('/a/b');
-    expect(matchRule([t(1, '\\?', 1)], '/a?b').rule).toBeNull();
+    expect((await matchRule([t(1, '\\?', 1)], '/a?b')).rule).toBeNull();
   });
   it('takes linear time on a pattern that is exponential for a backtracking engine', () => {
     // ^/(a+)+$ against "/aaa...a!" took 14.6 s for 30 characters on JavaScript's own engine.

@@ -8,6 +8,7 @@
 // PCRE syntax nginx uses, except what needs backtracking: backreferences, lookarounds, atomic groups and
 // possessive quantifiers. Those are refused when the rule is written, with a message saying so.
 import { RE2JS } from 're2js';
+import { SLICE_MS, TimeSlicer } from '../../platform/cooperative.js';
 import { bodyField, type FieldError } from '../../platform/errors.js';
 
 /** The regular expression a rule stands for. */
@@ -86,8 +87,16 @@ export function ruleMatches(rule: string, ruleType: number, path: string): boole
  * The rule that applies to a URI: among those whose pattern matches, the earliest in the order (lowest
  * weight; equal weights fall back to the older rule, the lower id).
  */
-export function matchRule<T extends Matchable>(rules: T[], uri: string): { rule: T | null; matching: T[] } {
+export async function matchRule<T extends Matchable>(rules: T[], uri: string): Promise<{ rule: T | null; matching: T[] }> {
   const path = requestPath(uri);
-  const matching = rules.filter((r) => ruleMatches(r.rule, r.ruleType, path)).sort((a, b) => a.weight - b.weight || a.id - b.id);
+  // Each match is linear in the path, but a client's hundreds of rules against a long path add up to
+  // tens of milliseconds: other requests get a turn between slices of them.
+  const slicer = new TimeSlicer(SLICE_MS, 1);
+  const matching: T[] = [];
+  for (const rule of rules) {
+    if (ruleMatches(rule.rule, rule.ruleType, path)) matching.push(rule);
+    await slicer.pause();
+  }
+  matching.sort((a, b) => a.weight - b.weight || a.id - b.id);
   return { rule: matching[0] ?? null, matching };
 }

@@ -118,7 +118,7 @@ export class ResourceRuleService {
   async effective(clientId: number, resourceId: number, uri: string): Promise<Effective> {
     const resource = await this.resources.owned(clientId, resourceId);
     const active = (await this.store.ofResource(clientId, resourceId)).filter((r) => r.active === 1);
-    const { rule, matching } = matchRule(
+    const { rule, matching } = await matchRule(
       active.map((r) => ({ id: r.id, name: r.name, rule: r.rule, ruleType: r.rule_type, weight: r.weight })),
       uri,
     );

@@ -200,7 +200,7 @@ export class ResourceService {
     if (status === 'processed') problems.push('The CDN resource is still being set up (about 15 minutes after its creation): validate again once it is active');
     if (hostnamesOf(row).some((h) => h.startsWith('*.'))) problems.push("A Let's Encrypt certificate cannot cover a wildcard host name");
     const rules = (await this.rules.ofResource(principal.clientId, id)).filter((r) => r.active === 1);
-    const { rule } = matchRule(
+    const { rule } = await matchRule(
       rules.map((r) => ({ id: r.id, rule: r.rule, ruleType: r.rule_type, weight: r.weight, name: r.name })),
       ACME_PROBE,
     );

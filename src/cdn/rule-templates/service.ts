@@ -149,7 +149,7 @@ export class RuleTemplateService {
   /** Which of the client's templates (its own and the system ones) applies to a request URI. */
   async match(clientId: number, uri: string): Promise<MatchOutcome> {
     await this.ensureSystemTemplates();
-    const { rule, matching } = matchRule(await this.store.rules(clientId), uri);
+    const { rule, matching } = await matchRule(await this.store.rules(clientId), uri);
     const row = rule && (await this.store.find(clientId, rule.id));
     return { path: requestPath(uri), template: row ? toTemplate(row) : null, matching };
   }

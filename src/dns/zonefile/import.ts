@@ -1,12 +1,13 @@
 // What importing a parsed zone file into a zone means: its records grouped into RRsets, each replacing
 // the zone's set of the same name and type (other sets stay); its SOA setting the zone's SOA fields; the
 // platform's own NS at the apex left implicit. Records outside the zone, of types the API does not keep,
-// or repeated, are skipped and reported. Pure: the service applies the plan.
+// or repeated, are skipped and reported. No I/O: the service applies the plan.
 import { contactOf, PLATFORM_NAME_SERVERS, QUOTAS } from '../common/platform.js';
 import { isWithin } from '../common/names.js';
 import { recordKey, type RRsetType } from '../rrsets/content.js';
 import { placeProblem } from '../rrsets/rules.js';
 import type { ParsedRecord, ParsedZoneFile } from './parse.js';
+import { TimeSlicer } from '../../platform/cooperative.js';
 
 export interface PlannedSet {
   name: string;
@@ -42,10 +43,11 @@ function soaUpdate(record: ParsedRecord): SoaUpdate {
 }
 
 /** Groups records into sets; duplicates dropped, the smallest TTL of a set kept (RFC 2181 5.2). */
-function group(zone: string, records: ParsedRecord[], plan: ImportPlan): Map<string, PlannedSet> {
+async function group(zone: string, records: ParsedRecord[], plan: ImportPlan, slicer: TimeSlicer): Promise<Map<string, PlannedSet>> {
   const sets = new Map<string, PlannedSet>();
   const keys = new Map<string, Set<string>>();
   for (const record of records) {
+    await slicer.pause();
     const id = `${record.name} ${record.type}`;
     let set = sets.get(id);
     if (!set) {
@@ -71,8 +73,17 @@ function isPlatformNs(set: PlannedSet): boolean {
   return hosts.size === PLATFORM_NAME_SERVERS.length && PLATFORM_NAME_SERVERS.every((ns) => hosts.has(ns));
 }
 
-/** The plan, or the first problem that refuses the whole import. */
-export function planImport(zone: string, parsed: ParsedZoneFile, existing: Map<string, Set<string>>, existingCount: number): ImportPlan | { problem: string } {
+/**
+ * The plan, or the first problem that refuses the whole import. It gives other requests a turn between
+ * slices of work: a file may hold tens of thousands of records.
+ */
+export async function planImport(
+  zone: string,
+  parsed: ParsedZoneFile,
+  existing: Map<string, Set<string>>,
+  existingCount: number,
+): Promise<ImportPlan | { problem: string }> {
+  const slicer = new TimeSlicer();
   const plan: ImportPlan = { sets: [], skipped: 0, warnings: {} };
   for (const skip of parsed.skipped) {
     plan.skipped += 1;
@@ -80,6 +91,7 @@ export function planImport(zone: string, parsed: ParsedZoneFile, existing: Map<s
   }
   const inside: ParsedRecord[] = [];
   for (const record of parsed.records) {
+    await slicer.pause();
     if (!isWithin(record.name, zone)) {
       plan.skipped += 1;
       warn(plan, record.name, record.type, `line ${record.line}: outside zone ${zone}`);
@@ -89,11 +101,17 @@ export function planImport(zone: string, parsed: ParsedZoneFile, existing: Map<s
       if (record.name !== zone) plan.skipped += 1;
     } else inside.push(record);
   }
-  plan.sets = [...group(zone, inside, plan).values()];
-  return checkPlan(zone, plan, existing, existingCount);
+  plan.sets = [...(await group(zone, inside, plan, slicer)).values()];
+  return checkPlan(zone, plan, existing, existingCount, slicer);
 }
 
-function checkPlan(zone: string, plan: ImportPlan, existing: Map<string, Set<string>>, existingCount: number): ImportPlan | { problem: string } {
+async function checkPlan(
+  zone: string,
+  plan: ImportPlan,
+  existing: Map<string, Set<string>>,
+  existingCount: number,
+  slicer: TimeSlicer,
+): Promise<ImportPlan | { problem: string }> {
   const typesAt = new Map<string, Set<string>>();
   for (const [name, types] of existing) typesAt.set(name, new Set(types));
   let added = 0;
@@ -106,6 +124,7 @@ function checkPlan(zone: string, plan: ImportPlan, existing: Map<string, Set<str
   if (existingCount + added > QUOTAS.rrsets)
     return { problem: `the import would make ${existingCount + added} RRsets; the quota is ${QUOTAS.rrsets} per zone` };
   for (const set of plan.sets) {
+    await slicer.pause();
     if (set.records.length > QUOTAS.records)
       return { problem: `${set.name} ${set.type} has ${set.records.length} records; at most ${QUOTAS.records} per RRset` };
     if (set.type === 'CNAME' && set.records.length > 1)

@@ -1,7 +1,8 @@
 // The zone file reader and writer on their own: RFC 1035 master-file syntax as BIND writes it, and a
 // written file read back gives the same records.
-import { describe, expect, it } from 'vitest';
-import { parseZoneFile } from './parse.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { turnsDuring } from '../../../tests/support/event-loop.js';
+import { type ParsedZoneFile, parseZoneFile } from './parse.js';
 import { ZoneFileError } from './tokens.js';
 import { canonicalCompare, writeZoneFile } from './write.js';
 
@@ -40,7 +41,10 @@ loc     LOC 52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000m 10m
 `;
 
 describe('parseZoneFile', () => {
-  const parsed = parseZoneFile(ZONE, 'example.com');
+  let parsed: ParsedZoneFile;
+  beforeAll(async () => {
+    parsed = await parseZoneFile(ZONE, 'example.com');
+  });
   const find = (name: string, type: string) => parsed.records.filter((r) => r.name === name && r.type === type);
 
   it('reads the SOA with TTL units, over several lines', () => {
@@ -107,9 +111,24 @@ describe('parseZoneFile', () => {
     ['$TTL 60\nwww', /no type/],
     ['$TTL 60\nw\\.w A 192.0.2.1', /escapes/],
     ['$FOO 1', /unknown directive/],
-  ])('refuses %j', (text, message) => {
-    expect(() => parseZoneFile(text, 'example.com')).toThrow(ZoneFileError);
-    expect(() => parseZoneFile(text, 'example.com')).toThrow(message);
+  ])('refuses %j', async (text, message) => {
+    await expect(parseZoneFile(text, 'example.com')).rejects.toThrow(ZoneFileError);
+    await expect(parseZoneFile(text, 'example.com')).rejects.toThrow(message);
+  });
+});
+
+describe('parseZoneFile on the main thread', () => {
+  it('decodes escaped bytes as UTF-8, beside unescaped text of any plane', async () => {
+    const { records } = await parseZoneFile('$TTL 60\nwww TXT "caf\\195\\169 \u{1F600} \\"q\\""\n', 'example.com');
+    expect(records[0].parts).toEqual(['caf\u00e9 \u{1F600} "q"']);
+  });
+
+  it('gives other work a turn while it reads a large file', async () => {
+    const text = '$TTL 60\n' + Array.from({ length: 30_000 }, (_, i) => `h${i} A 192.0.2.${i % 250}\n`).join('');
+    const { result, turns } = await turnsDuring(() => parseZoneFile(text, 'example.com'));
+    const { records } = result;
+    expect(records).toHaveLength(30_000);
+    expect(turns).toBeGreaterThan(1);
   });
 });
 
@@ -160,8 +179,8 @@ describe('writeZoneFile', () => {
     );
   });
 
-  it('reads back what it wrote', () => {
-    const sets = parseZoneFile(ZONE, 'example.com').records.filter((r) => r.type !== 'SOA');
+  it('reads back what it wrote', async () => {
+    const sets = (await parseZoneFile(ZONE, 'example.com')).records.filter((r) => r.type !== 'SOA');
     const grouped = new Map<string, { name: string; type: never; ttl: number; records: { parts: unknown[]; enabled: boolean }[] }>();
     for (const r of sets) {
       const key = `${r.name} ${r.type}`;
@@ -169,13 +188,13 @@ describe('writeZoneFile', () => {
       grouped.get(key)!.records.push({ parts: r.parts, enabled: true });
     }
     const text = writeZoneFile(zone, [...grouped.values()]);
-    const again = parseZoneFile(text, 'example.com').records.filter(
+    const again = (await parseZoneFile(text, 'example.com')).records.filter(
       (r) => r.type !== 'SOA' && !(r.name === 'example.com' && r.type === 'NS' && String(r.parts[0]).includes('edgeplane')),
     );
     const strip = (rs: typeof sets) =>
       rs.map(({ name, type, ttl, parts }) => ({ name, type, ttl, parts })).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
     expect(strip(again)).toEqual(strip(sets));
-    const soa = parseZoneFile(text, 'example.com').records.find((r) => r.type === 'SOA')!;
+    const soa = (await parseZoneFile(text, 'example.com')).records.find((r) => r.type === 'SOA')!;
     expect(soa.parts).toEqual(['ns1.edgeplane.test.', 'john\\.doe.example.com.', 7, 3600, 600, 604800, 300]);
   });
 

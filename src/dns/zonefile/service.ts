@@ -73,7 +73,7 @@ export class ZoneFileService {
     const zone = await this.finder.owned(principal, zoneName);
     const text = zoneFileText(body, contentType);
     const current = await this.rrsets.all(zone.id);
-    const plan = this.plan(zone, text, current);
+    const plan = await this.plan(zone, text, current);
     const byKey = new Map(current.map((set) => [`${set.row.name} ${set.row.type}`, set]));
     const writes = plan.sets.map((set) => plannedWrite(set, byKey.get(`${set.name} ${set.type}`)));
     const { serial, ...soa } = plan.soa ?? { serial: 0 };
@@ -90,17 +90,17 @@ export class ZoneFileService {
     };
   }
 
-  private plan(zone: ZoneRow, text: string, current: StoredRRset[]): ImportPlan {
+  private async plan(zone: ZoneRow, text: string, current: StoredRRset[]): Promise<ImportPlan> {
     let parsed;
     try {
-      parsed = parseZoneFile(text, zone.name);
+      parsed = await parseZoneFile(text, zone.name);
     } catch (error) {
       if (error instanceof ZoneFileError) throw badRequest(`Zone file ${error.message}`);
       throw error;
     }
     const existing = new Map<string, Set<string>>();
     for (const { row } of current) existing.set(row.name, (existing.get(row.name) ?? new Set()).add(row.type));
-    const plan = planImport(zone.name, parsed, existing, current.length);
+    const plan = await planImport(zone.name, parsed, existing, current.length);
     if ('problem' in plan) throw badRequest(`Zone file refused: ${plan.problem}`);
     return plan;
   }

@@ -1,6 +1,7 @@
 // The lexical layer of a master (BIND) zone file, RFC 1035 section 5.1: comments, quoted strings with
 // their escapes, parentheses that continue an entry over several lines, and entries whose owner is left
-// blank (the line starts with a space). Yields one entry per logical line.
+// blank (the line starts with a space). Yields one entry per logical line, as soon as the line ends, so a
+// caller can give the event loop a turn between entries of a large file.
 
 export interface Token {
   /** The text with quotes removed and escapes decoded (\. stays \. in a name: callers refuse it). */
@@ -43,10 +44,28 @@ function escape(text: string, i: number, line: number): [Buffer, number] {
   return [Buffer.from(char), i + char.length];
 }
 
+/** A token's pieces as UTF-8: runs of text are encoded whole (a surrogate pair may span two pieces), escapes are bytes. */
+function decodePieces(pieces: (string | Buffer)[]): string {
+  const buffers: Buffer[] = [];
+  let text = '';
+  for (const piece of pieces) {
+    if (typeof piece === 'string') text += piece;
+    else {
+      buffers.push(Buffer.from(text), piece);
+      text = '';
+    }
+  }
+  buffers.push(Buffer.from(text));
+  return Buffer.concat(buffers).toString('utf8');
+}
+
+/** A run of characters with no meaning to the lexer: taken as one slice, not character by character. */
+const PLAIN_RUN = /[^\\";\n \t\r()]+/y;
+
 class Lexer {
-  entries: Entry[] = [];
   private tokens: Token[] = [];
-  private bytes: Buffer[] = [];
+  /** The pieces of the current token: text, or the bytes of an escape (\DDD may be one byte of a UTF-8 sequence). */
+  private pieces: (string | Buffer)[] = [];
   private raw = '';
   private inToken = false;
   private quoted = false;
@@ -56,10 +75,12 @@ class Lexer {
   private entryLine = 1;
   private blankOwner = false;
   private atLineStart = true;
+  private done: Entry | undefined;
 
   constructor(private readonly text: string) {}
 
-  run(): Entry[] {
+  /** Entries one at a time, each yielded as soon as its logical line ends. */
+  *run(): Generator<Entry> {
     const { text } = this;
     let i = 0;
     while (i < text.length) {
@@ -70,11 +91,15 @@ class Lexer {
       }
       this.atLineStart = false;
       i = this.step(ch, i);
+      if (this.done) {
+        yield this.done;
+        this.done = undefined;
+      }
     }
     this.endToken();
     if (this.depth > 0) throw new ZoneFileError(this.entryLine, 'a parenthesis is not closed');
     this.endEntry();
-    return this.entries;
+    if (this.done) yield this.done;
   }
 
   private step(ch: string, i: number): number {
@@ -103,8 +128,10 @@ class Lexer {
       if (this.depth < 0) throw new ZoneFileError(this.line, 'a closing parenthesis without an opening one');
       return i + 1;
     }
-    this.push(Buffer.from(ch), ch);
-    return i + 1;
+    PLAIN_RUN.lastIndex = i;
+    const run = PLAIN_RUN.exec(this.text)![0];
+    this.push(run, run);
+    return i + run.length;
   }
 
   private quotedString(start: number): number {
@@ -121,7 +148,7 @@ class Lexer {
         continue;
       }
       if (text[i] === '\n') this.line += 1;
-      this.push(Buffer.from(text[i]), text[i]);
+      this.push(text[i], text[i]);
       i += 1;
     }
     if (i >= text.length) throw new ZoneFileError(this.entryLine, 'a quoted string is not closed');
@@ -134,16 +161,17 @@ class Lexer {
     return end < 0 ? this.text.length : end;
   }
 
-  private push(bytes: Buffer, raw: string): void {
-    this.bytes.push(bytes);
+  private push(piece: string | Buffer, raw: string): void {
+    this.pieces.push(piece);
     this.raw += raw;
     this.inToken = true;
   }
 
   private endToken(): void {
     if (!this.inToken) return;
-    this.tokens.push({ text: Buffer.concat(this.bytes).toString('utf8'), quoted: this.quoted, escaped: this.escaped, raw: this.raw });
-    this.bytes = [];
+    const text = this.pieces.some((p) => typeof p !== 'string') ? decodePieces(this.pieces) : this.pieces.join('');
+    this.tokens.push({ text, quoted: this.quoted, escaped: this.escaped, raw: this.raw });
+    this.pieces = [];
     this.raw = '';
     this.inToken = false;
     this.quoted = false;
@@ -151,13 +179,13 @@ class Lexer {
   }
 
   private endEntry(): void {
-    if (this.tokens.length > 0) this.entries.push({ line: this.entryLine, blankOwner: this.blankOwner, tokens: this.tokens });
+    if (this.tokens.length > 0) this.done = { line: this.entryLine, blankOwner: this.blankOwner, tokens: this.tokens };
     this.tokens = [];
   }
 }
 
-/** The entries of a zone file, one per logical line, comments and empty lines left out. */
-export function entries(text: string): Entry[] {
+/** The entries of a zone file, one per logical line, comments and empty lines left out, as the lexer reaches them. */
+export function entries(text: string): Generator<Entry> {
   return new Lexer(text).run();
 }
 
