@@ -95,7 +95,7 @@ export async function matchRule<T extends Matchable>(rules: T[], uri: string): P
   const matching: T[] = [];
   for (const rule of rules) {
     if (ruleMatches(rule.rule, rule.ruleType, path)) matching.push(rule);
-    await slicer.pause();
+    if (slicer.spent()) await slicer.nextSlice();
   }
   matching.sort((a, b) => a.weight - b.weight || a.id - b.id);
   return { rule: matching[0] ?? null, matching };

@@ -42,15 +42,33 @@ function soaUpdate(record: ParsedRecord): SoaUpdate {
   return { primary_server: mname.replace(/\.$/, ''), contact: contactOf(rname), serial, refresh, retry, expiry, nx_ttl: minimum };
 }
 
-/** Groups records into sets; duplicates dropped, the smallest TTL of a set kept (RFC 2181 5.2). */
-async function group(zone: string, records: ParsedRecord[], plan: ImportPlan, slicer: TimeSlicer): Promise<Map<string, PlannedSet>> {
+/** The zone's RRsets before the import: which types each name has, and how many sets in all. */
+export interface ExistingSets {
+  types: Map<string, Set<string>>;
+  count: number;
+}
+
+/**
+ * Groups records into sets; duplicates dropped, the smallest TTL of a set kept (RFC 2181 5.2). Stops at
+ * the first set past the zone's quota (a file far over it is refused without grouping the rest).
+ */
+async function group(
+  zone: string,
+  records: ParsedRecord[],
+  plan: ImportPlan,
+  existing: ExistingSets,
+  slicer: TimeSlicer,
+): Promise<Map<string, PlannedSet> | { problem: string }> {
   const sets = new Map<string, PlannedSet>();
   const keys = new Map<string, Set<string>>();
+  let added = 0;
   for (const record of records) {
-    await slicer.pause();
+    if (slicer.spent()) await slicer.nextSlice();
     const id = `${record.name} ${record.type}`;
     let set = sets.get(id);
     if (!set) {
+      if (!existing.types.get(record.name)?.has(record.type) && existing.count + ++added > QUOTAS.rrsets)
+        return { problem: `the import would make more than ${QUOTAS.rrsets} RRsets, the quota per zone (the zone has ${existing.count})` };
       sets.set(id, (set = { name: record.name, type: record.type, ttl: record.ttl, records: [] }));
       keys.set(id, new Set());
     }
@@ -77,12 +95,7 @@ function isPlatformNs(set: PlannedSet): boolean {
  * The plan, or the first problem that refuses the whole import. It gives other requests a turn between
  * slices of work: a file may hold tens of thousands of records.
  */
-export async function planImport(
-  zone: string,
-  parsed: ParsedZoneFile,
-  existing: Map<string, Set<string>>,
-  existingCount: number,
-): Promise<ImportPlan | { problem: string }> {
+export async function planImport(zone: string, parsed: ParsedZoneFile, existing: ExistingSets): Promise<ImportPlan | { problem: string }> {
   const slicer = new TimeSlicer();
   const plan: ImportPlan = { sets: [], skipped: 0, warnings: {} };
   for (const skip of parsed.skipped) {
@@ -91,7 +104,7 @@ export async function planImport(
   }
   const inside: ParsedRecord[] = [];
   for (const record of parsed.records) {
-    await slicer.pause();
+    if (slicer.spent()) await slicer.nextSlice();
     if (!isWithin(record.name, zone)) {
       plan.skipped += 1;
       warn(plan, record.name, record.type, `line ${record.line}: outside zone ${zone}`);
@@ -101,30 +114,22 @@ export async function planImport(
       if (record.name !== zone) plan.skipped += 1;
     } else inside.push(record);
   }
-  plan.sets = [...(await group(zone, inside, plan, slicer)).values()];
-  return checkPlan(zone, plan, existing, existingCount, slicer);
+  const sets = await group(zone, inside, plan, existing, slicer);
+  if ('problem' in sets) return sets;
+  plan.sets = [...sets.values()];
+  return checkPlan(zone, plan, existing, slicer);
 }
 
-async function checkPlan(
-  zone: string,
-  plan: ImportPlan,
-  existing: Map<string, Set<string>>,
-  existingCount: number,
-  slicer: TimeSlicer,
-): Promise<ImportPlan | { problem: string }> {
+async function checkPlan(zone: string, plan: ImportPlan, existing: ExistingSets, slicer: TimeSlicer): Promise<ImportPlan | { problem: string }> {
   const typesAt = new Map<string, Set<string>>();
-  for (const [name, types] of existing) typesAt.set(name, new Set(types));
-  let added = 0;
+  for (const [name, types] of existing.types) typesAt.set(name, new Set(types));
   for (const set of plan.sets) {
     const types = typesAt.get(set.name) ?? new Set<string>();
-    if (!types.has(set.type)) added += 1;
     types.add(set.type);
     typesAt.set(set.name, types);
   }
-  if (existingCount + added > QUOTAS.rrsets)
-    return { problem: `the import would make ${existingCount + added} RRsets; the quota is ${QUOTAS.rrsets} per zone` };
   for (const set of plan.sets) {
-    await slicer.pause();
+    if (slicer.spent()) await slicer.nextSlice();
     if (set.records.length > QUOTAS.records)
       return { problem: `${set.name} ${set.type} has ${set.records.length} records; at most ${QUOTAS.records} per RRset` };
     if (set.type === 'CNAME' && set.records.length > 1)

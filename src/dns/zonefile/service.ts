@@ -100,7 +100,7 @@ export class ZoneFileService {
     }
     const existing = new Map<string, Set<string>>();
     for (const { row } of current) existing.set(row.name, (existing.get(row.name) ?? new Set()).add(row.type));
-    const plan = await planImport(zone.name, parsed, existing, current.length);
+    const plan = await planImport(zone.name, parsed, { types: existing, count: current.length });
     if ('problem' in plan) throw badRequest(`Zone file refused: ${plan.problem}`);
     return plan;
   }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
+import { QUOTAS } from '../common/platform.js';
 import { chunks, recordKey, type RRsetType } from '../rrsets/content.js';
 
 let t: TestApp;
@@ -106,6 +107,20 @@ describe('import', () => {
     expect(res.json().error).toMatch(message);
     expect(await sets('refuse.example')).toEqual(before);
     expect((await call('GET', '/dns/v2/zones/refuse.example')).json().serial).toBe(serial);
+  });
+
+  it('refuses a file past the RRset quota of the zone, counting the sets the zone has, and stores none', async () => {
+    await call('POST', '/dns/v2/zones', { name: 'quota.example' });
+    await importText('quota.example', '$TTL 60\nkept A 192.0.2.1\n');
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `h${i} A 192.0.2.${i % 250}`).join('\n');
+    const over = await importText('quota.example', `$TTL 60\n${lines(QUOTAS.rrsets)}\n`);
+    expect(over.statusCode).toBe(400);
+    expect(over.body).toContain(`more than ${QUOTAS.rrsets} RRsets`);
+    expect(await sets('quota.example')).toHaveLength(1);
+    // Sets the file replaces do not count twice: the zone's one set plus 9,999 new ones fit.
+    const fits = await importText('quota.example', `$TTL 60\nkept A 192.0.2.2\n${lines(QUOTAS.rrsets - 1)}\n`);
+    expect(fits.statusCode, fits.body).toBe(200);
+    expect(fits.json().imported.rrsets).toBe(QUOTAS.rrsets);
   });
 
   it("answers 404 for another client's zone", async () => {

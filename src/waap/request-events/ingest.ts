@@ -198,7 +198,7 @@ export class EventIngestor {
     const slicer = new TimeSlicer();
     let start = 0;
     for (let line = 1; start < text.length; line += 1) {
-      await slicer.pause();
+      if (slicer.spent()) await slicer.nextSlice();
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
       const source = text.slice(start, end).trim();

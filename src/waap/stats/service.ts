@@ -68,7 +68,7 @@ export class StatsService {
     // turn of the event loop between slices of them.
     const slicer = new TimeSlicer();
     for (let i = 0; i < counts.bucket.length; i += 1) {
-      await slicer.pause();
+      if (slicer.spent()) await slicer.nextSlice();
       const n = counts.events[i];
       if (!b || b.timestamp !== counts.bucket[i] / 1000) {
         b = { timestamp: counts.bucket[i] / 1000, ...Object.fromEntries(TRAFFIC_FIELDS.map((f) => [f, 0])) };
