@@ -4,6 +4,7 @@ import { gunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from '../../platform/auth/plugin.js';
+import { yieldToLoop } from '../../platform/cooperative.js';
 import { AppError } from '../../platform/errors.js';
 import type { EventIngestor } from './ingest.js';
 import type { RetentionJob } from './maintenance.js';
@@ -171,7 +172,6 @@ export function requestEventControlRoutes(
 const CSV_COLUMNS = Object.keys(EventSummary.properties) as (keyof EventSummary)[];
 /** Records formatted between two yields to the event loop (about 90 KB of CSV). */
 const CSV_SLICE = 250;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * One CSV field, exactly as csv-stringify writes it with its defaults (the export's format before; a
