@@ -85,9 +85,9 @@ export function requestEventControlRoutes(
     // round trips on its way to the limit.
     const parse = async (request: { headers: Record<string, unknown> }, body: Buffer) => {
       const zipped = request.headers['content-encoding'] === 'gzip' || String(request.headers['content-type']).startsWith('application/gzip');
-      if (!zipped) return body.toString('utf8');
+      if (!zipped) return body;
       try {
-        return (await inflate(body, { maxOutputLength: INGEST_BODY_LIMIT, chunkSize: INFLATE_CHUNK })).toString('utf8');
+        return await inflate(body, { maxOutputLength: INGEST_BODY_LIMIT, chunkSize: INFLATE_CHUNK });
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
           throw new AppError('payload_too_large', `The gzip body inflates to more than ${INGEST_BODY_LIMIT} bytes; send it in smaller parts.`);
@@ -113,8 +113,8 @@ export function requestEventControlRoutes(
         },
       },
       async (request) => {
-        if (typeof request.body !== 'string') throw new AppError('bad_request', 'Send application/x-ndjson (optionally gzip-compressed)');
-        return ingestor.ingestText(request.body);
+        if (!Buffer.isBuffer(request.body)) throw new AppError('bad_request', 'Send application/x-ndjson (optionally gzip-compressed)');
+        return ingestor.ingest(request.body);
       },
     );
   });
