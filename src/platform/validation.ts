@@ -200,7 +200,7 @@ export function finiteOnly(compile: () => ValidateFunction, before?: (data: unkn
       wrapped.errors = validate.errors;
       return false;
     }
-    const problems = unstorableErrors(data);
+    const problems = isMarkedStorable(data) ? null : unstorableErrors(data);
     if (problems === null) return true;
     wrapped.errors = problems;
     return false;
@@ -268,6 +268,18 @@ export function numberSyntax(schema: unknown): ((data: unknown) => ErrorObject[]
     }
     return errors.length > 0 ? errors : null;
   };
+}
+
+/** Set (not enumerable, so never copied, serialised or validated) on a parsed body its text proved storable. */
+const STORABLE = Symbol('storable');
+
+/** Marks a value parsed from text that holds no NUL escape and no number long enough to overflow (see scanJson). */
+export function markStorable(value: unknown): void {
+  if (value !== null && typeof value === 'object') Object.defineProperty(value, STORABLE, { value: true });
+}
+
+function isMarkedStorable(data: unknown): boolean {
+  return data !== null && typeof data === 'object' && (data as { [STORABLE]?: boolean })[STORABLE] === true;
 }
 
 /** Infinity or a NUL character anywhere in validated data, as an Ajv error (null when there is none). */
