@@ -11,6 +11,7 @@ import { waapBlocks } from './008_waap_blocks.js';
 import { catalogueRecords } from './010_catalogue_records.js';
 import { dns } from './011_dns.js';
 import { cdnResources } from './012_cdn_resources.js';
+import { cloudUsage } from './013_cloud_usage.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -24,4 +25,5 @@ export const migrations: MigrationSet = (engine) => ({
   '010_catalogue_records': catalogueRecords(engine),
   '011_dns': dns(engine),
   '012_cdn_resources': cdnResources(engine),
+  '013_cloud_usage': cloudUsage(engine),
 });

@@ -64,8 +64,20 @@ export interface Scope {
   regionId: number;
 }
 
+/** A client's use of one kind in one region, kept by the database's triggers (migration 013). */
+interface UsageRow {
+  client_id: number;
+  region_id: number;
+  kind: string;
+  n: number;
+  vcpus: number;
+  ram_mb: number;
+  size_gb: number;
+}
+
 interface Tables {
   cloud_resources: ResourceRow;
+  cloud_usage: UsageRow;
 }
 
 export interface ListFilter {
@@ -208,24 +220,19 @@ export class ResourceStore {
     return Number(row.n);
   }
 
-  /** Usage of a client in a region: finished resources of each kind, and the summed sizes. */
+  /**
+   * Usage of a client in a region: finished resources of each kind, and the summed sizes, as the
+   * database keeps them (cloud_usage, maintained by triggers on this table: migration 013).
+   */
   async usage(clientId: number, regionId: number, kinds?: ResourceKind[]): Promise<{ kind: string; n: number; vcpus: number; ram: number; size: number }[]> {
     let q = this.db
-      .selectFrom('cloud_resources')
-      .select((eb) => [
-        'kind',
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.sum<number>('vcpus').as('vcpus'),
-        eb.fn.sum<number>('ram_mb').as('ram'),
-        eb.fn.sum<number>('size_gb').as('size'),
-      ])
+      .selectFrom('cloud_usage')
+      .select(['kind', 'n', 'vcpus', 'ram_mb', 'size_gb'])
       .where('client_id', '=', clientId)
-      .where('region_id', '=', regionId)
-      .where('ready', '=', 1)
-      .groupBy('kind');
+      .where('region_id', '=', regionId);
     if (kinds) q = q.where('kind', 'in', kinds);
     const rows = await q.execute();
-    return rows.map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus ?? 0), ram: Number(r.ram ?? 0), size: Number(r.size ?? 0) }));
+    return rows.map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus), ram: Number(r.ram_mb), size: Number(r.size_gb) }));
   }
 }
 

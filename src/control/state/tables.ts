@@ -1,5 +1,5 @@
-// What the state document is made of: every table of the database (except the migrator's own), its
-// columns, and the order foreign keys impose. Read from the catalogue, so new products' tables are
+// What the state document is made of: every table of the database (except the migrator's own and those
+// triggers derive from other tables), its columns, and the order foreign keys impose. Read from the catalogue, so new products' tables are
 // exported, imported and reset without this code knowing them.
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../platform/db/index.js';
@@ -36,8 +36,16 @@ export const SHARED_TABLES: Readonly<Record<string, string>> = {
   settings: 'server settings (the operator token hash is never exported)',
 };
 
+/**
+ * Tables the database keeps from other tables' rows by triggers: never exported, imported or reset on
+ * their own (writing the rows they derive from keeps them), or an import would count those rows twice.
+ */
+export const DERIVED_TABLES: Readonly<Record<string, string>> = {
+  cloud_usage: 'what each client uses of each kind of cloud resource per region, kept by triggers on cloud_resources',
+};
+
 export async function listTables(db: Kysely<any>, engine: Engine): Promise<TableInfo[]> {
-  const tables = engine === 'sqlite' ? await sqliteTables(db) : await postgresTables(db);
+  const tables = (engine === 'sqlite' ? await sqliteTables(db) : await postgresTables(db)).filter((t) => !(t.name in DERIVED_TABLES));
   for (const table of tables) {
     const owner = OWNED_THROUGH[table.name];
     if (owner && !table.references.includes(owner.parent)) table.references.push(owner.parent);

@@ -1,0 +1,130 @@
+// The usage quotas are checked against (cloud_usage) is kept by the database from cloud_resources: after
+// any sequence of inserts, readiness changes, resizes, moves and deletes, and after a state export and
+// import or a one-client reset, it equals the figures counted from the rows themselves.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
+import { ResourceStore } from '../common/resource-store.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+const KINDS = ['network', 'volume', 'instance'];
+
+/** The figures counted from the rows, as the quota check read them before the table kept them. */
+async function counted(clientId: number, regionId: number) {
+  const rows = await sql<{ kind: string; n: number; vcpus: number; ram: number; size: number }>`
+    select kind, count(*) as n, sum(vcpus) as vcpus, sum(ram_mb) as ram, sum(size_gb) as size
+    from cloud_resources where client_id = ${clientId} and region_id = ${regionId} and ready = 1 group by kind`.execute(t.db.kysely);
+  return rows.rows.map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus), ram: Number(r.ram), size: Number(r.size) })).sort(byKind);
+}
+
+const byKind = (a: { kind: string }, b: { kind: string }) => a.kind.localeCompare(b.kind);
+
+async function kept(clientId: number, regionId: number) {
+  return (await new ResourceStore(t.db.kysely).usage(clientId, regionId)).filter((r) => r.n !== 0).sort(byKind);
+}
+
+function row(id: string, clientId: number, regionId: number, kind: string, ready: number, size: [number, number, number]) {
+  const now = Date.now();
+  return {
+    id,
+    kind,
+    client_id: clientId,
+    project_id: 1,
+    region_id: regionId,
+    name: id,
+    status: ready ? 'ACTIVE' : 'CREATING',
+    parent_id: null,
+    owner_id: null,
+    vcpus: size[0],
+    ram_mb: size[1],
+    size_gb: size[2],
+    ready,
+    creator_task_id: null,
+    task_id: null,
+    attrs: '{}',
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+describe(`cloud usage kept by the database (${engineName})`, () => {
+  it('equals the counted figures after random writes of every kind', async () => {
+    const a = await t.account();
+    const b = await t.account();
+    const db = t.db.kysely;
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const ids: string[] = [];
+    for (let step = 0; step < 300; step += 1) {
+      const action = ids.length === 0 ? 0 : random(5);
+      const id = ids.length > 0 ? ids[random(ids.length)] : '';
+      if (action === 0) {
+        const next = `usage-${step}`;
+        ids.push(next);
+        const client = random(2) === 0 ? a.clientId : b.clientId;
+        await db
+          .insertInto('cloud_resources')
+          .values(row(next, client, 76 + random(2), KINDS[random(3)], random(2), [random(8), random(4096), random(100)]))
+          .execute();
+      } else if (action === 1) {
+        await db
+          .updateTable('cloud_resources')
+          .set({ ready: random(2) })
+          .where('id', '=', id)
+          .execute();
+      } else if (action === 2) {
+        await db
+          .updateTable('cloud_resources')
+          .set({ size_gb: random(500), vcpus: random(16) })
+          .where('id', '=', id)
+          .execute();
+      } else if (action === 3) {
+        await db
+          .updateTable('cloud_resources')
+          .set({ region_id: 76 + random(2), kind: KINDS[random(3)] })
+          .where('id', '=', id)
+          .execute();
+      } else {
+        await db.deleteFrom('cloud_resources').where('id', '=', id).execute();
+        ids.splice(ids.indexOf(id), 1);
+      }
+    }
+    for (const client of [a.clientId, b.clientId])
+      for (const region of [76, 77]) expect(await kept(client, region), `client ${client} region ${region}`).toEqual(await counted(client, region));
+  });
+
+  it('stays equal through a state export and import, and a one-client reset', async () => {
+    const a = await t.account();
+    const db = t.db.kysely;
+    await db
+      .insertInto('cloud_resources')
+      .values([
+        row('kept-1', a.clientId, 76, 'volume', 1, [0, 0, 10]),
+        row('kept-2', a.clientId, 76, 'volume', 1, [0, 0, 5]),
+        row('kept-3', a.clientId, 76, 'network', 0, [0, 0, 0]),
+      ])
+      .execute();
+    const expected = await counted(a.clientId, 76);
+    expect(expected).toEqual([{ kind: 'volume', n: 2, vcpus: 0, ram: 0, size: 15 }]);
+
+    const exported = await t.request('GET', `/_edgeplane/state?clientId=${a.clientId}`, { headers: t.operator });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(Object.keys(exported.json().tables)).not.toContain('cloud_usage');
+    const imported = await t.request('PUT', '/_edgeplane/state', { headers: t.operator, body: exported.json() });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(await kept(a.clientId, 76)).toEqual(expected);
+
+    const reset = await t.request('POST', '/_edgeplane/state/reset', { headers: t.operator, body: { clientId: a.clientId } });
+    expect(reset.statusCode, reset.body).toBeLessThan(300);
+    expect(await kept(a.clientId, 76)).toEqual([]);
+    expect(await counted(a.clientId, 76)).toEqual([]);
+  });
+});
