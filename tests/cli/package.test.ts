@@ -78,8 +78,10 @@ describe('npm pack', () => {
   it('stays small', () => {
     // Before the files list: 6.0 MB packed, 28 MB unpacked, 539 files. With the files list and the CDN,
     // DNS and cloud products of round 2: 4.2 MB packed (the server bundle twice, as the command and as
-    // the library, is 3.4 MB of it).
-    expect(packed.size).toBeLessThan(5_000_000);
+    // the library, is 3.4 MB of it). With the catalogue engine, the console and the rest of round 2:
+    // 5.0 MB packed, 25.4 MB unpacked, 478 files (the two bundles 12.5 MB unpacked, the precompiled
+    // schema code 6.5 MB, the V8 code cache 3.4 MB, the catalogue 1.5 MB).
+    expect(packed.size).toBeLessThan(5_500_000);
     // The library's type declarations (dist/src/**/*.d.ts, 359 files) follow the source tree; everything else
     // is the bundles, the console, the catalogue and the docs.
     expect(packed.files.filter((file) => !file.path.endsWith('.d.ts')).length).toBeLessThan(100);
