@@ -50,7 +50,9 @@ export interface ExistingSets {
 
 /**
  * Groups records into sets; duplicates dropped, the smallest TTL of a set kept (RFC 2181 5.2). Stops at
- * the first set past the zone's quota (a file far over it is refused without grouping the rest).
+ * the first set past the zone's quota, so a file far over it is refused without grouping the rest. The
+ * apex NS set is not counted here: it is dropped when it names the platform's servers (as every exported
+ * file does), and checkPlan counts it exactly once the sets are known.
  */
 async function group(
   zone: string,
@@ -67,7 +69,8 @@ async function group(
     const id = `${record.name} ${record.type}`;
     let set = sets.get(id);
     if (!set) {
-      if (!existing.types.get(record.name)?.has(record.type) && existing.count + ++added > QUOTAS.rrsets)
+      const apexNs = record.name === zone && record.type === 'NS';
+      if (!apexNs && !existing.types.get(record.name)?.has(record.type) && existing.count + ++added > QUOTAS.rrsets)
         return { problem: `the import would make more than ${QUOTAS.rrsets} RRsets, the quota per zone (the zone has ${existing.count})` };
       sets.set(id, (set = { name: record.name, type: record.type, ttl: record.ttl, records: [] }));
       keys.set(id, new Set());
@@ -123,11 +126,15 @@ export async function planImport(zone: string, parsed: ParsedZoneFile, existing:
 async function checkPlan(zone: string, plan: ImportPlan, existing: ExistingSets, slicer: TimeSlicer): Promise<ImportPlan | { problem: string }> {
   const typesAt = new Map<string, Set<string>>();
   for (const [name, types] of existing.types) typesAt.set(name, new Set(types));
+  let added = 0;
   for (const set of plan.sets) {
     const types = typesAt.get(set.name) ?? new Set<string>();
+    if (!types.has(set.type)) added += 1;
     types.add(set.type);
     typesAt.set(set.name, types);
   }
+  if (existing.count + added > QUOTAS.rrsets)
+    return { problem: `the import would make ${existing.count + added} RRsets; the quota is ${QUOTAS.rrsets} per zone` };
   for (const set of plan.sets) {
     if (slicer.spent()) await slicer.nextSlice();
     if (set.records.length > QUOTAS.records)

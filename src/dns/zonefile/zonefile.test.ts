@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
-import { QUOTAS } from '../common/platform.js';
+import { PLATFORM_NAME_SERVERS, QUOTAS } from '../common/platform.js';
 import { chunks, recordKey, type RRsetType } from '../rrsets/content.js';
 
 let t: TestApp;
@@ -117,10 +117,16 @@ describe('import', () => {
     expect(over.statusCode).toBe(400);
     expect(over.body).toContain(`more than ${QUOTAS.rrsets} RRsets`);
     expect(await sets('quota.example')).toHaveLength(1);
-    // Sets the file replaces do not count twice: the zone's one set plus 9,999 new ones fit.
-    const fits = await importText('quota.example', `$TTL 60\nkept A 192.0.2.2\n${lines(QUOTAS.rrsets - 1)}\n`);
+    // Sets the file replaces do not count twice: the zone's one set plus 9,999 new ones fit, and the
+    // platform's own apex NS (in every exported file) is dropped, not counted.
+    const platformNs = PLATFORM_NAME_SERVERS.map((ns) => `@ NS ${ns}.`).join('\n');
+    const fits = await importText('quota.example', `$TTL 60\n${platformNs}\nkept A 192.0.2.2\n${lines(QUOTAS.rrsets - 1)}\n`);
     expect(fits.statusCode, fits.body).toBe(200);
     expect(fits.json().imported.rrsets).toBe(QUOTAS.rrsets);
+    // One more set of the zone's own at the apex (NS of other servers) is over.
+    const apexNs = await importText('quota.example', `$TTL 60\n@ NS ns.elsewhere.example.\n${lines(QUOTAS.rrsets - 1)}\n`);
+    expect(apexNs.statusCode).toBe(400);
+    expect(apexNs.body).toContain(`the quota is ${QUOTAS.rrsets} per zone`);
   });
 
   it("answers 404 for another client's zone", async () => {
