@@ -7,7 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import type { Catalogue, CatalogueOperation, JsonSchema } from '../platform/catalogue/index.js';
 import { AppError, type ErrorCode, type FieldError, type FieldLocation } from '../platform/errors.js';
 import { ajvErrorsToFields, boundStrings, finiteOnly, foldNestedQuery, numberSyntax, safeIntegers, splitCommaLists } from '../platform/validation.js';
-import { normaliseSchema, PROVIDER_FORMATS, type Schema } from './schema.js';
+import { normaliseSchema, PROVIDER_FORMATS, type Schema, Schemas } from './schema.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
@@ -163,8 +163,6 @@ function prepare(schema: JsonSchema): object {
   return boundStrings(safeIntegers(normaliseSchema(schema)));
 }
 
-const COMPONENT_REF = '#/components/schemas/';
-
 /** The names of the components a schema reaches through `$ref`s, directly or through other components. */
 function reachable(schema: unknown, components: Record<string, JsonSchema>): string[] {
   const names = new Set<string>();
@@ -173,16 +171,12 @@ function reachable(schema: unknown, components: Record<string, JsonSchema>): str
     const node = stack.pop();
     if (Array.isArray(node)) stack.push(...node);
     else if (node && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (key !== '$ref') stack.push(value);
-        else if (typeof value === 'string' && value.startsWith(COMPONENT_REF)) {
-          const name = value.slice(COMPONENT_REF.length);
-          if (!names.has(name) && components[name]) {
-            names.add(name);
-            stack.push(components[name]);
-          }
-        }
+      const name = Schemas.refName(node as JsonSchema);
+      if (name !== undefined && !names.has(name) && components[name]) {
+        names.add(name);
+        stack.push(components[name]);
       }
+      stack.push(...Object.values(node));
     }
   }
   return [...names];
