@@ -9,7 +9,7 @@ function busy(ms: number): void {
 }
 
 describe('TimeSlicer', () => {
-  it('does not yield inside a slice, and yields once the slice is spent', async () => {
+  it('does not yield inside a slice, and yields once the slice is spent', () => {
     const slicer = new TimeSlicer(50, 1);
     expect(slicer.spent()).toBe(false);
     busy(60);

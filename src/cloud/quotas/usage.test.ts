@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
-import { ResourceStore } from '../common/resource-store.js';
+import { newRow, ResourceStore, type ResourceRow } from '../common/resource-store.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,28 +28,16 @@ async function kept(clientId: number, regionId: number) {
   return (await new ResourceStore(t.db.kysely).usage(clientId, regionId)).filter((r) => r.n !== 0).sort(byKind);
 }
 
-function row(id: string, clientId: number, regionId: number, kind: string, ready: number, size: [number, number, number]) {
-  const now = Date.now();
-  return {
-    id,
-    kind,
-    client_id: clientId,
-    project_id: 1,
-    region_id: regionId,
-    name: id,
-    status: ready ? 'ACTIVE' : 'CREATING',
-    parent_id: null,
-    owner_id: null,
-    vcpus: size[0],
-    ram_mb: size[1],
-    size_gb: size[2],
+function row(id: string, clientId: number, regionId: number, kind: string, ready: number, [vcpus, ram_mb, size_gb]: [number, number, number]) {
+  const scope = { clientId, projectId: 1, regionId };
+  return newRow(scope, kind as ResourceRow['kind'], id, id, ready ? 'ACTIVE' : 'CREATING', '', {}, Date.now(), {
     ready,
+    vcpus,
+    ram_mb,
+    size_gb,
     creator_task_id: null,
     task_id: null,
-    attrs: '{}',
-    created_at: now,
-    updated_at: now,
-  };
+  });
 }
 
 describe(`cloud usage kept by the database (${engineName})`, () => {
