@@ -1,5 +1,5 @@
 // SQL for projects. Scoped by client on every read.
-import type { Generated, Kysely } from 'kysely';
+import { type Generated, type Kysely, sql } from 'kysely';
 
 export interface ProjectRow {
   id: number;
@@ -47,9 +47,14 @@ export class ProjectStore {
   }
 
   async findDefault(clientId: number): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('is_default', '=', 1).executeTakeFirst() as Promise<
-      ProjectRow | undefined
-    >;
+    // `is_default = 1` written out: SQLite prepares a statement again at every run when a bound value
+    // meets the WHERE of a partial index (cloud_projects_one_default), as `is_default = ?` would.
+    return this.db
+      .selectFrom('cloud_projects')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('is_default', '=', sql.lit(1))
+      .executeTakeFirst() as Promise<ProjectRow | undefined>;
   }
 
   private filtered(clientId: number, filter: ProjectFilter) {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, CompiledQuery } from 'kysely';
+import { Kysely, type LimitNode, type OffsetNode, PostgresDialect, SqliteDialect, SqliteQueryCompiler, sql, CompiledQuery } from 'kysely';
 import type pg from 'pg';
 
 // The PostgreSQL driver is loaded only when a database URL asks for it: SQLite starts faster without it.
@@ -49,7 +49,7 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: preparedOnce(connection) }) });
+  const kysely = new Kysely<any>({ dialect: new StableSqliteDialect({ database: preparedOnce(connection) }) });
   return {
     kysely,
     engine: 'sqlite',
@@ -63,6 +63,31 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
       await kysely.destroy();
     },
   };
+}
+
+/**
+ * SQLite reads a bound LIMIT or OFFSET when it plans a query (since 3.46), and marks the statement to
+ * be prepared again whenever that parameter is bound: every run of a list query was re-planned (a
+ * one-row project list took 13 us instead of 4, and 74 us of the request's 222 us under load). Written
+ * `limit +?`, the value is an expression SQLite does not read at plan time, so the statement stays
+ * prepared; the unary plus changes nothing else.
+ */
+export class StableLimitCompiler extends SqliteQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    this.append('limit +');
+    this.visitNode(node.limit);
+  }
+
+  protected override visitOffset(node: OffsetNode): void {
+    this.append('offset +');
+    this.visitNode(node.offset);
+  }
+}
+
+class StableSqliteDialect extends SqliteDialect {
+  override createQueryCompiler(): SqliteQueryCompiler {
+    return new StableLimitCompiler();
+  }
 }
 
 /** How many prepared statements a SQLite connection keeps (queries with lists of other lengths are other texts). */
