@@ -2,6 +2,7 @@
 // side (ingestion, generator, retention, CSV export). Errors use the problem-details envelope the
 // provider's WAAP API answers with.
 import { problemEnvelope } from '../platform/envelopes.js';
+import { Inflater } from '../platform/inflate.js';
 import type { PlatformDeps, Product } from '../platform/product.js';
 import { accountRoutes } from './account/routes.js';
 import { WaapAccountService } from './account/service.js';
@@ -13,7 +14,7 @@ import { generateTraffic, type GenerateOptions } from './request-events/generato
 import { EventIngestor } from './request-events/ingest.js';
 import { EventLog } from './request-events/log/index.js';
 import { CompactionJob, RetentionJob } from './request-events/maintenance.js';
-import { requestEventControlRoutes, requestEventRoutes } from './request-events/routes.js';
+import { INGEST_BODY_LIMIT, requestEventControlRoutes, requestEventRoutes } from './request-events/routes.js';
 import { RequestEventService } from './request-events/service.js';
 import { statsRoutes } from './stats/routes.js';
 import { StatsService } from './stats/service.js';
@@ -41,6 +42,7 @@ export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
   const ingestor = new EventIngestor(log, domains, clock, () => compaction.schedule());
   const retention = new RetentionJob(log, clock);
   const stats = new StatsService(log, events);
+  const inflater = new Inflater({ limit: INGEST_BODY_LIMIT });
 
   const domainSource = {
     async domainsOf(clientId: number) {
@@ -76,6 +78,7 @@ export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
         ingestor,
         retention,
         generator: { generate: (b) => generate({ clientIds: b.client_ids, events: b.events, days: b.days, seed: b.seed, firstShare: b.first_share }) },
+        inflater,
       });
       retention.start();
       compaction.start();
@@ -83,6 +86,7 @@ export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
         await retention.stop();
         await compaction.stop();
         await log.close();
+        await inflater.close();
       });
     },
   };

@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { yieldToLoop } from '../../platform/cooperative.js';
 import { AppError } from '../../platform/errors.js';
+import { InflateTooLarge, type Inflater } from '../../platform/inflate.js';
 import type { EventIngestor } from './ingest.js';
 import type { RetentionJob } from './maintenance.js';
 import { DetailsParams, EventDetails, EventPage, EventSummary, filterQuery, IngestReport, ListQuery, timeQuery } from './schemas.js';
@@ -16,9 +15,7 @@ import type { RequestEventService } from './service.js';
  * gzip body once inflated (a 21 MB gzip bomb inflated to 5 GB and stalled the server). 256 MiB also keeps
  * the text under V8's longest string.
  */
-const INGEST_BODY_LIMIT = 256 * 1024 * 1024;
-const inflate = promisify(gunzip);
-const INFLATE_CHUNK = 1024 * 1024;
+export const INGEST_BODY_LIMIT = 256 * 1024 * 1024;
 
 export interface GenerateHandler {
   generate(body: { client_ids: number[]; events: number; days: number; seed: number; first_share?: number }): Promise<unknown>;
@@ -74,22 +71,20 @@ const GenerateBody = Type.Object(
 /** The /_edgeplane side of the log: bulk ingestion, the generator, retention and the CSV export. */
 export function requestEventControlRoutes(
   app: FastifyInstance,
-  deps: { events: RequestEventService; ingestor: EventIngestor; retention: RetentionJob; generator: GenerateHandler },
+  deps: { events: RequestEventService; ingestor: EventIngestor; retention: RetentionJob; generator: GenerateHandler; inflater: Inflater },
 ): void {
-  const { events, ingestor, retention, generator } = deps;
+  const { events, ingestor, retention, generator, inflater } = deps;
 
   // Encapsulated so the NDJSON and gzip parsers apply to this route only.
   app.register(async (scoped) => {
-    // Inflated off the main thread (zlib's thread pool), and stopped at the body limit. In 1 MiB pieces:
-    // each piece comes back to the main thread, and with zlib's default of 16 KiB a bomb cost it 16,384
-    // round trips on its way to the limit.
+    // Inflated in a thread of its own and stopped at the body limit (see Inflater).
     const parse = async (request: { headers: Record<string, unknown> }, body: Buffer) => {
       const zipped = request.headers['content-encoding'] === 'gzip' || String(request.headers['content-type']).startsWith('application/gzip');
       if (!zipped) return body;
       try {
-        return await inflate(body, { maxOutputLength: INGEST_BODY_LIMIT, chunkSize: INFLATE_CHUNK });
+        return await inflater.gunzip(body);
       } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        if (error instanceof InflateTooLarge) {
           throw new AppError('payload_too_large', `The gzip body inflates to more than ${INGEST_BODY_LIMIT} bytes; send it in smaller parts.`);
         }
         throw new AppError('bad_request', `Body is not valid gzip: ${(error as Error).message}`);
