@@ -2,7 +2,8 @@
 // NUL character or a non-finite number (when it cannot, validation skips its walk for them).
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../tests/support/app.js';
-import { scanJson } from './http.js';
+import { turnsDuring } from '../../tests/support/event-loop.js';
+import { JsonScanner, LARGE_JSON, parseLargeJson, scanJson } from './http.js';
 
 describe('scanJson', () => {
   it('measures nesting outside strings only, escapes honoured', () => {
@@ -41,6 +42,69 @@ describe('bodies the scan marks storable still meet every check', () => {
       expect((await post('{"name":"a","rule":"/a","ruleType":0,"extra":{"k\\u0000":1}}')).statusCode).toBe(400);
       const fine = await post('{"name":"a","rule":"/a","ruleType":0,"extra":{"deep":[1e99]}}');
       expect(fine.statusCode, fine.body).toBe(201);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('large JSON bodies, parsed a piece at a time', () => {
+  const padded = (value: Record<string, unknown>) => JSON.stringify({ ...value, padding: 'p'.repeat(LARGE_JSON) });
+
+  it('scans in pieces as in one go, with an escape cut at a piece boundary', () => {
+    const text = '{"a":"x\\u0000y","b":[[[1]]],"c":"\\"[[["}';
+    for (let cut = 1; cut < text.length; cut += 1) {
+      const scanner = new JsonScanner(3);
+      scanner.scan(text, cut);
+      expect(scanner.scan(text)).toEqual(scanJson(text, 3));
+    }
+  });
+
+  it.each([
+    ['{"a":"\\ud83d\\ude00 é\\n","n":[1.5e10,-0,123456789012345678901234567890,1e-7],"t":true,"z":null,"o":{}}', 'escapes, unicode and numbers'],
+    ['[' + Array.from({ length: 20_000 }, (_, i) => `{"k":${i},"s":"v${i}"}`).join(',') + ']', 'many small objects'],
+    ['"' + 'x'.repeat(100_000) + '"  \n', 'one long string, whitespace after'],
+  ])('gives what JSON.parse gives (case %#)', async (text) => {
+    expect(await parseLargeJson(text)).toEqual(JSON.parse(text));
+  });
+
+  it.each([
+    ['{"a":1', 'cut short'],
+    ['{"a":1}{"b":2}', 'two values'],
+    ['[1,2,]', 'a trailing comma'],
+    ['[' + '['.repeat(100) + ']'.repeat(100) + ']', 'nested past the limit'],
+    ['{"a":{"__proto__":{"admin":true}}}', 'a __proto__ key'],
+    ['{"a":{"\\u005f_proto__":{"admin":true}}}', 'an escaped __proto__ key'],
+    ['{"constructor":{"prototype":{"admin":true}}}', 'a constructor.prototype key'],
+  ])('refuses a body (case %#)', async (text) => {
+    const body =
+      text.length > LARGE_JSON
+        ? text
+        : text.replace(/^([[{])/, (open) => (open === '{' ? `{"padding":"${'p'.repeat(LARGE_JSON)}",` : `["${'p'.repeat(LARGE_JSON)}",`));
+    await expect(parseLargeJson(body)).rejects.toMatchObject({ code: 'bad_request' });
+  });
+
+  it('gives other work a turn while it parses a 1 MB body', async () => {
+    const text = JSON.stringify({ padding: Array.from({ length: 130_000 }, (_, i) => ({ k: i % 10 })) });
+    const { result, turns } = await turnsDuring(() => parseLargeJson(text));
+    expect((result as { padding: unknown[] }).padding).toHaveLength(130_000);
+    expect(turns).toBeGreaterThan(3);
+  });
+
+  it('serves a large body through a route with the same checks as a small one', async () => {
+    const t = await createTestApp();
+    try {
+      const a = await t.account();
+      const post = (body: string) =>
+        t.request('POST', '/cdn/resources/rule_templates', { headers: { ...a.headers, 'content-type': 'application/json' }, body });
+      const made = await post(padded({ name: 'large', rule: '/large', ruleType: 0 }));
+      expect(made.statusCode, made.body).toBe(201);
+      expect(made.json()).toMatchObject({ name: 'large', rule: '/large' });
+      expect((await post(padded({ name: 'inf', rule: '/a', ruleType: 0, extra: { deep: [1e300] } }).replace('1e+300', '1e400'))).statusCode).toBe(400);
+      expect((await post(padded({ name: 'nul', rule: '/a', ruleType: 0, extra: { 'k\u0000': 1 } }))).statusCode).toBe(400);
+      const broken = await post(padded({ name: 'cut', rule: '/a', ruleType: 0 }).slice(0, -1));
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json().message ?? broken.body).toMatch(/JSON parse error/);
     } finally {
       await t.close();
     }
