@@ -103,8 +103,11 @@ async function main(): Promise<void> {
   process.on('message', (message) => {
     if (message === 'stop') stopping = true;
   });
+  // NOISE_ONCE: one pass over the kinds, then the summary (the warm-up run.ts sends before measuring).
+  const once = process.env.NOISE_ONCE === '1';
   process.send!('ready');
   while (!stopping) {
+    if (once && Object.keys(results).length === names.length) break;
     for (const name of names) {
       if (stopping) break;
       const { status, ms } = await send(agent, kinds[name]());

@@ -3,7 +3,8 @@
 // request of each product in a loop, while a victim client's GET /iam/clients/me and GET
 // /cloud/v1/projects latencies are measured, against phases of the same run without the noise. Quiet
 // and noisy phases alternate (`--rounds`), so the machine's own load hits both alike. Goal: victim p99
-// with the noise at most 1.5 times its p99 without.
+// with the noise at most 1.5 times its p99 without. Each kind is sent once before the first phase (warm-up):
+// first calls of routes compile on the main thread, which bench/first-call measures.
 //
 //   npm run build && npx tsx bench/noisy/run.ts [--database-url postgres://...] [--events 300000]
 //     [--seconds 15] [--rounds 3] [--noise all|kind,...] [--each] [--profile DIR] [--entry FILE]
@@ -87,6 +88,26 @@ async function startNoise(fixtures: Fixtures, kinds: string[]): Promise<{ stop()
   };
 }
 
+/**
+ * One request of each kind before the first phase: the first call of a route compiles its validators and
+ * serializers on the main thread (tens of ms; bench/first-call measures that), which would otherwise land
+ * in the first noisy phase only and make it a measure of start-up, not of the noise.
+ */
+async function warmUp(fixtures: Fixtures, kinds: string[]): Promise<void> {
+  const child = fork(path.join(here, 'noise.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, NOISE_FIXTURES: JSON.stringify(fixtures), NOISE_KINDS: kinds.join(','), NOISE_ONCE: '1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (message) => {
+      if (typeof message === 'object' && message !== null && 'summary' in message) resolve();
+    });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the warm-up noise process exited with ${code}`))));
+  });
+  await settle(fixtures.url);
+}
+
 /** Waits until the server answers its health check quickly again (a long noise request has ended). */
 async function settle(url: string): Promise<void> {
   const agent = new http.Agent({ keepAlive: true });
@@ -120,6 +141,7 @@ async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Pro
   const noise: NoiseSummary = {};
   const cpu = { quiet: 0, noisy: 0 };
   const pid = server.process.pid!;
+  await warmUp(fixtures, kinds);
   for (let round = 1; round <= rounds; round += 1) {
     let cpu0 = cpuMsOf(pid);
     const q = await victim(fixtures, phaseMs);
