@@ -3,15 +3,15 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { turnsDuring } from '../../tests/support/event-loop.js';
-import { InflateFailed, Inflater, InflateTooLarge } from './inflate.js';
+import { InflateFailed, Inflater, InflateTimedOut, InflateTooLarge } from './inflate.js';
 
 const inflaters: Inflater[] = [];
 afterEach(async () => {
   await Promise.all(inflaters.splice(0).map((inflater) => inflater.close()));
 });
 
-function inflater(limit: number): Inflater {
-  const made = new Inflater({ limit });
+function inflater(limit: number, timeoutMs?: number): Inflater {
+  const made = new Inflater({ limit, timeoutMs });
   inflaters.push(made);
   return made;
 }
@@ -44,5 +44,10 @@ describe('Inflater', () => {
     const { result, turns } = await turnsDuring(() => capped.gunzip(bomb).catch((error: unknown) => error));
     expect(result).toBeInstanceOf(InflateTooLarge);
     expect(turns).toBeGreaterThan(3);
+  });
+
+  it('reports an inflation abandoned past its time as such, not as broken gzip', async () => {
+    const hurried = inflater(256 * 1024 * 1024, 1);
+    await expect(hurried.gunzip(gzipSync(Buffer.alloc(96 * 1024 * 1024, 0x20), { level: 9 }))).rejects.toBeInstanceOf(InflateTimedOut);
   });
 });

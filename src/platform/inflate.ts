@@ -3,7 +3,7 @@
 // pieces allocated and collected there on the way to the cap (victim p99 x17.9 in bench/noisy). In a
 // thread, a bomb costs the main thread nothing but the refusal, and a good body comes back as one
 // buffer moved, not copied.
-import { WorkerPool } from './workers.js';
+import { WorkerPool, WorkerTimeout } from './workers.js';
 
 /**
  * The thread: `{id, body, limit}` in; `{id, result}` (the inflated bytes, moved) or `{id, error}` out.
@@ -53,6 +53,11 @@ export class InflateFailed extends Error {
   readonly code = 'inflate_failed';
 }
 
+/** The inflation ran past its time and was abandoned (its thread replaced): the body may be fine. */
+export class InflateTimedOut extends Error {
+  readonly code = 'inflate_timed_out';
+}
+
 export interface InflaterOptions {
   /** Largest inflated size accepted, in bytes. */
   limit: number;
@@ -72,6 +77,7 @@ export class Inflater {
       out = await this.pool.call<Uint8Array>({ body, limit: this.options.limit }, { timeoutMs: this.options.timeoutMs ?? 60_000 });
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new InflateTooLarge(`inflates to more than ${this.options.limit} bytes`);
+      if (error instanceof WorkerTimeout) throw new InflateTimedOut((error as Error).message);
       throw new InflateFailed((error as Error).message);
     }
     return Buffer.from(out.buffer, out.byteOffset, out.byteLength);

@@ -72,7 +72,7 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
  * `limit +?`, the value is an expression SQLite does not read at plan time, so the statement stays
  * prepared; the unary plus changes nothing else.
  */
-export class StableLimitCompiler extends SqliteQueryCompiler {
+class StableLimitCompiler extends SqliteQueryCompiler {
   protected override visitLimit(node: LimitNode): void {
     this.append('limit +');
     this.visitNode(node.limit);

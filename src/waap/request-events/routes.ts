@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { principalOf } from '../../platform/auth/plugin.js';
 import { yieldToLoop } from '../../platform/cooperative.js';
 import { AppError } from '../../platform/errors.js';
-import { InflateTooLarge, type Inflater } from '../../platform/inflate.js';
+import { InflateTimedOut, InflateTooLarge, type Inflater } from '../../platform/inflate.js';
 import type { EventIngestor } from './ingest.js';
 import type { RetentionJob } from './maintenance.js';
 import { DetailsParams, EventDetails, EventPage, EventSummary, filterQuery, IngestReport, ListQuery, timeQuery } from './schemas.js';
@@ -86,6 +86,9 @@ export function requestEventControlRoutes(
       } catch (error) {
         if (error instanceof InflateTooLarge) {
           throw new AppError('payload_too_large', `The gzip body inflates to more than ${INGEST_BODY_LIMIT} bytes; send it in smaller parts.`);
+        }
+        if (error instanceof InflateTimedOut) {
+          throw new AppError('service_unavailable', 'Inflating the gzip body took too long and was stopped; try again, or send it in smaller parts.');
         }
         throw new AppError('bad_request', `Body is not valid gzip: ${(error as Error).message}`);
       }
