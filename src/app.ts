@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { createCdn } from './cdn/index.js';
 import { createCdnAnalytics } from './cdn-analytics/index.js';
 import { type CatalogueEngine, createCatalogueEngine } from './catalogue-engine/index.js';
+import { CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE } from './catalogue-engine/validate.js';
 import { createCloud } from './cloud/index.js';
 import { createDns } from './dns/index.js';
 import { createConsole } from './console/index.js';
@@ -73,7 +74,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ...serverLimits(config),
   });
-  const ahead = deps.schemaCode === undefined ? builtSchemaCode() : (deps.schemaCode ?? undefined);
+  const ahead = deps.schemaCode === undefined ? builtSchemaCode({ [CATALOGUE_FORMATS_MODULE]: CATALOGUE_FORMATS }) : (deps.schemaCode ?? undefined);
   app.setValidatorCompiler(createSchemaCompiler(ahead));
   app.setSerializerCompiler(createSerializerCompiler(ahead));
 
@@ -86,7 +87,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   // A CDN resource whose waap option is on brings its host to the WAAP product as a domain.
   cdn.onWaapChange(({ clientId, cname, enabled }) => waap.domains.protectCdnHost(clientId, cname, enabled));
   const cloud = createCloud(deps);
-  const catalogue = createCatalogueEngine({ ...deps, routes, internal, tasks: cloud.engine });
+  const catalogue = createCatalogueEngine({ ...deps, routes, internal, tasks: cloud.engine, schemaCode: ahead });
   // The explicit list of products, in registration order.
   const products: Product[] = [
     iam,

@@ -10,6 +10,7 @@ import { plainEnvelope } from '../platform/envelopes.js';
 import { type InternalRequests, operationKey, type RouteCatalogue } from '../platform/http.js';
 import { OPERATOR, type Principal } from '../platform/auth/principal.js';
 import type { PlatformDeps, Product } from '../platform/product.js';
+import type { SchemaCode } from '../platform/schema-code.js';
 import type { TaskEngine } from '../platform/tasks/engine.js';
 import { ENGINE_SURFACES } from './envelopes.js';
 import { Inference } from './infer.js';
@@ -26,6 +27,8 @@ export interface CatalogueEngineDeps extends PlatformDeps {
   internal: InternalRequests;
   /** The cloud's durable task engine: operations answering task lists run through it. */
   tasks?: TaskEngine;
+  /** Validators compiled by the build (see platform/schema-code.ts), or the build's collector. */
+  schemaCode?: SchemaCode;
 }
 
 export interface CatalogueEngine extends Product {
@@ -52,7 +55,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     if (runtime) return runtime;
     const catalogue = readCatalogue();
     const inference = new Inference(catalogue);
-    const validator = new RequestValidator(catalogue);
+    const validator = new RequestValidator(catalogue, deps.schemaCode);
     const service = new CatalogueService(
       deps.db,
       deps.clock,
@@ -122,6 +125,11 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
       for (const entry of served) servedKeys.add(operationKey(entry.method, entry.path));
       registerTaskTypes(deps.tasks, served, taskNames);
       await engineRoutes(instance, served, handle);
+      // The build's collector writes every served operation's validators into its pack now.
+      if (deps.schemaCode?.collects) {
+        const { inference, validator } = load();
+        validator.prepareAll(served.map((entry) => inference.operation(entry.method, entry.path)));
+      }
     },
   };
 }

@@ -1,11 +1,14 @@
 // Request validation from the catalogue: path and query parameters (text on the wire, coerced to their
 // declared types; arrays as repeated keys or comma lists) and bodies (no coercion). Each operation's
-// validators are compiled on its first request. Every failing field is reported, with the status the
+// validators are made on its first request: loaded from the build's schema-code pack when it has them
+// (platform/schema-code.ts), else compiled. Every failing field is reported, with the status the
 // reference declares for the operation (422 or 400), else the product's own habit.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { _, Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue, CatalogueOperation, JsonSchema } from '../platform/catalogue/index.js';
 import { AppError, type ErrorCode, type FieldError, type FieldLocation } from '../platform/errors.js';
+import type { SchemaCode } from '../platform/schema-code.js';
 import { ajvErrorsToFields, boundStrings, finiteOnly, foldNestedQuery, numberSyntax, safeIntegers, splitCommaLists } from '../platform/validation.js';
 import { normaliseSchema, PROVIDER_FORMATS, type Schema, Schemas } from './schema.js';
 
@@ -34,17 +37,44 @@ export class RequestValidator {
   private readonly compiled = new Map<CatalogueOperation, Compiled>();
   private readonly productCodes = new Map<string, ErrorCode>();
 
-  constructor(private readonly catalogue: Catalogue) {}
+  /** `ahead`: the build's compiled validators (or, while building, its collector of schemas). */
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly ahead?: SchemaCode,
+  ) {}
 
   // Two instances: bodies are not coerced, parameters (text on the wire) are. Each validator carries only
   // the components its schema reaches: adding all 1,969 to each instance took about 150 ms of the
   // engine's first request.
   private get bodyAjv(): Ajv2020 {
-    return (this.bodyAjvMade ??= makeAjv(false));
+    return (this.bodyAjvMade ??= makeCatalogueAjv(false));
   }
 
   private get textAjv(): Ajv2020 {
-    return (this.textAjvMade ??= makeAjv('array'));
+    return (this.textAjvMade ??= makeCatalogueAjv('array'));
+  }
+
+  /**
+   * A validator made on its first use: its code loaded from the build's pack when it is there, else
+   * compiled. The build's collector is asked at once, so it sees every schema of every operation.
+   */
+  private validator(kind: 'catalogue-body' | 'catalogue-text', schema: object, before?: Parameters<typeof finiteOnly>[1]): ValidateFunction {
+    if (this.ahead?.collects) this.ahead.validator(kind, schema);
+    const ajv = () => (kind === 'catalogue-body' ? this.bodyAjv : this.textAjv);
+    return finiteOnly(() => this.ahead?.validator(kind, schema) ?? ajv().compile(schema), before);
+  }
+
+  /** Parameters: the unstorable-value guard, and numbers only in decimal ("0x10" is not 16). */
+  private textValidator(schema: object): ValidateFunction {
+    return this.validator('catalogue-text', schema, numberSyntax(schema));
+  }
+
+  /**
+   * Asks for every operation's validators now, not on its first request: what the build's collector
+   * needs to write them all into the pack.
+   */
+  prepareAll(ops: Iterable<CatalogueOperation>): void {
+    for (const op of ops) this.compile(op);
   }
 
   /** Checks a request, coercing its parameters in place; throws every problem at once. */
@@ -87,19 +117,13 @@ export class RequestValidator {
     const components = this.catalogue.components.schemas as Record<string, JsonSchema>;
     for (const [type, schema] of Object.entries(op.requestBody?.content ?? {})) {
       if (type === 'application/json')
-        bodies.set(
-          type,
-          finiteOnly(() => this.bodyAjv.compile(withComponents(loosenAnyValue(prepare(schema)) as Schema, components, true))),
-        );
+        bodies.set(type, this.validator('catalogue-body', withComponents(loosenAnyValue(prepare(schema)) as Schema, components, true)));
       else if (type === 'application/x-www-form-urlencoded')
-        bodies.set(
-          type,
-          finiteOnly(() => this.textAjv.compile(withComponents(prepare(schema) as Schema, components, false))),
-        );
+        bodies.set(type, this.validator('catalogue-text', withComponents(prepare(schema) as Schema, components, false)));
     }
     compiled = {
-      params: path.length > 0 ? textValidator(this.textAjv, withComponents(objectOf(path), components, false)) : undefined,
-      query: query.length > 0 ? textValidator(this.textAjv, withComponents(objectOf(query), components, false)) : undefined,
+      params: path.length > 0 ? this.textValidator(withComponents(objectOf(path), components, false)) : undefined,
+      query: query.length > 0 ? this.textValidator(withComponents(objectOf(query), components, false)) : undefined,
       arrayQuery: query.filter((p) => isArraySchema(p.schema)).map((p) => p.name),
       objectQuery: query.filter((p) => this.isObjectSchema(p.schema)).map((p) => p.name),
       bodies,
@@ -139,7 +163,20 @@ export class RequestValidator {
   }
 }
 
-function makeAjv(coerceTypes: false | 'array'): Ajv2020 {
+/**
+ * The name under which the build's pack code requires the engine's formats (see SchemaCodePack's
+ * `modules`): the provider's own formats live in the server, not in a package it could require.
+ */
+export const CATALOGUE_FORMATS_MODULE = 'edgeplane:catalogue-formats';
+
+/** Every format the engine's validators know, as makeCatalogueAjv adds them (ajv-formats', then the provider's). */
+export const CATALOGUE_FORMATS: Record<string, unknown> = { ...fullFormats, ...PROVIDER_FORMATS };
+
+/**
+ * The engine's Ajv, bodies (`false`) or coerced text (`'array'`). `source` makes one whose validators can
+ * be written out as code (the build's pack): the same options, so the same validation.
+ */
+export function makeCatalogueAjv(coerceTypes: false | 'array', source = false): Ajv2020 {
   // Referenced components are compiled once per validator and shared by its references (not inlined at each).
   const ajv = new Ajv2020({
     strict: false,
@@ -149,7 +186,7 @@ function makeAjv(coerceTypes: false | 'array'): Ajv2020 {
     validateFormats: true,
     inlineRefs: false,
     unicodeRegExp: false,
-    code: { optimize: false },
+    code: { optimize: false, ...(source ? { source: true, formats: _`require(${CATALOGUE_FORMATS_MODULE})` } : {}) },
     // The catalogue is derived by scripts/reference.ts and checked by its tests; checking its components
     // against the meta-schema again took about 35 ms of each instance's making.
     validateSchema: false,
@@ -223,11 +260,6 @@ function objectOf(params: CatalogueOperation['parameters']): object {
 function isArraySchema(schema: JsonSchema): boolean {
   const node = schema as Schema;
   return node.type === 'array' || (Array.isArray(node.anyOf) && node.anyOf.some((b: Schema) => b.type === 'array'));
-}
-
-/** Parameters: the unstorable-value guard, and numbers only in decimal ("0x10" is not 16). */
-function textValidator(ajv: Ajv2020, schema: object): ValidateFunction {
-  return finiteOnly(() => ajv.compile(schema), numberSyntax(schema));
 }
 
 function errors(validate: ValidateFunction, location: FieldLocation): FieldError[] {

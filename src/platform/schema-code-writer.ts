@@ -6,7 +6,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { transformSync } from 'esbuild';
 import fastJson from 'fast-json-stringify';
-import { type SchemaCode, schemaCodeKey, type Serialize, type ValidatorKind, writeSchemaCodePack } from './schema-code.js';
+import { type SchemaCode, schemaCodeKey, type Serialize, type PlatformValidatorKind, type ValidatorKind, writeSchemaCodePack } from './schema-code.js';
 import { makeAjv } from './validation.js';
 
 // ajv's standalone module is CommonJS with a default export.
@@ -15,10 +15,19 @@ const writeStandalone = ((standaloneCode as unknown as { default?: typeof standa
   validate: ValidateFunction,
 ) => string;
 
+/** An Ajv instance made as a kind's compiler makes it at run time, with `code.source` on. */
+export type SourceAjvFactory = () => Ajv;
+
 export class SchemaCodeWriter implements SchemaCode {
   readonly collects = true;
   private readonly files = new Map<string, () => string>();
   private readonly ajvs = new Map<ValidatorKind, Ajv>();
+
+  /**
+   * `compilers`: the kinds whose compiler lives outside the platform (the catalogue engine's); the
+   * platform's own kinds are made by makeAjv.
+   */
+  constructor(private readonly compilers: Partial<Record<ValidatorKind, SourceAjvFactory>> = {}) {}
 
   /** Records the schema's code; returns nothing, so the caller compiles as it would without a build. */
   validator(kind: ValidatorKind, schema: object): ValidateFunction | undefined {
@@ -26,12 +35,19 @@ export class SchemaCodeWriter implements SchemaCode {
     if (!this.files.has(key)) {
       this.files.set(key, () => {
         let ajv = this.ajvs.get(kind);
-        if (!ajv) this.ajvs.set(kind, (ajv = makeAjv(kind, true)));
+        if (!ajv) this.ajvs.set(kind, (ajv = this.sourceAjv(kind)));
         // A copy: Ajv keeps the schema object it compiled, and the caller compiles the same one again.
         return writeStandalone(ajv, ajv.compile(structuredClone(schema)));
       });
     }
     return undefined;
+  }
+
+  private sourceAjv(kind: ValidatorKind): Ajv {
+    const make = this.compilers[kind];
+    if (make) return make();
+    if (kind === 'catalogue-body' || kind === 'catalogue-text') throw new Error(`the build was given no compiler for ${kind} schemas`);
+    return makeAjv(kind satisfies PlatformValidatorKind, true);
   }
 
   serializer(schema: object): Serialize | undefined {

@@ -19,8 +19,12 @@ import type { ValidateFunction } from 'ajv';
  */
 export const SCHEMA_CODE_VERSION = 1;
 
-/** Which compiler a validator comes from (see createSchemaCompiler). */
-export type ValidatorKind = 'api-body' | 'control-body' | 'text';
+/**
+ * Which compiler a validator comes from: the modelled routes' (see createSchemaCompiler) or the catalogue
+ * engine's (bodies, and parameters coerced from text; see catalogue-engine/validate.ts).
+ */
+export type ValidatorKind = PlatformValidatorKind | 'catalogue-body' | 'catalogue-text';
+export type PlatformValidatorKind = 'api-body' | 'control-body' | 'text';
 
 export type Serialize = (data: unknown) => string;
 
@@ -50,11 +54,21 @@ export const SCHEMA_CODE_FILE = 'schema-code.pack';
 /** Compiled code read from the file the build wrote. */
 export class SchemaCodePack implements SchemaCode {
   private index: { modules: Record<string, [number, number]>; start: number } | undefined;
-  // The code requires small runtime helpers of Ajv, ajv-formats and fast-json-stringify: resolved from
-  // this module (the package's own dependencies), wherever the file is.
-  private readonly require = createRequire(import.meta.url);
+  private readonly require: (id: string) => unknown;
 
-  constructor(private readonly file: string) {}
+  /**
+   * `modules`: what the code gets when it requires one of these names instead of a package (the
+   * catalogue engine's own formats, which live in the server's bundle, not in a package).
+   */
+  constructor(
+    private readonly file: string,
+    modules: Record<string, unknown> = {},
+  ) {
+    // The code requires small runtime helpers of Ajv, ajv-formats and fast-json-stringify: resolved from
+    // this module (the package's own dependencies), wherever the file is.
+    const packages = createRequire(import.meta.url);
+    this.require = (id: string) => (Object.hasOwn(modules, id) ? modules[id] : packages(id));
+  }
 
   validator(kind: ValidatorKind, schema: object): ValidateFunction | undefined {
     return this.load(schemaCodeKey(kind, schema)) as ValidateFunction | undefined;
@@ -132,7 +146,7 @@ export function writeSchemaCodePack(file: string, modules: Map<string, string>):
  * built package (this module is then part of dist/server.cjs or dist/index.mjs); none when running
  * from the sources.
  */
-export function builtSchemaCode(from = path.dirname(fileURLToPath(import.meta.url))): SchemaCode | undefined {
+export function builtSchemaCode(modules: Record<string, unknown> = {}, from = path.dirname(fileURLToPath(import.meta.url))): SchemaCode | undefined {
   const file = path.join(from, SCHEMA_CODE_FILE);
-  return fs.existsSync(file) ? new SchemaCodePack(file) : undefined;
+  return fs.existsSync(file) ? new SchemaCodePack(file, modules) : undefined;
 }

@@ -6,12 +6,12 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import { type FieldError, type FieldLocation, invalid, type AppError } from './errors.js';
-import type { SchemaCode, Serialize, ValidatorKind } from './schema-code.js';
+import type { PlatformValidatorKind, SchemaCode, Serialize } from './schema-code.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
-const KINDS: Record<ValidatorKind, { coerceTypes: boolean | 'array'; dropUnknown: boolean }> = {
+const KINDS: Record<PlatformValidatorKind, { coerceTypes: boolean | 'array'; dropUnknown: boolean }> = {
   // Bodies of the provider's API accept fields this server does not know (newer clients send them; the
   // reference leaves almost every object open) and drop them.
   'api-body': { coerceTypes: false, dropUnknown: true },
@@ -26,7 +26,7 @@ const KINDS: Record<ValidatorKind, { coerceTypes: boolean | 'array'; dropUnknown
  * The Ajv of one kind of validator. `source` makes one whose validators can be written out as code
  * (the build's schema-code, see platform/schema-code.ts): the same options, so the same validation.
  */
-export function makeAjv(kind: ValidatorKind, source = false): Ajv {
+export function makeAjv(kind: PlatformValidatorKind, source = false): Ajv {
   const { coerceTypes, dropUnknown } = KINDS[kind];
   const ajv = new Ajv({
     allErrors: true,
@@ -53,7 +53,7 @@ export function makeAjv(kind: ValidatorKind, source = false): Ajv {
 }
 
 /** A route schema as the validator of its kind compiles it (a copy; the route keeps its own). */
-export function prepareSchema(kind: ValidatorKind, schema: unknown): object {
+export function prepareSchema(kind: PlatformValidatorKind, schema: unknown): object {
   const bounded = boundStrings(safeIntegers(withoutAnnotations(schema)));
   return kind === 'api-body' ? closeUnionObjects(bounded) : bounded;
 }
@@ -110,7 +110,7 @@ export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<
     'control-body': new WeakMap<object, ValidateFunction>(),
     text: new WeakMap<object, ValidateFunction>(),
   };
-  const validatorFor = (kind: ValidatorKind, schema: unknown): ValidateFunction => {
+  const validatorFor = (kind: PlatformValidatorKind, schema: unknown): ValidateFunction => {
     const compile = () => {
       const prepared = prepareSchema(kind, schema);
       return ahead?.validator(kind, prepared) ?? (ajvs[kind].compile(prepared) as ValidateFunction);
@@ -121,7 +121,7 @@ export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<
   };
   // Compiled on first use, not at start: compiling every route's schemas up front took most of a second.
   return ({ schema, httpPart, url }) => {
-    const kind: ValidatorKind = httpPart !== 'body' ? 'text' : url.startsWith('/_edgeplane') ? 'control-body' : 'api-body';
+    const kind: PlatformValidatorKind = httpPart !== 'body' ? 'text' : url.startsWith('/_edgeplane') ? 'control-body' : 'api-body';
     if (!schema || typeof schema !== 'object') return validatorFor(kind, schema);
     let validate = made[kind].get(schema);
     if (!validate) made[kind].set(schema, (validate = validatorFor(kind, schema)));

@@ -1,0 +1,125 @@
+// The engine's validators written into the build's pack (platform/schema-code.ts) must coerce, refuse and
+// report exactly as the same schemas compiled on first use, the provider's own formats included.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readCatalogue } from '../platform/catalogue/index.js';
+import { AppError } from '../platform/errors.js';
+import { type SchemaCode, SchemaCodePack } from '../platform/schema-code.js';
+import { SchemaCodeWriter } from '../platform/schema-code-writer.js';
+import { CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE, makeCatalogueAjv, RequestValidator, type RequestParts } from './validate.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-engine-code-'));
+const pack = path.join(dir, 'schema-code.pack');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const catalogue = readCatalogue();
+const operation = (method: string, p: string) => {
+  const op = catalogue.operations.find((o) => o.method === method && o.path === p);
+  if (!op) throw new Error(`${method} ${p} is not in the catalogue`);
+  return op;
+};
+// A body with the provider's IP formats, uuid4 path parameters, a query with an array and a form body.
+const ops = [
+  operation('POST', '/cloud/v1/file_shares/{project_id}/{region_id}/{file_share_id}/access_rule'),
+  operation('GET', '/cloud/v1/availablenetworks/{project_id}/{region_id}'),
+  operation('GET', '/cloud/v1/ddos/profiles/{project_id}/{region_id}'),
+  operation('POST', '/security/iaas/v2/profiles'),
+];
+
+const writer = new SchemaCodeWriter({
+  'catalogue-body': () => makeCatalogueAjv(false, true),
+  'catalogue-text': () => makeCatalogueAjv('array', true),
+});
+new RequestValidator(catalogue, writer).prepareAll(ops);
+writer.write(pack);
+// Counts the validators found in the pack: a schema missing from it would be compiled as usual and the
+// comparison below would prove nothing.
+const fromPack = new SchemaCodePack(pack, { [CATALOGUE_FORMATS_MODULE]: CATALOGUE_FORMATS });
+let found = 0;
+let asked = 0;
+const counting: SchemaCode = {
+  validator(kind, schema) {
+    asked += 1;
+    const validate = fromPack.validator(kind, schema);
+    if (validate) found += 1;
+    return validate;
+  },
+  serializer: () => undefined,
+};
+const loaded = new RequestValidator(catalogue, counting);
+const compiled = new RequestValidator(catalogue);
+
+/** What a check does to the request: the coerced parts, or the refusal's status code, message and fields. */
+function outcome(validator: RequestValidator, op: (typeof ops)[number], parts: RequestParts) {
+  const copy = structuredClone(parts);
+  try {
+    validator.check(op, copy);
+    return { ok: copy };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { refused: { code: error.code, message: error.message, fields: error.fields } };
+  }
+}
+
+const paramSets = [
+  { project_id: '1', region_id: '76', file_share_id: 'bd8c47ee-e565-4e26-8840-b537e6827b08' },
+  { project_id: '0x10', region_id: 'seventy', file_share_id: 'not-a-uuid' },
+  { project_id: '1e400', region_id: '76', file_share_id: '' },
+];
+const querySets = [{}, { network_type: 'vlan' }, { network_id: 'bd8c47ee-e565-4e26-8840-b537e6827b08,x' }, { limit: '5', offset: '-1' }, { ip: ['a', 'b'] }];
+const bodies = [
+  undefined,
+  {},
+  { ip_address: '10.0.0.0/24', access_mode: 'rw' },
+  { ip_address: '999.1.1.1', access_mode: 'rw' },
+  { ip_address: 'fd00::/64', access_mode: 'xx', extra: 1 },
+  { ip_address: 12, access_mode: null },
+  { site: 'ED', ip_address: '1.2.3.4', fields: [{ base_field: 1, field_value: {} }] },
+  'text',
+];
+
+describe('catalogue validators compiled by the build', () => {
+  it('writes each distinct schema once', () => {
+    expect(writer.size).toBeGreaterThanOrEqual(ops.length);
+    const index = JSON.parse(fs.readFileSync(pack, 'utf8').split('\n')[0]) as Record<string, unknown>;
+    expect(Object.keys(index)).toHaveLength(writer.size);
+  });
+
+  it('coerces, refuses and reports as the validators compiled on first use', () => {
+    let refusals = 0;
+    for (const op of ops)
+      for (const params of paramSets)
+        for (const query of querySets)
+          for (const [i, body] of bodies.entries())
+            for (const contentType of ['application/json', 'application/x-www-form-urlencoded']) {
+              const parts: RequestParts = { params: { ...params }, query: { ...query }, body, contentType };
+              const fromPack = outcome(loaded, op, parts);
+              expect(fromPack, `${op.method} ${op.path} ${JSON.stringify(params)} ${JSON.stringify(query)} body ${i} ${contentType}`).toEqual(
+                outcome(compiled, op, parts),
+              );
+              if ('refused' in fromPack) refusals += 1;
+            }
+    // Both sides of the comparison were exercised: some requests pass, most are refused.
+    expect(refusals).toBeGreaterThan(100);
+    expect(refusals).toBeLessThan(ops.length * paramSets.length * querySets.length * bodies.length * 2);
+  });
+
+  it('keeps the provider formats working from the pack (an address is checked, not ignored)', () => {
+    const op = ops[0];
+    const parts = (ip: string): RequestParts => ({
+      params: { ...paramSets[0] },
+      query: {},
+      body: { ip_address: ip, access_mode: 'rw' },
+      contentType: 'application/json',
+    });
+    expect(outcome(loaded, op, parts('10.0.0.0/24'))).toHaveProperty('ok');
+    expect(outcome(loaded, op, parts('999.1.1.1'))).toHaveProperty('refused');
+  });
+
+  it('found every validator it used in the pack', () => {
+    expect(asked).toBeGreaterThanOrEqual(ops.length);
+    expect(found).toBe(asked);
+  });
+});
