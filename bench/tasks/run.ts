@@ -3,11 +3,11 @@
 // node:http server returning the same bytes, alternating in the same run. Prints the ratios.
 //   npm run build && npx tsx bench/tasks/run.ts [--tasks 10000] [--seconds 10] [--rounds 3]
 //   --database-url postgres://...   on PostgreSQL (in a schema of its own, dropped afterwards)
-//   --compare <entry>               also an older build's dist/edgeplane.mjs, alternating: before/after
+//   --compare <entry>               also an older build's dist/edgeplane.mjs, alternating: before/after (creates and GETs)
 //   --skip-get                      the create phase only
 //   --node-args "..."               node options of the measured servers (e.g. --cpu-prof)
 import { randomBytes } from 'node:crypto';
-import { type Child, cpuMicros, load, median, startBare, startEdgeplane } from '../lib/servers.js';
+import { type Child, cpuMicros, load, type LoadResult, median, startBare, startEdgeplane } from '../lib/servers.js';
 import { dropPostgresSchema } from '../../src/platform/db/index.js';
 
 const args = process.argv.slice(2);
@@ -81,17 +81,19 @@ async function creates(server: Child): Promise<{ rate: number; finished: number;
 
 const builds = [{ name: 'edgeplane', entry: undefined as string | undefined }, ...(compare ? [{ name: 'compared build', entry: compare }] : [])];
 const rates = new Map<string, number[]>(builds.map((b) => [b.name, []]));
-let kept: { server: Child; ids: string[] } | undefined;
+// The first server of each build stays up for the GET phase: every server gets a port of its own.
+const kept = new Map<string, { server: Child; ids: string[] }>();
+let nextPort = 18200;
 try {
   for (let round = 1; round <= (compare ? rounds : 1); round += 1) {
     for (const build of builds) {
-      const server = await start(18191, build.entry);
+      const server = await start(nextPort++, build.entry);
       const r = await creates(server);
       rates.get(build.name)!.push(r.rate);
       console.log(
         `${build.name}: create -> FINISHED ${total} tasks = ${r.rate.toFixed(0)} tasks/s, ${r.cpuPerTask.toFixed(0)} us server CPU per task (FINISHED: ${r.finished})`,
       );
-      if (build.name === 'edgeplane' && !kept && !skipGet) kept = { server, ids: r.ids };
+      if (!kept.has(build.name) && !skipGet) kept.set(build.name, { server, ids: r.ids });
       else await server.stop();
     }
   }
@@ -102,23 +104,32 @@ try {
     );
   }
 
-  // (2) GET /cloud/v1/tasks/{id} vs bare node:http with the same bytes.
-  if (kept) {
-    const { server: edgeplane, ids } = kept;
-    const taskPath = `/cloud/v1/tasks/${ids[Math.floor(ids.length / 2)]}`;
-    const sample = await fetch(`${edgeplane.url}${taskPath}`, { headers });
-    const body = await sample.text();
+  // (2) GET /cloud/v1/tasks/{id} vs bare node:http with the same bytes (and the compared build's GET of
+  // one of its own tasks, in the same rounds).
+  const own = kept.get('edgeplane');
+  if (own) {
+    const taskPath = (k: { ids: string[] }) => `/cloud/v1/tasks/${k.ids[Math.floor(k.ids.length / 2)]}`;
+    const body = await (await fetch(`${own.server.url}${taskPath(own)}`, { headers })).text();
     const bare = await startBare(18192, body, { 'content-type': 'application/json; charset=utf-8' });
-    const results: { e: Awaited<ReturnType<typeof load>>; b: Awaited<ReturnType<typeof load>> }[] = [];
+    const targets = [...kept].map(([name, k]) => ({ name, server: k.server, url: `${k.server.url}${taskPath(k)}` }));
+    // Server CPU per request beside the rates: steadier than req/s on a shared machine.
+    const results: { b: LoadResult; e: Map<string, LoadResult>; cpu: Map<string, number> }[] = [];
     try {
-      await load(`${edgeplane.url}${taskPath}`, { seconds: 2, headers });
-      await load(`${bare.url}${taskPath}`, { seconds: 2 });
+      for (const t of targets) await load(t.url, { seconds: 2, headers });
+      await load(`${bare.url}${taskPath(own)}`, { seconds: 2 });
       for (let round = 1; round <= rounds; round += 1) {
-        const b = await load(`${bare.url}${taskPath}`, { seconds });
-        const e = await load(`${edgeplane.url}${taskPath}`, { seconds, headers });
-        results.push({ e, b });
+        const b = await load(`${bare.url}${taskPath(own)}`, { seconds });
+        const e = new Map<string, LoadResult>();
+        const cpu = new Map<string, number>();
+        for (const t of targets) {
+          const before = cpuMicros(t.server);
+          const r = await load(t.url, { seconds, headers });
+          cpu.set(t.name, (cpuMicros(t.server) - before) / (r.requestsPerSecond * seconds));
+          e.set(t.name, r);
+        }
+        results.push({ b, e, cpu });
         console.log(
-          `round ${round}: edgeplane ${e.requestsPerSecond.toFixed(0)} req/s p50 ${e.p50} ms p99 ${e.p99} ms (non-2xx ${e.non2xx}) | bare ${b.requestsPerSecond.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`,
+          `round ${round}: ${targets.map((t) => `${t.name} ${e.get(t.name)!.requestsPerSecond.toFixed(0)} req/s p50 ${e.get(t.name)!.p50} ms p99 ${e.get(t.name)!.p99} ms (non-2xx ${e.get(t.name)!.non2xx})`).join(' | ')} | bare ${b.requestsPerSecond.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`,
         );
       }
     } finally {
@@ -126,13 +137,18 @@ try {
     }
     const m = (f: (r: (typeof results)[number]) => number) => median(results.map(f));
     console.log(`\nGET /cloud/v1/tasks/{id}, 50 connections, ${rounds} x ${seconds}s alternating rounds`);
-    console.log(`edgeplane: ${m((r) => r.e.requestsPerSecond).toFixed(0)} req/s, p50 ${m((r) => r.e.p50)} ms, p99 ${m((r) => r.e.p99)} ms`);
+    for (const t of targets) {
+      const e = (r: (typeof results)[number]) => r.e.get(t.name)!;
+      console.log(
+        `${t.name}: ${m((r) => e(r).requestsPerSecond).toFixed(0)} req/s, p50 ${m((r) => e(r).p50)} ms, p99 ${m((r) => e(r).p99)} ms, ${m((r) => r.cpu.get(t.name)!).toFixed(0)} us server CPU per request`,
+      );
+      console.log(
+        `  ratios (${t.name} / bare): throughput ${m((r) => e(r).requestsPerSecond / r.b.requestsPerSecond).toFixed(3)} (rounds ${results.map((r) => (e(r).requestsPerSecond / r.b.requestsPerSecond).toFixed(2)).join(', ')}), p50 latency ${m((r) => e(r).p50 / Math.max(r.b.p50, 1)).toFixed(2)}, p99 latency ${m((r) => e(r).p99 / Math.max(r.b.p99, 1)).toFixed(2)}`,
+      );
+    }
     console.log(`bare:      ${m((r) => r.b.requestsPerSecond).toFixed(0)} req/s, p50 ${m((r) => r.b.p50)} ms, p99 ${m((r) => r.b.p99)} ms`);
-    console.log(
-      `ratios (edgeplane / bare): throughput ${m((r) => r.e.requestsPerSecond / r.b.requestsPerSecond).toFixed(3)} (rounds ${results.map((r) => (r.e.requestsPerSecond / r.b.requestsPerSecond).toFixed(2)).join(', ')}), p50 latency ${m((r) => r.e.p50 / Math.max(r.b.p50, 1)).toFixed(2)}, p99 latency ${m((r) => r.e.p99 / Math.max(r.b.p99, 1)).toFixed(2)}`,
-    );
   }
 } finally {
-  await kept?.server.stop();
+  for (const k of kept.values()) await k.server.stop();
   for (const schema of schemas) await dropPostgresSchema(databaseUrl, schema);
 }

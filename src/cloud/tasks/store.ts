@@ -17,19 +17,86 @@ export interface TaskFilter {
   acknowledged?: boolean;
 }
 
+/** The columns a task's answer is made of (the queue's own bookkeeping, leases and due times, is not). */
+const VIEW_COLUMNS = [
+  'task_id',
+  'task_type',
+  'state',
+  'error',
+  'created_at',
+  'updated_at',
+  'finished_at',
+  'created_resources',
+  'data',
+  'project_id',
+  'region_id',
+  'client_id',
+  'user_id',
+  'request_id',
+  'acknowledged_at',
+  'acknowledged_by',
+] as const satisfies readonly (keyof TaskRow)[];
+
+export type TaskView = Pick<TaskRow, (typeof VIEW_COLUMNS)[number]>;
+
+/** A row of VIEW_COLUMNS' cells, in their order (better-sqlite3's raw mode). */
+type ViewCells = unknown[];
+
 export class TaskStore {
   private readonly db: Kysely<Tables>;
-  /** Polling a task is the hottest read of the cloud API: on SQLite it uses one prepared statement. */
-  private readonly byId: SQLite.Statement<[string, number], TaskRow> | undefined;
+  /**
+   * Polling a task is the hottest read of the cloud API: on SQLite it uses one prepared statement, read
+   * as an array of cells. better-sqlite3 builds a named row object far slower: 14 us for `select *`,
+   * 4.5 us for these columns raw, on a 2-core machine.
+   */
+  private readonly byId: SQLite.Statement<[string, number], ViewCells> | undefined;
 
   constructor(db: Kysely<any>, sqlite?: SQLite.Database) {
     this.db = db as Kysely<Tables>;
-    this.byId = sqlite?.prepare<[string, number], TaskRow>('select * from tasks where task_id = ? and client_id = ?');
+    this.byId = sqlite?.prepare<[string, number], ViewCells>(`select ${VIEW_COLUMNS.join(', ')} from tasks where task_id = ? and client_id = ?`).raw();
   }
 
-  async get(clientId: number, taskId: string): Promise<TaskRow | undefined> {
-    if (this.byId) return this.byId.get(taskId, clientId);
-    return this.db.selectFrom('tasks').selectAll().where('task_id', '=', taskId).where('client_id', '=', clientId).executeTakeFirst();
+  async get(clientId: number, taskId: string): Promise<TaskView | undefined> {
+    if (!this.byId) return this.db.selectFrom('tasks').select(VIEW_COLUMNS).where('task_id', '=', taskId).where('client_id', '=', clientId).executeTakeFirst();
+    const cells = this.byId.get(taskId, clientId);
+    if (!cells) return undefined;
+    // One object literal of a fixed shape, as the PostgreSQL path's rows are.
+    const [
+      task_id,
+      task_type,
+      state,
+      error,
+      created_at,
+      updated_at,
+      finished_at,
+      created_resources,
+      data,
+      project_id,
+      region_id,
+      client_id,
+      user_id,
+      request_id,
+      acknowledged_at,
+      acknowledged_by,
+    ] = cells;
+    return {
+      task_id,
+      task_type,
+      state,
+      error,
+      created_at,
+      updated_at,
+      finished_at,
+      created_resources,
+      data,
+      project_id,
+      region_id,
+      client_id,
+      user_id,
+      request_id,
+      acknowledged_at,
+      acknowledged_by,
+    } as TaskView;
   }
 
   private filtered(clientId: number, f: TaskFilter) {
