@@ -1,6 +1,7 @@
 // Moving options between their states, and combining a resource's options with a rule's. Shared by rule
 // templates, resource rules and resources.
 import { bodyField, type FieldError } from '../../platform/errors.js';
+import { fixedShape, type ShapeMaker } from '../../platform/fixed-shape.js';
 import { prune } from '../prune.js';
 import { EDGE_APP_ALIAS, type OptionName, type OptionValue, RESOURCE_OPTION_SCHEMAS, type StoredOptions } from './catalogue.js';
 
@@ -37,9 +38,16 @@ export function applyOptions(base: StoredOptions, sent: OptionsSent): StoredOpti
   return next;
 }
 
-/** Every key of a catalogue, null where the option is not set. */
+const optionShapes = new WeakMap<readonly string[], ShapeMaker>();
+
+/**
+ * Every key of a catalogue, null where the option is not set: one object literal per catalogue of names
+ * (fixedShape), as every resource, rule and template of a list is presented with one.
+ */
 export function allOptions<N extends string>(names: readonly N[], stored: StoredOptions): Record<N, OptionValue | null> {
-  return Object.fromEntries(names.map((name) => [name, stored[name as OptionName] ?? null])) as Record<N, OptionValue | null>;
+  let make = optionShapes.get(names);
+  if (!make) optionShapes.set(names, (make = fixedShape(names)));
+  return make(names.map((name) => stored[name as OptionName] ?? null)) as Record<N, OptionValue | null>;
 }
 
 export function parseOptions(text: string): StoredOptions {

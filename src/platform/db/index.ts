@@ -17,6 +17,7 @@ import {
   CompiledQuery,
 } from 'kysely';
 import type pg from 'pg';
+import { fixedShape } from '../fixed-shape.js';
 
 // The PostgreSQL driver is loaded only when a database URL asks for it: SQLite starts faster without it.
 const loadPg = async () => (await import('pg')).default;
@@ -133,20 +134,23 @@ export function preparedOnce(connection: SQLite.Database): SqliteDatabase & { pr
 
 /**
  * A reading statement whose rows are read as arrays of cells (better-sqlite3's raw mode) and made into
- * objects by a function written for its columns: one object literal of a fixed shape per row. better-sqlite3
- * sets a row object's properties one by one from C++: 100 rows of 23 columns took 1.2 ms that way, 0.5 ms
- * this way, for the same objects (same keys in the same order; a repeated name keeps its last value,
- * as there). Statements that write keep their own form.
+ * objects by a maker written for its columns (fixedShape). better-sqlite3 sets a row object's properties
+ * one by one from C++: 100 rows of 23 columns took 1.2 ms that way, 0.5 ms this way, for the same
+ * objects (same keys in the same order; a repeated name keeps its last value, as there). Statements that
+ * write keep their own form, as do those with a `__proto__` column (better-sqlite3 sets the prototype).
  */
 function rowsBuiltInScript(statement: SQLite.Statement): SqliteStatement {
-  if (!statement.reader || statement.columns().some((column) => column.name === '__proto__')) return statement;
-  let row = rowMaker(statement);
+  if (!statement.reader) return statement;
+  const columns = () => statement.columns().map((column) => column.name);
+  let names = columns();
+  if (names.includes('__proto__')) return statement;
+  let row = fixedShape(names);
   statement.raw(true);
   // SQLite prepares a statement again when the schema changed since (migrations): `select *` may then
   // give other columns, which the cells' count shows.
   const rows = (cells: unknown[][]) => {
-    if (cells.length > 0 && cells[0].length !== row.columns) row = rowMaker(statement);
-    return cells.map(row);
+    if (cells.length > 0 && cells[0].length !== names.length) row = fixedShape((names = columns()));
+    return cells.map((c) => row(c));
   };
   return {
     reader: true,
@@ -156,18 +160,6 @@ function rowsBuiltInScript(statement: SQLite.Statement): SqliteStatement {
       for (const cells of statement.iterate(parameters) as IterableIterator<unknown[]>) yield rows([cells])[0];
     },
   };
-}
-
-/**
- * A function making one row object from its cells. A `__proto__` key in its literal would set the
- * prototype instead, so such statements keep better-sqlite3's row objects (see rowsBuiltInScript).
- */
-function rowMaker(statement: SQLite.Statement): ((cells: unknown[]) => Record<string, unknown>) & { columns: number } {
-  const names = statement.columns().map((column) => column.name);
-  const make = new Function('cells', `return { ${names.map((name, i) => `${JSON.stringify(name)}: cells[${i}]`).join(', ')} };`) as (
-    cells: unknown[],
-  ) => Record<string, unknown>;
-  return Object.assign(make, { columns: names.length });
 }
 
 // BIGINT and NUMERIC arrive as strings by default; our values fit in a double (epoch ms, counters).
