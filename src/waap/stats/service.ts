@@ -4,6 +4,7 @@ import { type EventLog, type FieldName, type KeyTotals, TRAFFIC_TYPE_BITS } from
 import type { RequestEventService } from '../request-events/service.js';
 import { StatsQuery, TRAFFIC_FIELDS, TrafficQuery, type StatDimension } from './schemas.js';
 import { TimeSlicer } from '../../platform/cooperative.js';
+import { fixedShape } from '../../platform/fixed-shape.js';
 
 const TOP = 20;
 const RESOLUTION_SECONDS = { daily: 86400, hourly: 3600, minutely: 60 } as const;
@@ -71,7 +72,7 @@ export class StatsService {
       if (slicer.spent()) await slicer.nextSlice();
       const n = counts.events[i];
       if (!b || b.timestamp !== counts.bucket[i] / 1000) {
-        b = { timestamp: counts.bucket[i] / 1000, ...Object.fromEntries(TRAFFIC_FIELDS.map((f) => [f, 0])) };
+        b = emptyBucket([counts.bucket[i] / 1000, ...NO_TRAFFIC]) as Record<string, number>;
         series.push(b);
       }
       b.total += n;
@@ -86,11 +87,16 @@ export class StatsService {
         const cls = STATUS_FIELDS[counts.statusClass[i]];
         if (cls) b[cls] += n;
       }
-      for (const [type, bit] of Object.entries(TRAFFIC_TYPE_BITS)) if (counts.types[i] & bit) b[type] += n;
+      for (const [type, bit] of TYPE_BITS) if (counts.types[i] & bit) b[type] += n;
     }
     return series;
   }
 }
+
+// A bucket of the traffic series: one object literal of a fixed shape (a series can have thousands).
+const emptyBucket = fixedShape(['timestamp', ...TRAFFIC_FIELDS]);
+const NO_TRAFFIC = TRAFFIC_FIELDS.map(() => 0);
+const TYPE_BITS = Object.entries(TRAFFIC_TYPE_BITS);
 
 /** What the keys are: the domain of a target, the country and organisation of an IP (null otherwise). */
 function reference(dimension: StatDimension, keys: KeyTotals[], described: Record<string, { country: string; organization: string }>) {
