@@ -259,17 +259,56 @@ function byFormat(format: string | undefined, seed: string, ctx: FillContext): s
   }
 }
 
+/**
+ * RandExp expands a character class into its set of characters again at every character it generates
+ * (`[a-z0-9-]+` up to nine times a value, a list fills hundreds of values): this one keeps each class of
+ * its pattern expanded. The sets are only read (picked from), never changed, so they can be kept.
+ */
+class ExpandedOnce extends RandExp {
+  private readonly sets = new WeakMap<object, unknown>();
+
+  _expand(token: object): unknown {
+    let set = this.sets.get(token);
+    if (set === undefined)
+      this.sets.set(token, (set = (RandExp.prototype as unknown as { _expand(this: RandExp, token: object): unknown })._expand.call(this, token)));
+    return set;
+  }
+}
+
+// One generator per pattern (the catalogue has 56), or null for one RandExp refuses.
+const generators = new Map<string, ExpandedOnce | null>();
+const MAX_GENERATORS = 2_000;
+// RandExp numbers a pattern's groups as its first value meets them: with a back-reference, a kept
+// generator's values could depend on the values made before. Such a pattern gets a new one each time.
+const BACK_REFERENCE = /\\[1-9]/;
+
+function generatorFor(pattern: string): ExpandedOnce | null {
+  let generator = generators.get(pattern);
+  if (generator !== undefined) return generator;
+  try {
+    generator = new ExpandedOnce(pattern);
+    generator.max = 8;
+  } catch {
+    generator = null;
+  }
+  if (BACK_REFERENCE.test(pattern)) return generator;
+  if (generators.size >= MAX_GENERATORS) generators.clear();
+  generators.set(pattern, generator);
+  return generator;
+}
+
 function byPattern(pattern: string | undefined, seed: string): string | undefined {
   if (!pattern) return undefined;
+  const generator = generatorFor(pattern);
+  if (!generator) return undefined;
+  let state = seededInt(seed, 1, 2 ** 31 - 2);
+  // A small linear congruential generator seeded from the field: the same seed, the same text. Set for
+  // this value only: generating is synchronous, so one generator serves every value of its pattern.
+  generator.randInt = (from: number, to: number) => {
+    state = (state * 48271) % 2147483647;
+    return from + (state % (to - from + 1));
+  };
   try {
-    const generator = new RandExp(pattern);
-    generator.max = 8;
-    let state = seededInt(seed, 1, 2 ** 31 - 2);
-    // A small linear congruential generator seeded from the field: the same seed, the same text.
-    generator.randInt = (from: number, to: number) => {
-      state = (state * 48271) % 2147483647;
-      return from + (state % (to - from + 1));
-    };
     return generator.gen();
   } catch {
     return undefined;
