@@ -1,6 +1,7 @@
 // Reads of the task queue for the API, scoped by client.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { fixedShape } from '../../platform/fixed-shape.js';
 import type { TaskRow } from '../../platform/tasks/types.js';
 
 interface Tables {
@@ -41,6 +42,7 @@ export type TaskView = Pick<TaskRow, (typeof VIEW_COLUMNS)[number]>;
 
 /** A row of VIEW_COLUMNS' cells, in their order (better-sqlite3's raw mode). */
 type ViewCells = unknown[];
+const viewOf = fixedShape(VIEW_COLUMNS);
 
 export class TaskStore {
   private readonly db: Kysely<Tables>;
@@ -59,44 +61,7 @@ export class TaskStore {
   async get(clientId: number, taskId: string): Promise<TaskView | undefined> {
     if (!this.byId) return this.db.selectFrom('tasks').select(VIEW_COLUMNS).where('task_id', '=', taskId).where('client_id', '=', clientId).executeTakeFirst();
     const cells = this.byId.get(taskId, clientId);
-    if (!cells) return undefined;
-    // One object literal of a fixed shape, as the PostgreSQL path's rows are.
-    const [
-      task_id,
-      task_type,
-      state,
-      error,
-      created_at,
-      updated_at,
-      finished_at,
-      created_resources,
-      data,
-      project_id,
-      region_id,
-      client_id,
-      user_id,
-      request_id,
-      acknowledged_at,
-      acknowledged_by,
-    ] = cells;
-    return {
-      task_id,
-      task_type,
-      state,
-      error,
-      created_at,
-      updated_at,
-      finished_at,
-      created_resources,
-      data,
-      project_id,
-      region_id,
-      client_id,
-      user_id,
-      request_id,
-      acknowledged_at,
-      acknowledged_by,
-    } as TaskView;
+    return cells ? (viewOf(cells) as TaskView) : undefined;
   }
 
   private filtered(clientId: number, f: TaskFilter) {
