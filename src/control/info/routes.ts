@@ -60,7 +60,7 @@ export interface InfoDeps {
 export function infoRoutes(app: FastifyInstance, deps: InfoDeps): void {
   // Uptime is real elapsed time, not server-clock time, which tests move.
   const startedAt = performance.now();
-  // The catalogue is read by the first info request, not at start.
+  // The reference's operation keys are made by the first info request, not at start.
   let reference: Set<string> | undefined;
   app.get(
     '/_edgeplane/info',
