@@ -2,6 +2,7 @@
 import { Static } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
+import { fixedShape } from '../../platform/fixed-shape.js';
 import { badInput, queryField } from '../common/errors.js';
 import { plainTime } from '../common/format.js';
 import { CREATED_RESOURCE_KEYS, type TaskListQuery, type TaskSchema } from './schemas.js';
@@ -79,14 +80,15 @@ function withZone(text: string): string {
   return /(Z|[+-]\d\d:?\d\d)$/i.test(full) ? full : `${full}Z`;
 }
 
+// Every kind of created resource, one fixed-shape literal per task read (Object.fromEntries over the 36
+// kinds took 7 us of each GET).
+const createdResources = fixedShape(CREATED_RESOURCE_KEYS);
+
 export function present(row: TaskView): Task {
   let created: Task['created_resources'] = null;
   if (row.state === 'FINISHED' && row.created_resources) {
     const made = JSON.parse(row.created_resources) as Record<string, (string | number)[]>;
-    // A loop, not Object.fromEntries over mapped pairs: 2 us instead of 7 for the 36 kinds, per task read.
-    const all: Record<string, (string | number)[]> = {};
-    for (const kind of CREATED_RESOURCE_KEYS) all[kind] = made[kind] ?? [];
-    created = all as Task['created_resources'];
+    created = createdResources(CREATED_RESOURCE_KEYS.map((kind) => made[kind] ?? [])) as Task['created_resources'];
   }
   return {
     id: row.task_id,

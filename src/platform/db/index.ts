@@ -148,16 +148,16 @@ function rowsBuiltInScript(statement: SQLite.Statement): SqliteStatement {
   statement.raw(true);
   // SQLite prepares a statement again when the schema changed since (migrations): `select *` may then
   // give other columns, which the cells' count shows.
-  const rows = (cells: unknown[][]) => {
-    if (cells.length > 0 && cells[0].length !== names.length) row = fixedShape((names = columns()));
-    return cells.map((c) => row(c));
+  const rowOf = (cells: unknown[]) => {
+    if (cells.length !== names.length) row = fixedShape((names = columns()));
+    return row(cells);
   };
   return {
     reader: true,
-    all: (parameters) => rows(statement.all(parameters) as unknown[][]),
+    all: (parameters) => (statement.all(parameters) as unknown[][]).map(rowOf),
     run: (parameters) => statement.run(parameters),
     *iterate(parameters) {
-      for (const cells of statement.iterate(parameters) as IterableIterator<unknown[]>) yield rows([cells])[0];
+      for (const cells of statement.iterate(parameters) as IterableIterator<unknown[]>) yield rowOf(cells);
     },
   };
 }
