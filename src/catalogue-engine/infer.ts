@@ -107,21 +107,27 @@ export class Inference {
   private readonly patterns = new Map<string, PatternInfo>();
   private readonly plans = new Map<CatalogueOperation, Plan>();
   private readonly resources = new Map<string, Resource>();
+  private readonly byRoute = new Map<string, CatalogueOperation>();
+  /** Each path segment's normal form (null for a version): plans normalise the same few hundred words again and again. */
+  private readonly normalSegments = new Map<string, string | null>();
+  /** GET operations by the pattern two segments above them (see linkedResource). */
+  private getsByGrandparent: Map<string, CatalogueOperation[]> | undefined;
   private createdKeys: string[] | undefined;
 
   constructor(private readonly catalogue: Catalogue) {
     this.schemas = new Schemas(catalogue);
     for (const op of catalogue.operations) {
-      const key = normalPattern(segmentsOf(op.path));
+      const key = this.pattern(segmentsOf(op.path));
       const info = this.patterns.get(key) ?? { ops: [], methods: new Set<string>() };
       info.ops.push(op);
       info.methods.add(op.method);
       this.patterns.set(key, info);
+      this.byRoute.set(`${op.method} ${op.path}`, op);
     }
   }
 
   operation(method: string, path: string): CatalogueOperation {
-    const op = this.catalogue.operations.find((o) => o.method === method && o.path === path);
+    const op = this.byRoute.get(`${method} ${path}`);
     if (!op) throw new Error(`catalogue: no operation ${method} ${path}`);
     return op;
   }
@@ -133,6 +139,17 @@ export class Inference {
   }
 
   // ---- the shape of the API -----------------------------------------------------------------------
+
+  /** normalPattern (words.ts), with each segment's form kept. */
+  private pattern(segments: string[]): string {
+    const words: string[] = [];
+    for (const segment of segments) {
+      let word = this.normalSegments.get(segment);
+      if (word === undefined) this.normalSegments.set(segment, (word = isVersion(segment) ? null : normalPattern([segment])));
+      if (word !== null) words.push(word);
+    }
+    return words.join('/');
+  }
 
   private at(pattern: string): PatternInfo | undefined {
     return this.patterns.get(pattern);
@@ -212,7 +229,7 @@ export class Inference {
 
   private infer(op: CatalogueOperation): Plan {
     const segments = segmentsOf(op.path);
-    const pattern = normalPattern(segments);
+    const pattern = this.pattern(segments);
     const tasks = op.product === 'cloud' && answersTasks(this.schemas, op);
     const base: Plan = {
       op,
@@ -249,12 +266,12 @@ export class Inference {
     // A path ending with a project or region places things; it does not name one.
     if (keyParams === 0 || SCOPE_PARAMS.has(paramName(segments.at(-1)!))) return undefined;
     const parentSegments = segments.slice(0, segments.length - 1);
-    const parent = normalPattern(parentSegments);
+    const parent = this.pattern(parentSegments);
     if (this.isCollection(parent) || this.aliasOf(parent)) return this.resource(this.aliasOf(parent) ?? parent, parentSegments, 1);
     // A key in several parts right under another item (`/zones/{zoneName}/{rrsetName}/{rrsetType}`).
     for (let k = 2; k < keyParams; k += 1) {
       const owner = segments.slice(0, segments.length - k);
-      if (this.itemResource(owner)) return this.resource(`${normalPattern(owner)}/<${k}>`, owner, k, segments);
+      if (this.itemResource(owner)) return this.resource(`${this.pattern(owner)}/<${k}>`, owner, k, segments);
     }
     return undefined;
   }
@@ -319,7 +336,7 @@ export class Inference {
   itemAt(segments: string[]): Resource | undefined {
     const resource = this.itemResource(segments);
     if (!resource) return undefined;
-    const read = this.opAt(normalPattern(segments), 'GET') ?? this.at(normalPattern(segments))?.ops[0];
+    const read = this.opAt(this.pattern(segments), 'GET') ?? this.at(this.pattern(segments))?.ops[0];
     const mine = segments.filter(isParam);
     if (!read || resource.scopeParams + resource.keyParams !== mine.length) return undefined;
     // The same item when its read names the parameters alike or spells the same words (not another version's look-alike).
@@ -346,7 +363,7 @@ export class Inference {
 
   /** The record schema: the item read's answer, else the create's, else the list's item. */
   private recordSchema(collection: string, itemSegments: string[]): JsonSchema | undefined {
-    const itemPattern = collection.endsWith('>') ? normalPattern(itemSegments) : `${collection}/{}`;
+    const itemPattern = collection.endsWith('>') ? this.pattern(itemSegments) : `${collection}/{}`;
     const read = this.opAt(itemPattern, 'GET');
     const readSchema = read && this.successSchema(read);
     if (readSchema && this.schemas.objectOf(readSchema)) return readSchema;
@@ -371,7 +388,7 @@ export class Inference {
   }
 
   private creatable(collection: string, itemSegments: string[]): boolean {
-    if (collection.endsWith('>')) return ['POST', 'PUT'].some((m) => this.at(normalPattern(itemSegments))?.methods.has(m));
+    if (collection.endsWith('>')) return ['POST', 'PUT'].some((m) => this.at(this.pattern(itemSegments))?.methods.has(m));
     if (this.createAt(collection)) return true;
     const items = this.at(`${collection}/{}`);
     return items !== undefined && (items.methods.has('POST') || items.methods.has('PUT'));
@@ -400,7 +417,7 @@ export class Inference {
   /** Every key `created_resources` may hold, read from the task record's schema in the catalogue. */
   createdResourceKeys(): string[] {
     if (this.createdKeys) return this.createdKeys;
-    const task = this.catalogue.operations.find((o) => o.method === 'GET' && o.path === '/cloud/v1/tasks/{task_id}');
+    const task = this.byRoute.get('GET /cloud/v1/tasks/{task_id}');
     const created = task && this.schemas.objectOf(this.successSchema(task))?.properties?.created_resources;
     this.createdKeys = Object.keys(this.schemas.objectOf(created)?.properties ?? {}).sort();
     return this.createdKeys;
@@ -463,7 +480,7 @@ export class Inference {
     const by = segments.at(-2);
     if (segments.length < 3 || !by?.startsWith('by-') || !isParam(segments.at(-1)!)) return undefined;
     const collectionSegments = segments.slice(0, -2);
-    const collection = normalPattern(collectionSegments);
+    const collection = this.pattern(collectionSegments);
     if (!this.isCollection(collection)) return undefined;
     return { resource: this.resource(collection, collectionSegments, 1), field: by.slice(3).replace(/-/g, '_') };
   }
@@ -475,17 +492,29 @@ export class Inference {
   private linkedResource(segments: string[], list: ListShape): Resource | undefined {
     const itemName = Schemas.refName(list.itemSchema);
     if (!itemName || segments.length < 2) return undefined;
-    const parent = normalPattern(segments.slice(0, -1));
-    for (const info of this.patterns.values()) {
-      for (const candidate of info.ops) {
-        if (candidate.method !== 'GET') continue;
-        const candidateSegments = segmentsOf(candidate.path);
-        if (normalPattern(candidateSegments.slice(0, -2)) !== parent) continue;
-        const resource = this.itemResource(candidateSegments);
-        if (resource && Schemas.refName(resource.record) === itemName) return resource;
-      }
+    const parent = this.pattern(segments.slice(0, -1));
+    for (const candidate of this.getsTwoBelow(parent)) {
+      const resource = this.itemResource(segmentsOf(candidate.path));
+      if (resource && Schemas.refName(resource.record) === itemName) return resource;
     }
     return undefined;
+  }
+
+  /** GET operations two segments below a pattern, in the order of the patterns' first operations. */
+  private getsTwoBelow(parent: string): CatalogueOperation[] {
+    if (!this.getsByGrandparent) {
+      this.getsByGrandparent = new Map();
+      for (const info of this.patterns.values()) {
+        for (const op of info.ops) {
+          if (op.method !== 'GET') continue;
+          const key = this.pattern(segmentsOf(op.path).slice(0, -2));
+          const list = this.getsByGrandparent.get(key) ?? [];
+          list.push(op);
+          this.getsByGrandparent.set(key, list);
+        }
+      }
+    }
+    return this.getsByGrandparent.get(parent) ?? [];
   }
 
   /** The record a sub-path hangs from (`/loadbalancers/{p}/{r}/{id}/failover` -> the load balancer). */
@@ -534,7 +563,7 @@ export class Inference {
     for (let end = 2; end <= segments.length - skipLast - 1; end += 1) {
       const prefix = segments.slice(0, end);
       if (!isParam(prefix.at(-1)!) || !this.itemResource(prefix)) continue;
-      const read = this.opAt(normalPattern(prefix), 'GET');
+      const read = this.opAt(this.pattern(prefix), 'GET');
       // The read of the same item: its parameters stand where this path's do (not a look-alike of another version).
       const mine = prefix.filter(isParam).map(paramName);
       const theirs = read ? segmentsOf(read.path).filter(isParam).map(paramName) : [];
@@ -555,7 +584,7 @@ export class Inference {
       if (!isParam(segment)) continue;
       const target = this.referenceTargets().get(paramName(segment));
       // A parameter that names an item of the path's own collections is a key, not a reference.
-      if (!target || this.isItemPattern(normalPattern(segments.slice(0, index + 1)))) continue;
+      if (!target || this.isItemPattern(this.pattern(segments.slice(0, index + 1)))) continue;
       if (!op.path.startsWith(target.replace(/\{[^}]+\}$/, ''))) out.push({ path: target, from: [paramName(segment)] });
     }
     return out;

@@ -9,6 +9,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue, CatalogueOperation, JsonSchema } from '../platform/catalogue/index.js';
 import { AppError, type ErrorCode, type FieldError, type FieldLocation } from '../platform/errors.js';
 import type { SchemaCode } from '../platform/schema-code.js';
+import { readRouteIndex } from '../platform/catalogue/routes.js';
 import { ajvErrorsToFields, boundStrings, finiteOnly, foldNestedQuery, numberSyntax, safeIntegers, splitCommaLists } from '../platform/validation.js';
 import { normaliseSchema, PROVIDER_FORMATS, type Schema, Schemas } from './schema.js';
 
@@ -153,9 +154,11 @@ export class RequestValidator {
     if (op.responses['400']) return 'bad_request';
     let code = this.productCodes.get(op.product);
     if (!code) {
-      const ops = this.catalogue.operations.filter((o) => o.product === op.product);
-      const with422 = ops.filter((o) => o.responses['422']).length;
-      const with400 = ops.filter((o) => o.responses['400']).length;
+      // From the route index, which lists every operation's error statuses: reading the responses of
+      // all the product's operations would parse all their lines of the catalogue (see catalogue/lazy.ts).
+      const routes = readRouteIndex().filter((route) => route.product === op.product);
+      const with422 = routes.filter((route) => route.errorStatuses.includes(422)).length;
+      const with400 = routes.filter((route) => route.errorStatuses.includes(400)).length;
       code = with422 > with400 ? 'validation_failed' : 'bad_request';
       this.productCodes.set(op.product, code);
     }

@@ -4,7 +4,7 @@
 // task type. The catalogue engine registers its routes from it; the error handler fits every operation's
 // errors to the statuses it declares. Derived by scripts/catalogue-routes.ts; a test fails on drift.
 import fs from 'node:fs';
-import { referenceFile } from './index.js';
+import { referenceFile } from './files.js';
 
 export const ROUTE_INDEX_FILE = 'catalogue-routes.json';
 export const ROUTE_INDEX_FORMAT = 'edgeplane-catalogue-routes';
