@@ -596,9 +596,11 @@ export class Inference {
     if (this.referenceIndex) return this.referenceIndex;
     const index = new Map<string, string>();
     for (const op of this.catalogue.operations) {
+      // Cheap tests first: this runs over every operation on the first request that needs it.
+      if (op.method !== 'GET' || !op.path.endsWith('}')) continue;
       const segments = segmentsOf(op.path);
       const params = segments.filter(isParam);
-      if (op.method !== 'GET' || params.length !== 1 || !isParam(segments.at(-1)!)) continue;
+      if (params.length !== 1 || !isParam(segments.at(-1)!)) continue;
       const name = paramName(params[0]);
       if (!/_id$/.test(name)) continue;
       const word = segments.filter((s) => !isParam(s) && !isVersion(s)).at(-1) ?? '';
