@@ -7,6 +7,7 @@ import { AppError, type FieldError, type FieldLocation } from '../platform/error
 import type { Page } from '../platform/pagination.js';
 import { Nullable } from '../platform/schema.js';
 import { ajvErrorsToFields } from '../platform/validation.js';
+import { jsonListText } from '../platform/cooperative.js';
 import { refused } from './errors.js';
 
 const LOCATIONS: Record<string, FieldLocation> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -86,9 +87,20 @@ function pageUrl(request: FastifyRequest, limit: number, offset: number): string
  * response schema already; the schema's serializer is not used because it picks a branch of the
  * array-or-page union by validating the whole answer, which its nullable enums do not pass.
  */
-export function sendList<T>(request: FastifyRequest, reply: FastifyReply, list: ListRequest, page: Page<T>) {
-  return reply.serializer(JSON.stringify).send(listAnswer(request, list, page));
+export async function sendList<T>(request: FastifyRequest, reply: FastifyReply, list: ListRequest, page: Page<T>) {
+  const answer = listAnswer(request, list, page);
+  if (page.results.length < SLICED_FROM) return reply.serializer(JSON.stringify).send(answer);
+  // A long list is written a slice of items at a time, the event loop getting turns between (the same
+  // text as JSON.stringify; a string with a JSON content type is sent as it is).
+  const text = Array.isArray(answer)
+    ? await jsonListText(answer)
+    : // The page's fields, then its results: `results` is the envelope's last key.
+      await jsonListText(answer.results, JSON.stringify({ ...answer, results: [] }).slice(0, -2), ']}');
+  return reply.type('application/json; charset=utf-8').send(text);
 }
+
+/** Lists this long are serialised in slices (see jsonListSlices); shorter ones at once. */
+const SLICED_FROM = 100;
 
 function listAnswer<T>(
   request: FastifyRequest,

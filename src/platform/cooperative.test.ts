@@ -1,7 +1,7 @@
 // Time slicing of long loops on the main thread: a slice runs until it has held the thread SLICE_MS, then
 // the loop yields and pending work (another client's request) runs before the next slice.
 import { describe, expect, it } from 'vitest';
-import { TimeSlicer, yieldToLoop } from './cooperative.js';
+import { jsonListSlices, jsonListText, mapInSlices, TimeSlicer, yieldToLoop } from './cooperative.js';
 
 function busy(ms: number): void {
   const end = performance.now() + ms;
@@ -40,5 +40,44 @@ describe('TimeSlicer', () => {
     setImmediate(() => (ran = true));
     await yieldToLoop();
     expect(ran).toBe(true);
+  });
+});
+
+describe('jsonListSlices', () => {
+  const items = [{ a: 1, b: 'x"y' }, null, [1, 2], undefined, 'text', { nested: { deep: [true] } }, 3.5];
+
+  it('makes the text of JSON.stringify, with or without slices', async () => {
+    expect(await jsonListText(items)).toBe(JSON.stringify(items));
+    expect(await jsonListText([])).toBe('[]');
+    const everyItem = { spent: () => true, nextSlice: () => yieldToLoop() } as unknown as TimeSlicer;
+    const slices: string[] = [];
+    for await (const slice of jsonListSlices(items, '[', ']', everyItem)) slices.push(slice);
+    expect(slices).toHaveLength(items.length);
+    expect(slices.join('')).toBe(JSON.stringify(items));
+  });
+
+  it('wraps the items in what it is given (a page envelope)', async () => {
+    const page = { count: 2, next: null, results: [{ id: 1 }, { id: 2 }] };
+    expect(await jsonListText(page.results, JSON.stringify({ ...page, results: [] }).slice(0, -2), ']}')).toBe(JSON.stringify(page));
+  });
+
+  it('lets queued work run between slices', async () => {
+    const order: string[] = [];
+    setImmediate(() => order.push('other request'));
+    const everyItem = { spent: () => true, nextSlice: () => yieldToLoop() } as unknown as TimeSlicer;
+    for await (const slice of jsonListSlices([1, 2, 3], '[', ']', everyItem)) order.push(slice);
+    expect(order).toEqual(['[1', 'other request', ',2', ',3]']);
+  });
+});
+
+describe('mapInSlices', () => {
+  it('is items.map, with turns of the event loop between slices', async () => {
+    const order: string[] = [];
+    setImmediate(() => order.push('other request'));
+    const everyItem = { spent: () => true, nextSlice: () => yieldToLoop() } as unknown as TimeSlicer;
+    const out = await mapInSlices([1, 2, 3], (n) => (order.push(`item ${n}`), n * 2), everyItem);
+    expect(out).toEqual([2, 4, 6]);
+    expect(order).toEqual(['item 1', 'other request', 'item 2', 'item 3']);
+    expect(await mapInSlices([], (n: number) => n)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 // resources, a quota, and the WAAP link (the cnames of resources whose waap option is on).
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Clock } from '../../platform/clock.js';
+import { mapInSlices } from '../../platform/cooperative.js';
 import { bodyField, type FieldError, notFound } from '../../platform/errors.js';
 import type { Page } from '../../platform/pagination.js';
 import type { CaService } from '../certificates/ca-service.js';
@@ -72,10 +73,17 @@ export class ResourceService {
     const [rows, names, rules] = await Promise.all([this.store.all(clientId), this.groups.names(clientId), this.rules.ofClient(clientId)]);
     const primaries = new Set(rows.map((r) => r.primary_resource).filter((id) => id !== null));
     const now = this.clock.now();
-    const answers = rows.map((row) =>
+    // Each resource's rules, in their order (a filter over all the client's rules per resource was quadratic).
+    const rulesOf = new Map<number, typeof rules>();
+    for (const rule of rules) {
+      const mine = rulesOf.get(rule.resource_id);
+      if (mine) mine.push(rule);
+      else rulesOf.set(rule.resource_id, [rule]);
+    }
+    const answers = await mapInSlices(rows, (row) =>
       toResource(row, {
         groupName: names.get(row.origin_group_id) ?? '',
-        rules: rules.filter((r) => r.resource_id === row.id).map((r) => toRule(r, row.origin_protocol)),
+        rules: (rulesOf.get(row.id) ?? []).map((r) => toRule(r, row.origin_protocol)),
         hasReserves: primaries.has(row.id),
         now,
       }),

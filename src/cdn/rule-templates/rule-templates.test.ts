@@ -388,6 +388,21 @@ describe('list and pagination', () => {
     expect(skipped.json()).toEqual(page.json().results.slice(2));
   });
 
+  it('a long list (written a slice at a time) is the same JSON text, plain and paged', async () => {
+    const c = await t.account();
+    for (let i = 0; i < 120; i += 1) await create({ rule: `/long${i}`, ruleType: 0, name: `long${i}` }, c);
+    const plain = await t.request('GET', BASE, { headers: c.headers });
+    expectConforms('GET', BASE, plain);
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(plain.json()).toHaveLength(SYSTEM_COUNT + 120);
+    expect(plain.body).toBe(JSON.stringify(plain.json()));
+    const page = await t.request('GET', BASE, { headers: c.headers, query: { limit: '110', offset: '5' } });
+    expectConforms('GET', BASE, page);
+    expect(Object.keys(page.json())).toEqual(['count', 'next', 'previous', 'results']);
+    expect(page.json()).toMatchObject({ count: SYSTEM_COUNT + 120, results: plain.json().slice(5, 115) });
+    expect(page.body).toBe(JSON.stringify(page.json()));
+  });
+
   it.each([
     ['limit', '0'],
     ['limit', '1001'],

@@ -3,6 +3,7 @@
 // answer, such as the Deprecation header, comes back in the result.
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Clock } from '../../platform/clock.js';
+import { mapInSlices } from '../../platform/cooperative.js';
 import { AppError, bodyField, type FieldError, notFound } from '../../platform/errors.js';
 import type { Page } from '../../platform/pagination.js';
 import { limitReached, refused } from '../errors.js';
@@ -90,7 +91,7 @@ export class RuleTemplateService {
     await this.ensureSystemTemplates();
     const id = principal.clientId;
     const [count, rows] = await Promise.all([this.store.count(id), this.store.list(id, list)]);
-    return { count, results: rows.map(toTemplate) };
+    return { count, results: await mapInSlices(rows, toTemplate) };
   }
 
   async get(principal: Principal, id: number): Promise<TemplateResult> {

@@ -193,10 +193,10 @@ describe('GET /waap/v1/analytics/traffic', () => {
     await expectTraffic({ ...RANGES[1][1], domains: [domains[0]] }, { resolution: 'hourly' }, 3600);
   });
 
-  it('writes the series as compact JSON with the keys in the order of its schema, over many slices', async () => {
+  it('writes the series as compact JSON with the keys in the order of its schema', async () => {
     const c = await t.account();
     const d = (await createDomain(t, c.clientId, 'minutes.example.com')).id;
-    // One event a minute: more buckets than one slice of the answer holds, so the slices' joints are in it.
+    // One event a minute: a long series, written in time slices (their joints: platform/cooperative.test.ts).
     expect(
       (
         await ingest(
