@@ -9,7 +9,7 @@ import { expectConforms } from '../../../tests/support/conformance.js';
 import { createDomain, event, ingest, rid } from '../../../tests/support/waap.js';
 import { recordValidator } from './ingest.js';
 import { TrafficGenerator } from './generator.js';
-import { csvField } from './routes.js';
+import { csvField } from './log/csv.js';
 import { EXPORT_CHUNK } from './service.js';
 
 const NOW = Date.parse('2026-06-01T10:20:30.000Z');
@@ -370,7 +370,7 @@ describe('GET /_edgeplane/waap/requests.csv', () => {
     expect(gen.statusCode).toBe(200);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const reads = vi.spyOn(t.waap.log, 'run');
-    const chunkReads = () => reads.mock.calls.filter(([name]) => name === 'chunk').length;
+    const chunkReads = () => reads.mock.calls.filter(([name]) => name === 'csvChunk').length;
     try {
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
         http.get(`${address}/_edgeplane/waap/requests.csv?client_id=${c.clientId}&start=${start()}`, { headers: t.operator }, resolve).on('error', reject);

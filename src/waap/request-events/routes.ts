@@ -2,13 +2,13 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from '../../platform/auth/plugin.js';
-import { yieldToLoop } from '../../platform/cooperative.js';
 import { AppError } from '../../platform/errors.js';
 import { InflateTimedOut, InflateTooLarge, type Inflater } from '../../platform/inflate.js';
 import type { EventIngestor } from './ingest.js';
 import type { RetentionJob } from './maintenance.js';
 import { DetailsParams, EventDetails, EventPage, EventSummary, filterQuery, IngestReport, ListQuery, timeQuery } from './schemas.js';
 import type { RequestEventService } from './service.js';
+import { csvField } from './log/csv.js';
 
 /**
  * Ingestion bodies may be far larger than the API's default body limit; the same bound holds for a
@@ -160,53 +160,25 @@ export function requestEventControlRoutes(
       const filter = events.filter(request.query.client_id, request.query);
       // Pulled by the reply: a chunk is read and formatted only once the one before has gone to the
       // socket, so a slow client holds the export back instead of the server buffering it.
-      const body = Readable.from(csvChunks(events.chunks(filter)), { objectMode: false, highWaterMark: 1 });
+      const body = Readable.from(csvText(events.csvChunks(filter, CSV_COLUMNS)), { objectMode: false, highWaterMark: 1 });
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="requests.csv"');
       return reply.send(body);
     },
   );
 }
 
-const CSV_COLUMNS = Object.keys(EventSummary.properties) as (keyof EventSummary)[];
-/** Records formatted between two yields to the event loop (about 90 KB of CSV). */
-const CSV_SLICE = 250;
-
-/**
- * One CSV field, exactly as csv-stringify writes it with its defaults (the export's format before; a
- * test holds the two equal): quoted when it holds a comma, a quote or a line break, quotes doubled;
- * numbers in decimal; null and undefined empty. Written here because csv-stringify spent about 10 us a
- * record, on the main thread, on options this export never changes.
- */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'boolean' ? (value ? '1' : '') : String(value);
-  const quote = text.includes('"');
-  if (quote || text.includes(',') || text.includes('\n') || text.includes('\r')) return `"${quote ? text.replaceAll('"', '""') : text}"`;
-  return text;
-}
-
+const CSV_COLUMNS = Object.keys(EventSummary.properties);
 const CSV_HEADER = `${CSV_COLUMNS.map(csvField).join(',')}\n`;
 
 /**
- * The CSV text of the chunks, in buffers of CSV_SLICE records, the header line with the first. A chunk's
- * records are formatted as they arrive and dropped, and the event loop gets a turn between two slices:
- * the reply's stream would otherwise ask for the next slice at once, and a whole chunk went out in one
- * turn of the loop while other clients' requests waited.
+ * The CSV text: the header line, then each chunk's lines as the reader thread formatted them. Each chunk
+ * is a turn of the event loop of its own (the stream asks for the next one when this one has gone out).
  */
-async function* csvChunks(chunks: AsyncIterable<EventSummary[]>): AsyncGenerator<Buffer> {
+async function* csvText(chunks: AsyncIterable<string>): AsyncGenerator<Buffer> {
   let header = true;
-  for await (const rows of chunks) {
-    for (let i = 0; i < rows.length; i += CSV_SLICE) {
-      if (i > 0) await yieldToLoop();
-      let text = header ? CSV_HEADER : '';
-      header = false;
-      for (let r = i; r < Math.min(rows.length, i + CSV_SLICE); r += 1) {
-        const row = rows[r];
-        for (let c = 0; c < CSV_COLUMNS.length; c += 1) text += (c === 0 ? '' : ',') + csvField(row[CSV_COLUMNS[c]]);
-        text += '\n';
-      }
-      yield Buffer.from(text);
-    }
+  for await (const lines of chunks) {
+    yield Buffer.from(header ? CSV_HEADER + lines : lines);
+    header = false;
   }
   if (header) yield Buffer.from(CSV_HEADER);
 }

@@ -85,15 +85,16 @@ export class RequestEventService {
   }
 
   /**
-   * Matching events newest first, a chunk at a time: the next chunk is read only when the caller asks
-   * for it, so a consumer that waits (a slow download) holds the reads back.
+   * Matching events newest first as CSV lines of `columns`, a chunk at a time: formatted where the events
+   * are read (a reader thread), and the next chunk read only when the caller asks for it, so a consumer
+   * that waits (a slow download) holds the reads back.
    */
-  async *chunks(filter: EventFilter, chunkSize = EXPORT_CHUNK): AsyncGenerator<EventSummary[]> {
+  async *csvChunks(filter: EventFilter, columns: string[], chunkSize = EXPORT_CHUNK): AsyncGenerator<string> {
     let cursor: Cursor | null = null;
     for (;;) {
-      const chunk: { rows: StoredEvent[]; cursor: Cursor | null } = await this.log.run('chunk', filter, cursor, chunkSize);
-      if (chunk.rows.length > 0) yield chunk.rows.map(toSummary);
-      if (chunk.rows.length < chunkSize || !chunk.cursor) return;
+      const chunk: { text: string; count: number; cursor: Cursor | null } = await this.log.run('csvChunk', filter, cursor, chunkSize, columns);
+      if (chunk.count > 0) yield chunk.text;
+      if (chunk.count < chunkSize || !chunk.cursor) return;
       cursor = chunk.cursor;
     }
   }

@@ -6,6 +6,7 @@ import { Block, blocksOf, countAll, load, locate, type Plan, plan, partsOf, type
 import { decodeRow } from './decode.js';
 import { topKeysQuery, trafficQuery } from './stats.js';
 import type { EventFilter } from './filter.js';
+import { csvLines } from './csv.js';
 
 export type { Fetch, Query } from './scan.js';
 
@@ -276,6 +277,17 @@ export function* chunkQuery(filter: EventFilter, cursor: Cursor | null, size: nu
   return { rows: yield* summaries(refs, false), cursor: last ? { time: last.time, blockId: last.block.header.blockId, position: last.position } : null };
 }
 
+/** The next chunk (see chunkQuery) as CSV lines of `columns` (the export's), and where it ended. */
+export function* csvChunkQuery(
+  filter: EventFilter,
+  cursor: Cursor | null,
+  size: number,
+  columns: string[],
+): Query<{ text: string; count: number; cursor: Cursor | null }> {
+  const chunk = yield* chunkQuery(filter, cursor, size);
+  return { text: csvLines(chunk.rows, columns), count: chunk.rows.length, cursor: chunk.cursor };
+}
+
 /** One event in full, by id, if it belongs to the domain and is not older than `notBefore`. */
 export function* detailsQuery(clientId: number, domainId: number, id: string, notBefore: number): Query<EventRow | null> {
   const hours = (yield { kind: 'idHours', clientId, ids: [id] }) as Map<string, number>;
@@ -301,6 +313,7 @@ export const QUERIES = {
   list: listQuery,
   count: countQuery,
   chunk: chunkQuery,
+  csvChunk: csvChunkQuery,
   details: detailsQuery,
   topKeys: topKeysQuery,
   traffic: trafficQuery,
