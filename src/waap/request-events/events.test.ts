@@ -9,7 +9,7 @@ import { expectConforms } from '../../../tests/support/conformance.js';
 import { createDomain, event, ingest, rid } from '../../../tests/support/waap.js';
 import { recordValidator } from './ingest.js';
 import { TrafficGenerator } from './generator.js';
-import { csvField } from './log/csv.js';
+import { csvField } from './log/index.js';
 import { EXPORT_CHUNK } from './service.js';
 
 const NOW = Date.parse('2026-06-01T10:20:30.000Z');

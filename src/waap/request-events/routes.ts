@@ -8,7 +8,7 @@ import type { EventIngestor } from './ingest.js';
 import type { RetentionJob } from './maintenance.js';
 import { DetailsParams, EventDetails, EventPage, EventSummary, filterQuery, IngestReport, ListQuery, timeQuery } from './schemas.js';
 import type { RequestEventService } from './service.js';
-import { csvField } from './log/csv.js';
+import { csvField } from './log/index.js';
 
 /**
  * Ingestion bodies may be far larger than the API's default body limit; the same bound holds for a
