@@ -54,6 +54,26 @@ describe('progression modes', () => {
   });
 });
 
+describe('polling a task', () => {
+  it('answers the task as it is now, however often it was polled before', async () => {
+    const res = await t.request('POST', `/cloud/v1/networks/${project}/76`, { headers: me.headers, body: { name: 'polled' } });
+    const id = res.json().tasks[0];
+    const url = `/cloud/v1/tasks/${id}`;
+    const first = await t.request('GET', url, { headers: me.headers });
+    const again = await t.request('GET', url, { headers: me.headers });
+    expectConforms('GET', '/cloud/v1/tasks/{task_id}', again);
+    expect(again.body).toBe(first.body);
+    expect(first.json()).toMatchObject({ state: 'FINISHED', acknowledged_at: null });
+    // Another client asks for the same id after the owner's answer was made: still not theirs.
+    expect((await t.request('GET', url, { headers: other.headers })).statusCode).toBe(404);
+    t.clock.advance(60_000);
+    await t.request('POST', `/cloud/v1/tasks/${id}/acknowledge`, { headers: me.headers });
+    const acknowledged = (await t.request('GET', url, { headers: me.headers })).json();
+    expect(acknowledged).toMatchObject({ acknowledged_by: me.userId, acknowledged_at: expect.any(String) });
+    expect({ ...acknowledged, acknowledged_by: null, acknowledged_at: null }).toEqual(first.json());
+  });
+});
+
 describe('refusals and tenancy', () => {
   it('refuses regions that are not ACTIVE or lack the capability', async () => {
     const down = await t.request('POST', `/cloud/v1/networks/${project}/6`, { headers: me.headers, body: { name: 'net-x' } });

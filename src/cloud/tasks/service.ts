@@ -3,10 +3,12 @@ import { Static } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { fixedShape } from '../../platform/fixed-shape.js';
+import { deepFreeze } from '../../platform/immutable.js';
+import { LruCache } from '../../platform/lru.js';
 import { badInput, queryField } from '../common/errors.js';
 import { plainTime } from '../common/format.js';
 import { CREATED_RESOURCE_KEYS, type TaskListQuery, type TaskSchema } from './schemas.js';
-import type { TaskStore, TaskView } from './store.js';
+import { type TaskStore, type TaskView, VIEW_COLUMNS } from './store.js';
 
 type Task = Static<typeof TaskSchema>;
 
@@ -17,7 +19,18 @@ function instant(name: string, value: string): number {
   return ms;
 }
 
+/** Task answers kept for polls (about 2 KB each with their JSON text). */
+const ANSWERS_KEPT = 2000;
+
 export class TaskService {
+  /**
+   * The last answer for each task polled lately, with the row it was made from. A client polls a task
+   * until it ends, and while its row is unchanged the answer is the same frozen record, whose JSON text
+   * the response serialiser keeps: the presentation and serialisation were half of a poll's CPU. The
+   * row is still read every time (another process may have moved the task), and compared whole.
+   */
+  private readonly answers = new LruCache<{ row: TaskView; task: Task }>(ANSWERS_KEPT);
+
   constructor(
     private readonly store: TaskStore,
     private readonly clock: Clock,
@@ -28,7 +41,11 @@ export class TaskService {
   async get(clientId: number, taskId: string): Promise<Task> {
     const row = await this.store.get(clientId, taskId);
     if (!row) throw notFound(`Task ${taskId}`);
-    return present(row);
+    const kept = this.answers.get(taskId);
+    if (kept && sameView(kept.row, row)) return kept.task;
+    const task = deepFreeze(present(row));
+    this.answers.set(taskId, { row, task }, 1);
+    return task;
   }
 
   async list(clientId: number, q: Static<typeof TaskListQuery>) {
@@ -72,6 +89,11 @@ export class TaskService {
       this.clock.now(),
     );
   }
+}
+
+function sameView(a: TaskView, b: TaskView): boolean {
+  for (const column of VIEW_COLUMNS) if (a[column] !== b[column]) return false;
+  return true;
 }
 
 /** Timestamps without a zone are UTC, as the API prints them. */

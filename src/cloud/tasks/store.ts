@@ -19,7 +19,7 @@ export interface TaskFilter {
 }
 
 /** The columns a task's answer is made of (the queue's own bookkeeping, leases and due times, is not). */
-const VIEW_COLUMNS = [
+export const VIEW_COLUMNS = [
   'task_id',
   'task_type',
   'state',

@@ -5,6 +5,7 @@
 import { type BlockHeader, type Summary } from './format.js';
 import { type DecodedPart, decodePart, parseSummary } from './decode.js';
 import type { Fetch, Query } from './queries.js';
+import { LruCache } from '../../../platform/lru.js';
 
 /** The reads queries need, as rows (see reads.ts for the SQL of each engine). */
 export interface BlockReads<Async extends boolean> {
@@ -14,49 +15,6 @@ export interface BlockReads<Async extends boolean> {
   idHours(clientId: number, ids: readonly string[]): Result<Async, { id: string; hour: number }[]>;
 }
 type Result<Async extends boolean, T> = Async extends true ? Promise<T> : T;
-
-/** Least recently used entries go first once the budget (bytes, roughly) is spent. */
-class LruCache<V> {
-  private readonly entries = new Map<string, { value: V; size: number }>();
-  private used = 0;
-
-  constructor(private readonly budget: number) {}
-
-  get(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: V, size: number): void {
-    if (size > this.budget) return;
-    const old = this.entries.get(key);
-    if (old) this.used -= old.size;
-    this.entries.delete(key);
-    this.entries.set(key, { value, size });
-    this.used += size;
-    this.evict();
-  }
-
-  /** An entry takes more memory than when it was set (values decoded since); one no longer kept is let be. */
-  grow(key: string, bytes: number): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    entry.size += bytes;
-    this.used += bytes;
-    this.evict();
-  }
-
-  private evict(): void {
-    for (const [oldest, entry] of this.entries) {
-      if (this.used <= this.budget) break;
-      this.entries.delete(oldest);
-      this.used -= entry.size;
-    }
-  }
-}
 
 const blockKey = (h: BlockHeader) => `${h.blockId}:${h.stamp}`;
 
