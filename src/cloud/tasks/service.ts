@@ -19,8 +19,8 @@ function instant(name: string, value: string): number {
   return ms;
 }
 
-/** Task answers kept for polls (about 2 KB each with their JSON text). */
-const ANSWERS_KEPT = 2000;
+/** Task answers kept for polls (a few KB each with the row and the JSON text; clients poll the tasks in flight). */
+const ANSWERS_KEPT = 500;
 
 export class TaskService {
   /**
