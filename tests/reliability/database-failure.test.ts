@@ -31,10 +31,17 @@ interface Outcome {
   ms: number;
   retryAfter: string | null;
   body: string;
+  /** Answered on a second try after a network error. */
+  retried: boolean;
 }
 
-/** One request with a hard deadline: a hang shows up as status 0 after 20 s. */
-async function hit(server: ServerProcess, method: string, url: string, body?: unknown): Promise<Outcome> {
+/**
+ * One request with a hard deadline: a hang shows up as status 0 after 20 s. A network error at once (not
+ * the deadline) is tried again once, as HTTP clients do, and the outcome says so: in 2 of 5 full-suite
+ * runs on a 2-core machine one request of the outage failed that way (status 0 within the test's first
+ * seconds), never when the file ran alone; its cause is not known yet, and the error's text is kept.
+ */
+async function hit(server: ServerProcess, method: string, url: string, body?: unknown, retried = false): Promise<Outcome> {
   const started = Date.now();
   try {
     const res = await fetch(`${server.url}${url}`, {
@@ -43,9 +50,11 @@ async function hit(server: ServerProcess, method: string, url: string, body?: un
       body: body ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: res.status, ms: Date.now() - started, retryAfter: res.headers.get('retry-after'), body: await res.text() };
-  } catch {
-    return { status: 0, ms: Date.now() - started, retryAfter: null, body: '' };
+    return { status: res.status, ms: Date.now() - started, retryAfter: res.headers.get('retry-after'), body: await res.text(), retried };
+  } catch (error) {
+    const e = error as Error & { cause?: unknown };
+    if (!retried && e.name !== 'TimeoutError') return hit(server, method, url, body, true);
+    return { status: 0, ms: Date.now() - started, retryAfter: null, body: `${e.message}: ${String(e.cause)}`, retried };
   }
 }
 
@@ -126,6 +135,7 @@ describe.skipIf(!initdb)('PostgreSQL stopped under load (private cluster)', () =
       unavailable: during.filter((o) => o.status === 503).length,
       slowest503Ms: Math.max(...during.filter((o) => o.status === 503).map((o) => o.ms), 0),
       resumedAfterRestartMs: resumedMs,
+      triedAgainAfterNetworkError: [...during, ...down].filter((o) => o.retried).length,
     };
   }, 120_000);
 });
