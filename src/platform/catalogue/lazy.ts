@@ -57,7 +57,7 @@ export function lazyCatalogue(text: string, routes: readonly RouteEntry[]): Cata
 function componentLine(line: string): { name: string; value: string } | undefined {
   const colon = line.indexOf('": ');
   if (!line.startsWith('"') || colon < 1) return undefined;
-  // Component names are plain words; one with an escape in it is read as the JSON string it is.
+  // Component names are plain words; a name with an escape in it makes the reader give up (the whole file is parsed).
   const escape = line.lastIndexOf('\\', colon);
   const name = escape < 0 ? line.slice(1, colon) : undefined;
   return name === undefined ? undefined : { name, value: withoutComma(line.slice(colon + 3)) };
