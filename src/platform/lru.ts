@@ -1,5 +1,5 @@
 // A cache that drops its least recently used entries once their sizes (bytes, or simply 1 an entry) pass
-// a budget: decoded WAAP blocks in the readers, the last answers of task polls.
+// a budget: decoded WAAP blocks in the readers, the last answers of task polls, compiled CDN rule patterns.
 
 /** Least recently used entries go first once the budget (bytes, roughly) is spent. */
 export class LruCache<V> {
@@ -7,6 +7,11 @@ export class LruCache<V> {
   private used = 0;
 
   constructor(private readonly budget: number) {}
+
+  /** What the entries kept take, in the budget's unit. */
+  get spent(): number {
+    return this.used;
+  }
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { turnsDuring } from '../../../tests/support/event-loop.js';
-import { matchRule, requestPath, ruleErrors, ruleMatches, rulePattern } from './pattern.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { compiledPatternBytes, DFA_BYTES, matchRule, requestPath, ruleErrors, ruleMatches, rulePattern } from './pattern.js';
 
 describe('ruleErrors', () => {
   it('ruleType 0 must start with / or ^/', () => {
@@ -92,5 +94,34 @@ describe('matching', () => {
     // Milliseconds here; a backtracking engine needs seconds for the 30 characters alone. The bound is loose
     // so that a loaded machine does not fail it.
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+  it("caps what each pattern's DFA holds, and counts it in the cache's budget", async () => {
+    // Uncapped, each of these patterns built about 4 MiB of DFA states against this path (re2js allows
+    // 8 MiB a pattern), and the cache kept them all: 430 MiB for one client's 100 rules.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const rules = Array.from({ length: 40 }, (_, i) => t(i + 1, `^/(?:a?){500}a{500}(?:y${i})?$`, i + 1));
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const counted = compiledPatternBytes();
+    const { rule } = await matchRule(rules, `/${'a'.repeat(800)}`);
+    expect(rule?.id).toBe(1);
+    gc();
+    const kept = process.memoryUsage().heapUsed - before;
+    expect(kept).toBeLessThan(60 * 1024 * 1024); // uncapped: about 175 MiB
+    // Each pattern's program (about 230 KiB) and the states matching built are counted.
+    const perPattern = (compiledPatternBytes() - counted) / rules.length;
+    expect(perPattern).toBeGreaterThan(300 * 1024);
+    expect(perPattern).toBeLessThan(240 * 1024 + DFA_BYTES + 4096);
+    expect(ruleMatches(rules[39].rule, 0, `/${'a'.repeat(500)}y39`)).toBe(true);
+  });
+  it('keeps compiled patterns within a memory budget, compiling again the ones it let go', () => {
+    // About 320 KiB of program each: 250 of them are past the 64 MiB the cache keeps.
+    const patterns = Array.from({ length: 250 }, (_, i) => `^/[a-z0-9]{1,1000}(?:z${i})?$`);
+    for (const pattern of patterns) expect(ruleMatches(pattern, 0, '/abc')).toBe(true);
+    expect(compiledPatternBytes()).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(compiledPatternBytes()).toBeGreaterThan(48 * 1024 * 1024);
+    expect(ruleMatches(patterns[0], 0, '/abcz0')).toBe(true);
+    expect(ruleMatches(patterns[0], 0, '/ab-c')).toBe(false);
   });
 });
