@@ -6,6 +6,7 @@
 //   dist/server.cjs.v8-cache  that cache, made here by starting the built server once
 //   dist/index.mjs    the library (`startEdgeplane` for in-process use), also one file
 //   dist/waap-query-worker.cjs  the WAAP request log's reader threads
+//   dist/cdn-match-worker.cjs   the thread CDN rule patterns are matched in
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
 // functions compiled ahead, is most of what brought the start-up from 1.2-1.6 s to a few tenths.
@@ -107,6 +108,18 @@ report(
     ...common,
     entryPoints: ['src/waap/request-events/log/query-worker.ts'],
     outfile: path.join(dist, 'waap-query-worker.cjs'),
+    format: 'cjs',
+    define: { 'import.meta.url': '__edgeplaneFileUrl' },
+    banner: { js: "var __edgeplaneFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+);
+
+// The thread CDN rule patterns are matched in (src/cdn/options/matcher.ts), found the same way.
+report(
+  await build({
+    ...common,
+    entryPoints: ['src/cdn/options/match-thread.ts'],
+    outfile: path.join(dist, 'cdn-match-worker.cjs'),
     format: 'cjs',
     define: { 'import.meta.url': '__edgeplaneFileUrl' },
     banner: { js: "var __edgeplaneFileUrl = require('node:url').pathToFileURL(__filename).href;" },

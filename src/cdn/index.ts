@@ -24,6 +24,7 @@ import { hostnamesOf, type ResourceRow, ResourceStore } from './resources/store.
 import { ruleTemplateRoutes } from './rule-templates/routes.js';
 import { RuleTemplateService } from './rule-templates/service.js';
 import { RuleTemplateStore } from './rule-templates/store.js';
+import { RuleMatcher } from './options/matcher.js';
 
 export type { WaapChange, WaapDomain, WaapListener } from './resources/service.js';
 
@@ -85,12 +86,14 @@ export function createCdn({ db, clock }: PlatformDeps): CdnProduct {
     caOfResource: async (clientId, resourceId) => (await resourceStore.find(clientId, resourceId))?.proxy_ssl_ca ?? null,
   };
 
-  const ruleTemplates = new RuleTemplateService(new RuleTemplateStore(db.kysely), clock);
+  // Rule patterns are matched in a thread of its own (one per server, started on first use).
+  const matcher = new RuleMatcher();
+  const ruleTemplates = new RuleTemplateService(new RuleTemplateStore(db.kysely), clock, matcher);
   const originGroups = new OriginGroupService(new OriginGroupStore(db.kysely), groupUsage, clock);
   const certificates = new SslService(new SslStore(db.kysely), certificateUsage, clock);
   const caCertificates = new CaService(new CaStore(db.kysely), caUsage, clock);
-  const resources = new ResourceService(resourceStore, ruleStore, originGroups, certificates, caCertificates, clock);
-  const resourceRules = new ResourceRuleService(ruleStore, resources, originGroups, clock);
+  const resources = new ResourceService(resourceStore, ruleStore, originGroups, certificates, caCertificates, clock, matcher);
+  const resourceRules = new ResourceRuleService(ruleStore, resources, originGroups, clock, matcher);
   const purges = new PurgeService(new PurgeStore(db.kysely), resources, clock);
 
   return {
@@ -116,6 +119,7 @@ export function createCdn({ db, clock }: PlatformDeps): CdnProduct {
     waapDomains: (clientId) => resources.waapDomains(clientId),
     onWaapChange: (listener) => resources.onWaapChange(listener),
     register(app) {
+      app.addHook('onClose', () => matcher.close());
       ruleTemplateRoutes(app, ruleTemplates);
       originGroupRoutes(app, originGroups);
       resourceRoutes(app, resources);

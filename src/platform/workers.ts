@@ -2,7 +2,10 @@
 // threads on first use, sends each call to the least busy thread, and lets an idle pool not keep the
 // process alive. Products give the thread's code: an inline CommonJS source, or a module of their own
 // (see moduleWorker).
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -181,4 +184,22 @@ export function serveWorkerCalls(
       }
     });
   });
+}
+
+/** Nice value of a thread doing long work for one client: when the CPU is short, the main thread's short requests come first. */
+const THREAD_NICE = 10;
+
+/**
+ * Lowers the calling thread's CPU priority (Linux: a thread is a task of its own, and setpriority with
+ * its id applies to it alone). A query over millions of events keeps a core busy for seconds; on a machine
+ * with few cores it competed on equal terms with the main thread, and every other client's request waited
+ * behind it. Elsewhere (no /proc/thread-self) the thread keeps the process's priority.
+ */
+export function lowerThreadPriority(): void {
+  try {
+    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.max(os.getPriority(tid), THREAD_NICE));
+  } catch {
+    // Not Linux, or not allowed: run at the process's priority.
+  }
 }

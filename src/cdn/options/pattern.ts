@@ -8,7 +8,6 @@
 // PCRE syntax nginx uses, except what needs backtracking: backreferences, lookarounds, atomic groups and
 // possessive quantifiers. Those are refused when the rule is written, with a message saying so.
 import { RE2JS } from 're2js';
-import { SLICE_MS, TimeSlicer } from '../../platform/cooperative.js';
 import { bodyField, type FieldError } from '../../platform/errors.js';
 import { LruCache } from '../../platform/lru.js';
 
@@ -152,19 +151,12 @@ export function ruleMatches(rule: string, ruleType: number, path: string): boole
 }
 
 /**
- * The rule that applies to a URI: among those whose pattern matches, the earliest in the order (lowest
- * weight; equal weights fall back to the older rule, the lower id).
+ * The rules whose pattern matches a request URI's path, in the order that decides which applies (the
+ * first): lowest weight, equal weights falling back to the older rule, the lower id. Synchronous, and up
+ * to a second for a client's hundred slowest patterns against a long path: the server runs it in a thread
+ * of its own (matcher.ts).
  */
-export async function matchRule<T extends Matchable>(rules: T[], uri: string): Promise<{ rule: T | null; matching: T[] }> {
+export function matchingRules<T extends Matchable>(rules: readonly T[], uri: string): T[] {
   const path = requestPath(uri);
-  // Each match is linear in the path, but a client's hundreds of rules against a long path add up to
-  // tens of milliseconds: other requests get a turn between slices of them.
-  const slicer = new TimeSlicer(SLICE_MS, 1);
-  const matching: T[] = [];
-  for (const rule of rules) {
-    if (ruleMatches(rule.rule, rule.ruleType, path)) matching.push(rule);
-    if (slicer.spent()) await slicer.nextSlice();
-  }
-  matching.sort((a, b) => a.weight - b.weight || a.id - b.id);
-  return { rule: matching[0] ?? null, matching };
+  return rules.filter((rule) => ruleMatches(rule.rule, rule.ruleType, path)).sort((a, b) => a.weight - b.weight || a.id - b.id);
 }

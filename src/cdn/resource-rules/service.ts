@@ -11,7 +11,8 @@ import { type ListRequest, pageOf } from '../http.js';
 import { QUOTAS } from '../limits.js';
 import { RULE_OPTION_SCHEMAS, type StoredOptions } from '../options/catalogue.js';
 import { inheritedProblems, optionProblems, patternProblems } from '../options/check.js';
-import { matchRule, requestPath } from '../options/pattern.js';
+import type { RuleMatcher } from '../options/matcher.js';
+import { requestPath } from '../options/pattern.js';
 import { deprecationsOf } from '../options/rules.js';
 import { applyOptions, mergeOptions, parseOptions, readOptions } from '../options/states.js';
 import type { OriginGroupService } from '../origin-groups/service.js';
@@ -46,6 +47,7 @@ export class ResourceRuleService {
     private readonly resources: ResourceService,
     private readonly groups: OriginGroupService,
     private readonly clock: Clock,
+    private readonly matcher: RuleMatcher,
   ) {}
 
   async list(principal: Principal, resourceId: number, list: ListRequest): Promise<Page<ResourceRule>> {
@@ -118,7 +120,7 @@ export class ResourceRuleService {
   async effective(clientId: number, resourceId: number, uri: string): Promise<Effective> {
     const resource = await this.resources.owned(clientId, resourceId);
     const active = (await this.store.ofResource(clientId, resourceId)).filter((r) => r.active === 1);
-    const { rule, matching } = await matchRule(
+    const { rule, matching } = await this.matcher.match(
       active.map((r) => ({ id: r.id, name: r.name, rule: r.rule, ruleType: r.rule_type, weight: r.weight })),
       uri,
     );

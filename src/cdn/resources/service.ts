@@ -14,7 +14,7 @@ import { type ListRequest, pageOf } from '../http.js';
 import { QUOTAS } from '../limits.js';
 import { RESOURCE_OPTION_SCHEMAS, type StoredOptions } from '../options/catalogue.js';
 import { optionProblems } from '../options/check.js';
-import { matchRule } from '../options/pattern.js';
+import type { RuleMatcher } from '../options/matcher.js';
 import { deprecationsOf, inheritedConflicts, isActive } from '../options/rules.js';
 import { applyOptions, parseOptions, readOptions } from '../options/states.js';
 import { portOf } from '../origin-groups/sources.js';
@@ -66,6 +66,7 @@ export class ResourceService {
     private readonly ssl: SslService,
     private readonly cas: CaService,
     private readonly clock: Clock,
+    private readonly matcher: RuleMatcher,
   ) {}
 
   async list(principal: Principal, filters: ResourceFilters, list: ListRequest): Promise<Page<Resource>> {
@@ -208,7 +209,7 @@ export class ResourceService {
     if (status === 'processed') problems.push('The CDN resource is still being set up (about 15 minutes after its creation): validate again once it is active');
     if (hostnamesOf(row).some((h) => h.startsWith('*.'))) problems.push("A Let's Encrypt certificate cannot cover a wildcard host name");
     const rules = (await this.rules.ofResource(principal.clientId, id)).filter((r) => r.active === 1);
-    const { rule } = await matchRule(
+    const { rule } = await this.matcher.match(
       rules.map((r) => ({ id: r.id, rule: r.rule, ruleType: r.rule_type, weight: r.weight, name: r.name })),
       ACME_PROBE,
     );

@@ -11,7 +11,8 @@ import type { ListRequest } from '../http.js';
 import { QUOTAS } from '../limits.js';
 import { RULE_OPTION_NAMES, RULE_OPTION_SCHEMAS, type StoredOptions } from '../options/catalogue.js';
 import { optionProblems, patternProblems } from '../options/check.js';
-import { matchRule, requestPath } from '../options/pattern.js';
+import type { RuleMatcher } from '../options/matcher.js';
+import { requestPath } from '../options/pattern.js';
 import { deprecationsOf } from '../options/rules.js';
 import { allOptions, applyOptions, parseOptions, readOptions } from '../options/states.js';
 import { READ_ONLY_FIELDS, type RuleTemplate, type RuleTemplateInput, type RuleTemplatePatchInput } from './schemas.js';
@@ -85,6 +86,7 @@ export class RuleTemplateService {
   constructor(
     private readonly store: RuleTemplateStore,
     private readonly clock: Clock,
+    private readonly matcher: RuleMatcher,
   ) {}
 
   async list(principal: Principal, list: ListRequest): Promise<Page<RuleTemplate>> {
@@ -150,7 +152,7 @@ export class RuleTemplateService {
   /** Which of the client's templates (its own and the system ones) applies to a request URI. */
   async match(clientId: number, uri: string): Promise<MatchOutcome> {
     await this.ensureSystemTemplates();
-    const { rule, matching } = await matchRule(await this.store.rules(clientId), uri);
+    const { rule, matching } = await this.matcher.match(await this.store.rules(clientId), uri);
     const row = rule && (await this.store.find(clientId, rule.id));
     return { path: requestPath(uri), template: row ? toTemplate(row) : null, matching };
   }

@@ -1,12 +1,9 @@
 // A reader thread of the request-event log: its own connection (read-only SQLite, or a small PostgreSQL
 // pool) and its own cache of decoded blocks; runs whole queries so the main thread only gets results.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { createPostgresPool } from '../../../platform/db/index.js';
-import { serveWorkerCalls } from '../../../platform/workers.js';
+import { lowerThreadPriority, serveWorkerCalls } from '../../../platform/workers.js';
 import { BlockCache, runAsync, runSync } from './reader.js';
 import { type QueryName, startQuery } from './queries.js';
 import { PostgresBlockReads, SqliteBlockReads } from './reads.js';
@@ -18,25 +15,8 @@ export interface QueryWorkerData {
   cacheBytes: number;
 }
 
-/** Nice value of a reader thread: when the CPU is short, the main thread's short requests come first. */
-const READER_NICE = 10;
-
-/**
- * Lowers this thread's CPU priority (Linux: a thread is a task of its own, and setpriority with its id
- * applies to it alone). A query over millions of events keeps a core busy for seconds; on a machine with
- * few cores it competed on equal terms with the main thread, and every other client's request waited
- * behind it. Elsewhere (no /proc/thread-self) the thread keeps the process's priority.
- */
-function lowerPriority(): void {
-  try {
-    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.max(os.getPriority(tid), READER_NICE));
-  } catch {
-    // Not Linux, or not allowed: run at the process's priority.
-  }
-}
-
-lowerPriority();
+// When the CPU is short, the main thread's short requests come first.
+lowerThreadPriority();
 const data = workerData as QueryWorkerData;
 const cache = new BlockCache(data.cacheBytes);
 type Run = (name: QueryName, args: unknown[], deadline: number | undefined) => Promise<unknown>;
