@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { turnsDuring } from '../../../tests/support/event-loop.js';
+import { AppError } from '../../platform/errors.js';
 import { RuleMatcher } from './matcher.js';
 
 const t = (id: number, rule: string, weight: number, ruleType = 0) => ({ id, rule, ruleType, weight, name: `rule ${id}` });
@@ -26,5 +27,19 @@ describe('RuleMatcher', () => {
     expect(result.rule).toBeNull();
     // A turn at least every few milliseconds on average; on the event loop it would be one turn in all.
     expect(turns).toBeGreaterThan(Math.min(20, elapsed / 20));
+  });
+
+  it('stops a match past its budget with its thread, answers a 400 that says so, and matches again after', async () => {
+    const hurried = new RuleMatcher(2500);
+    try {
+      const rules = Array.from({ length: 300 }, (_, i) => t(i + 1, `^/(?:a?){500}a{500}(?:z${i})?$`, i + 1));
+      const error = await hurried.match(rules, `/${'a'.repeat(2000)}`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('bad_request');
+      expect((error as AppError).message).toMatch(/longer than 2.5 s/);
+      expect((await hurried.match([t(1, '/img/', 1)], '/img/a.png')).rule?.id).toBe(1);
+    } finally {
+      await hurried.close();
+    }
   });
 });

@@ -18,6 +18,8 @@ export interface RuleMatch<T> {
 }
 
 export class RuleMatcher {
+  constructor(private readonly budgetMs = MATCH_BUDGET_MS) {}
+
   // One thread, started on first use: it holds the compiled patterns (memory-bounded, see pattern.ts).
   private readonly pool = new WorkerPool(() => moduleWorker(import.meta.url, './match-thread.ts', 'cdn-match-worker.cjs', null), 1);
 
@@ -26,12 +28,12 @@ export class RuleMatcher {
     const call: MatchCall = { rules: rules.map(({ id, rule, ruleType, weight }) => ({ id, rule, ruleType, weight })), uri };
     let positions: number[];
     try {
-      positions = await this.pool.call<number[]>({ ...call }, { timeoutMs: MATCH_BUDGET_MS });
+      positions = await this.pool.call<number[]>({ ...call }, { timeoutMs: this.budgetMs });
     } catch (error) {
       if (error instanceof WorkerTimeout) {
         throw new AppError(
           'bad_request',
-          `Matching the rules took longer than ${MATCH_BUDGET_MS / 1000} s and was stopped; shorten the URI or simplify the rules.`,
+          `Matching the rules took longer than ${this.budgetMs / 1000} s and was stopped; shorten the URI or simplify the rules.`,
         );
       }
       throw error;
