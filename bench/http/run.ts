@@ -20,7 +20,8 @@ const compareEnv = Object.fromEntries(
   option('compare-env', '')
     .split(',')
     .filter(Boolean)
-    .map((kv) => kv.split('=') as [string, string]),
+    // Split at the first '=' only: a value may hold one (NODE_OPTIONS=--max-semi-space-size=2).
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string]),
 );
 const compare = option('compare', Object.keys(compareEnv).length > 0 ? benchEntry() : '');
 const route = option('path', '/iam/clients/me');
