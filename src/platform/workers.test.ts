@@ -3,11 +3,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPool, WorkerTimeout } from './workers.js';
 
-// A thread that answers `{echo}` at once and never answers `{spin: true}` (it loops for ever).
+// A thread that answers `{echo}` at once, never answers `{spin: true}` (it loops for ever) and dies on
+// `{crash: true}` (an uncaught error).
 const SOURCE = `
 const { parentPort, threadId } = require('node:worker_threads');
-parentPort.on('message', ({ id, spin, echo }) => {
+parentPort.on('message', ({ id, spin, crash, echo }) => {
   if (spin) for (;;) {}
+  if (crash) throw new Error('thread crashed');
   parentPort.postMessage({ id, result: { echo, threadId } });
 });
 `;
@@ -40,5 +42,15 @@ describe('WorkerPool time limit', () => {
     const two = pool(2);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => two.call<{ echo: number }>({ echo: i }, { timeoutMs: 5_000 })));
     expect(answers.map((a) => a.echo)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it('replaces a thread that died, so the next calls are answered without waiting for a time limit', async () => {
+    const one = pool(1);
+    const first = await one.call<{ threadId: number }>({ echo: 'before' });
+    await expect(one.call({ crash: true })).rejects.toThrow('thread crashed');
+    // No time limit: sent to the dead thread, this call would never be answered.
+    const answer = await one.call<{ echo: string; threadId: number }>({ echo: 'after' });
+    expect(answer.echo).toBe('after');
+    expect(answer.threadId).not.toBe(first.threadId);
   });
 });

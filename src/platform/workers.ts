@@ -76,8 +76,10 @@ export class WorkerPool {
     const spec = this.spec!;
     const worker = new Worker(spec.source, { eval: spec.eval, workerData: spec.workerData });
     slot.worker = worker;
+    let answered = false;
     worker.on('message', ({ id, result, error }: Reply) => {
       if (slot.worker !== worker) return; // a replaced thread's late answer
+      answered = true;
       const waiting = slot.pending.get(id);
       slot.pending.delete(id);
       if (slot.pending.size === 0) worker.unref();
@@ -86,7 +88,10 @@ export class WorkerPool {
       if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
       else waiting.resolve(result);
     });
-    // A dead thread fails what it was doing; the next calls go to the others or surface the error.
+    // A dead thread (an uncaught error, or out of memory) fails what it was doing and is replaced at
+    // once: left in its slot, every later call sent to it waited for its time limit, or for ever. Only a
+    // thread that had worked is replaced: one that fails before its first answer (code that cannot load)
+    // would fail again, in a loop.
     worker.on('error', (error) => {
       if (slot.worker !== worker) return;
       for (const waiting of slot.pending.values()) {
@@ -95,6 +100,7 @@ export class WorkerPool {
       }
       slot.pending.clear();
       worker.unref();
+      if (answered && !this.closed) this.spawn(slot);
     });
     // An idle thread must not keep the process alive; a busy one must, or a script awaiting its
     // answer would see the process exit under it.
