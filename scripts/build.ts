@@ -101,25 +101,18 @@ report(
   }),
 );
 
-// The reader threads of the WAAP request log run this file, found beside the server's (and the library's)
-// bundle (see moduleWorker in src/platform/workers.ts).
+// The code worker threads run, each found beside the server's (and the library's) bundle (see
+// moduleWorker in src/platform/workers.ts): the WAAP request log's reader threads and the thread CDN rule
+// patterns are matched in (src/cdn/options/matcher.ts). One bundle each; nothing shared between them.
 report(
   await build({
     ...common,
-    entryPoints: ['src/waap/request-events/log/query-worker.ts'],
-    outfile: path.join(dist, 'waap-query-worker.cjs'),
-    format: 'cjs',
-    define: { 'import.meta.url': '__edgeplaneFileUrl' },
-    banner: { js: "var __edgeplaneFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-  }),
-);
-
-// The thread CDN rule patterns are matched in (src/cdn/options/matcher.ts), found the same way.
-report(
-  await build({
-    ...common,
-    entryPoints: ['src/cdn/options/match-thread.ts'],
-    outfile: path.join(dist, 'cdn-match-worker.cjs'),
+    entryPoints: {
+      'waap-query-worker': 'src/waap/request-events/log/query-worker.ts',
+      'cdn-match-worker': 'src/cdn/options/match-thread.ts',
+    },
+    outdir: dist,
+    outExtension: { '.js': '.cjs' },
     format: 'cjs',
     define: { 'import.meta.url': '__edgeplaneFileUrl' },
     banner: { js: "var __edgeplaneFileUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -111,7 +111,7 @@ function capDfa(regex: RE2JS): RE2JS {
  * Roughly the heap a compiled pattern holds: its program and its DFA's states so far (re2js counts
  * what the states cost against the DFA's budget, which tracks the heap they take).
  */
-export function compiledBytes(regex: RE2JS | null): number {
+function compiledBytes(regex: RE2JS | null): number {
   if (!regex) return ENTRY_BYTES;
   const re2 = internalsOf(regex);
   const program = (re2?.prog?.numInst?.() ?? 0) * BYTES_PER_INSTRUCTION;
