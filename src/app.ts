@@ -20,7 +20,7 @@ import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { registerCors } from './platform/cors.js';
-import { registerJsonParser, registerRequestContext, requestIdFor, trackRoutes } from './platform/http.js';
+import { answerHeadAsGet, registerJsonParser, registerRequestContext, requestIdFor, trackRoutes } from './platform/http.js';
 import { builtSchemaCode, type SchemaCode } from './platform/schema-code.js';
 import { registerLandingPage } from './platform/landing.js';
 import { loggerOptions } from './platform/logging.js';
@@ -72,12 +72,15 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     genReqId: requestIdFor,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // HEAD is answered by each GET route through answerHeadAsGet, not a HEAD route per GET.
+    exposeHeadRoutes: false,
     ...serverLimits(config),
   });
   const ahead = deps.schemaCode === undefined ? builtSchemaCode({ [CATALOGUE_FORMATS_MODULE]: CATALOGUE_FORMATS }) : (deps.schemaCode ?? undefined);
   app.setValidatorCompiler(createSchemaCompiler(ahead));
   app.setSerializerCompiler(createSerializerCompiler(ahead));
 
+  answerHeadAsGet(app);
   const routes = trackRoutes(app);
   const internal = registerRequestContext(app);
   const iam = createIam(deps);

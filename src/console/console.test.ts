@@ -63,9 +63,11 @@ describe('console files', () => {
     expect(script.body).toBe(SCRIPT);
     const style = await app.request('GET', '/console/assets/style-def456.css');
     expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
-    const head = await app.request('HEAD', '/console/assets/index-abc123.js');
-    expect(head.statusCode).toBe(200);
-    expect(head.body).toBe('');
+    const base = await app.app.listen({ host: '127.0.0.1', port: 0 });
+    const head = await fetch(`${base}/console/assets/index-abc123.js`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await head.text()).toBe('');
   });
 
   it('sends the precompressed copy a browser accepts, brotli first', async () => {

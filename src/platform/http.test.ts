@@ -160,3 +160,25 @@ describe('operations endpoints', () => {
     expect(res.json()).toMatchObject({ live: true, ready: true, database: { ok: true } });
   });
 });
+
+describe('HEAD, answered by the GET route of every path over HTTP', () => {
+  it("sends the GET answer's status and headers without the body, and keeps the connection in step", async () => {
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const get = await fetch(`${base}/iam/clients/me`, { headers: a.headers });
+    const body = await get.text();
+    const head = await fetch(`${base}/iam/clients/me`, { method: 'HEAD', headers: a.headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(body));
+    expect(await head.text()).toBe('');
+    // The same (kept-alive) connection answers the next request as usual after a HEAD.
+    expect((await fetch(`${base}/iam/clients/me`, { headers: a.headers })).status).toBe(200);
+    expect((await fetch(`${base}/iam/clients/me`, { method: 'HEAD' })).status).toBe(401);
+    expect((await fetch(`${base}/cloud/v1/projects/1`, { method: 'HEAD', headers: a.headers })).status).toBeLessThan(500);
+    const journal = await t.request('GET', '/_edgeplane/journal?path=/iam/clients/me&order=desc&limit=2', { headers: t.operator });
+    expect(journal.json().results.map((e: { method: string; status: number }) => [e.method, e.status])).toEqual([
+      ['HEAD', 401],
+      ['GET', 200],
+    ]);
+  });
+});

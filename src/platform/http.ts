@@ -4,7 +4,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fast
 import type { Access } from './auth/principal.js';
 import { JSONParser } from '@streamparser/json';
 import FindMyWay from 'find-my-way';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readRouteIndex } from './catalogue/routes.js';
 import { SLICE_MS, TimeSlicer } from './cooperative.js';
 import { AppError } from './errors.js';
@@ -123,6 +123,37 @@ export function registerRequestContext(app: FastifyInstance): InternalRequests {
   return {
     headers: (authorization) => ({ [INTERNAL_HEADER]: secret, ...(authorization ? { authorization } : {}) }),
   };
+}
+
+/** Set on a HEAD request answered as its GET (see answerHeadAsGet): the journal and metrics say HEAD. */
+const HEAD = Symbol('edgeplane.head');
+
+/** The method the client sent: HEAD for a request answered as its GET. */
+export function sentMethod(request: FastifyRequest): string {
+  return (request.raw as IncomingMessage & { [HEAD]?: true })[HEAD] ? 'HEAD' : request.method;
+}
+
+/**
+ * HEAD is answered by the GET route of the same path, for every route, without a HEAD route per GET:
+ * Fastify's own (`exposeHeadRoutes`) doubled the GET routes the router and Fastify prepare at start-up,
+ * about 200 ms of a 1.1 s start on a 2-core machine (bench/README.md). The request reaches Fastify as a
+ * GET; Node's response already knows it answers a HEAD (it decided when it was made) and sends the
+ * headers, Content-Length included, without the body, as HTTP asks. In-process requests (`inject`)
+ * have no socket to do that for them: they keep Fastify's answer to HEAD (404 or 405).
+ */
+export function answerHeadAsGet(app: FastifyInstance): void {
+  const server = app.server;
+  const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  if (handlers.length !== 1) throw new Error(`answerHeadAsGet: the server has ${handlers.length} request handlers, expected Fastify's one`);
+  const [fastify] = handlers;
+  server.removeListener('request', fastify);
+  server.on('request', (req: IncomingMessage & { [HEAD]?: true }, res: ServerResponse) => {
+    if (req.method === 'HEAD') {
+      req.method = 'GET';
+      req[HEAD] = true;
+    }
+    fastify(req, res);
+  });
 }
 
 /**

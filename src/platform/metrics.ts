@@ -1,6 +1,7 @@
 // Prometheus metrics: per-operation request counts and latency, plus the process defaults.
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, type Metric, type MetricValueWithName, Registry } from 'prom-client';
+import { sentMethod } from './http.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -96,7 +97,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
   requests.register(registry);
   app.addHook('onResponse', (request, reply, done) => {
     if (request.internal) return done();
-    requests.record(request.facts.metricName, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    requests.record(request.facts.metricName, sentMethod(request), reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import type { Journal } from './service.js';
+import { sentMethod } from '../../platform/http.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,7 +42,7 @@ export function registerJournalHook(app: FastifyInstance, journal: Journal, cloc
       requestId: request.id as string,
       clientId: principal && principal.kind !== 'operator' ? principal.clientId : null,
       operationId: request.facts.operationId ?? null,
-      method: request.method,
+      method: sentMethod(request),
       url: request.url,
       query: request.query,
       headers: request.headers,
