@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, type ErrorCode, fitToDeclared } from './errors.js';
 import { type ErrorEnvelope, plainEnvelope } from './envelopes.js';
 import { fromFastifyValidation } from './validation.js';
+import { sentMethod } from './http.js';
 
 export interface Surface {
   prefix: string;
@@ -67,9 +68,9 @@ export function registerErrorHandling(app: FastifyInstance, surfaces: Surface[],
   const send = (request: FastifyRequest, reply: FastifyReply, raised: AppError) => {
     const error = fitToDeclared(raised, request.facts?.declaredErrors);
     // A fault rule's answer is what the test asked for: one info line, not an error with a stack.
-    if (error.injected) request.log.info({ url: request.url, method: request.method, status: error.status }, error.message);
+    if (error.injected) request.log.info({ url: request.url, method: sentMethod(request), status: error.status }, error.message);
     else if (error.status >= 500 && error.code !== 'service_unavailable') {
-      request.log.error({ err: error.cause ?? error, url: request.url, method: request.method }, 'request failed');
+      request.log.error({ err: error.cause ?? error, url: request.url, method: sentMethod(request) }, 'request failed');
     }
     const body = envelopeFor(request.url)(error, { requestId: String(request.id) });
     return reply.status(error.status).headers(error.headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -80,8 +81,12 @@ export function registerErrorHandling(app: FastifyInstance, surfaces: Surface[],
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(request);
     if (allowed.length > 0) {
-      return send(request, reply, new AppError('method_not_allowed', `Method "${request.method}" not allowed.`, { headers: { allow: allowed.join(', ') } }));
+      return send(
+        request,
+        reply,
+        new AppError('method_not_allowed', `Method "${sentMethod(request)}" not allowed.`, { headers: { allow: allowed.join(', ') } }),
+      );
     }
-    return send(request, reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`));
+    return send(request, reply, new AppError('not_found', `No route for ${sentMethod(request)} ${request.url.split('?')[0]}`));
   });
 }

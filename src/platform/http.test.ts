@@ -175,6 +175,9 @@ describe('HEAD, answered by the GET route of every path over HTTP', () => {
     expect((await fetch(`${base}/iam/clients/me`, { headers: a.headers })).status).toBe(200);
     expect((await fetch(`${base}/iam/clients/me`, { method: 'HEAD' })).status).toBe(401);
     expect((await fetch(`${base}/cloud/v1/projects/1`, { method: 'HEAD', headers: a.headers })).status).toBeLessThan(500);
+    // A path with no GET: 405 naming what it allows, as for any other method it does not take.
+    const postOnly = await fetch(`${base}/cdn/resources/1/purge`, { method: 'HEAD', headers: a.headers });
+    expect([postOnly.status, postOnly.headers.get('allow')]).toEqual([405, 'POST']);
     const journal = await t.request('GET', '/_edgeplane/journal?path=/iam/clients/me&order=desc&limit=2', { headers: t.operator });
     expect(journal.json().results.map((e: { method: string; status: number }) => [e.method, e.status])).toEqual([
       ['HEAD', 401],
