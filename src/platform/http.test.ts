@@ -183,5 +183,7 @@ describe('HEAD, answered by the GET route of every path over HTTP', () => {
       ['HEAD', 401],
       ['GET', 200],
     ]);
+    const metrics = (await t.request('GET', '/metrics')).body;
+    expect(metrics).toMatch(/^edgeplane_http_requests_total\{operation="iam.account.get",method="HEAD",status="200"\} [1-9]/m);
   });
 });

@@ -125,7 +125,7 @@ export function registerRequestContext(app: FastifyInstance): InternalRequests {
   };
 }
 
-/** Set on a HEAD request answered as its GET (see answerHeadAsGet): the journal and metrics say HEAD. */
+/** Set on a HEAD request answered as its GET (see answerHeadAsGet): the journal, metrics and error answers say HEAD. */
 const HEAD = Symbol('edgeplane.head');
 
 /** The method the client sent: HEAD for a request answered as its GET. */
