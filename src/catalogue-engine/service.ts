@@ -586,22 +586,16 @@ export class CatalogueService {
     const projectId = numeric(call.params.project_id);
     const regionId = numeric(call.params.region_id);
     const type = this.taskTypeOf(plan.taskType!);
-    const taskId = await this.db.kysely.transaction().execute(async (trx) => {
-      const id = await engine.enqueue(trx, {
-        clientId: caller.clientId,
-        userId: caller.userId,
-        projectId,
-        regionId,
-        type,
-        data: {},
-        plannedFailure: caller.injectedFailure,
-        requestId: caller.requestId,
-      });
-      const made = await write(trx, id);
-      await engine.setData(trx, id, data(made));
-      return id;
-    });
-    await engine.afterCommit([taskId], type);
+    const input = {
+      clientId: caller.clientId,
+      userId: caller.userId,
+      projectId,
+      regionId,
+      type,
+      plannedFailure: caller.injectedFailure,
+      requestId: caller.requestId,
+    };
+    const taskId = await engine.submit(input, async (trx, id) => data(await write(trx, id)));
     return { taskId };
   }
 }

@@ -49,25 +49,22 @@ export class Operations {
   }
 
   /**
-   * Writes one task of `type` and the rows `write` adds, in one transaction, then hands the task to
-   * the engine. Returns the task ID.
+   * Writes one task of `type` and the rows `write` adds, in one transaction, and runs the task as the
+   * engine's mode says (TaskEngine.submit). Returns the task ID.
    */
   async submit(caller: Caller, place: Place, type: string, data: unknown, write: (trx: Kysely<any>, taskId: string) => Promise<void>): Promise<string> {
-    const taskId = await this.db.kysely.transaction().execute(async (trx) => {
-      const id = await this.engine.enqueue(trx, {
-        clientId: caller.clientId,
-        userId: caller.userId,
-        projectId: place.projectId,
-        regionId: place.regionId,
-        type,
-        data,
-        plannedFailure: caller.injectedFailure,
-        requestId: caller.requestId,
-      });
-      await write(trx, id);
-      return id;
+    const input = {
+      clientId: caller.clientId,
+      userId: caller.userId,
+      projectId: place.projectId,
+      regionId: place.regionId,
+      type,
+      plannedFailure: caller.injectedFailure,
+      requestId: caller.requestId,
+    };
+    return this.engine.submit(input, async (trx, taskId) => {
+      await write(trx, taskId);
+      return data;
     });
-    await this.engine.afterCommit([taskId], type);
-    return taskId;
   }
 }

@@ -89,30 +89,49 @@ describe('task engine', () => {
     expect(await row(crashing)).toMatchObject({ state: 'ERROR', error: 'internal error: disk on fire' });
   });
 
-  it('in instant mode runs a task to its end once its creation commits, failures included', async () => {
+  it('in instant mode runs a submitted task to its end in the transaction that wrote it, failures included', async () => {
     const e = engine('instant');
-    const [ok] = await enqueue(e, 1);
-    await e.afterCommit([ok], 'record');
+    const submit = (data: object, write = async () => {}) =>
+      e.submit({ clientId: 1, userId: 1, projectId: 1, regionId: 1, type: 'record' }, async (trx, taskId) => {
+        await write();
+        await sql`insert into settings (key, value) values (${`wrote:${taskId}`}, ${'1'})`.execute(trx);
+        return data;
+      });
+    const wrote = async (id: string) => (await sql`select 1 from settings where key = ${`wrote:${id}`}`.execute(t.db.kysely)).rows.length;
+    const ok = await submit({});
     expect(await row(ok)).toMatchObject({
       state: 'FINISHED',
       runner: e.owner,
       lease_owner: null,
+      lease_until: null,
+      due_at: null,
       attempts: 1,
       created_resources: JSON.stringify({ things: [ok] }),
     });
     expect(runs.filter((r) => r === ok)).toHaveLength(1);
-    // Refused: nothing of its work stays, its fail hook ran, and it is not run again.
-    const [refused] = await enqueue(e, 1, { fail: 'no room' });
-    await e.afterCommit([refused], 'record');
-    expect(await row(refused)).toMatchObject({ state: 'ERROR', error: 'refused: no room', created_resources: null });
+    expect(await wrote(ok)).toBe(1);
+    // Refused: the request's rows stay with the task, nothing of its work does, its fail hook ran once.
+    const refused = await submit({ fail: 'no room' });
+    expect(await row(refused)).toMatchObject({ state: 'ERROR', error: 'refused: no room', created_resources: null, attempts: 1 });
     const failed = await sql<{ value: string }>`select value from settings where key = ${`failed:${refused}`}`.execute(t.db.kysely);
     expect(failed.rows.map((r) => r.value)).toEqual(['refused: no room']);
+    expect(await wrote(refused)).toBe(1);
     // An unexpected error: the attempt is counted and the task left leased for a retry, not failed at once.
-    const [crashing] = await enqueue(e, 1, { crash: true });
-    await e.afterCommit([crashing], 'record');
+    const crashing = await submit({ crash: true });
     expect(await row(crashing)).toMatchObject({ state: 'NEW', attempts: 1, lease_owner: e.owner });
-    // Already finished: nothing to run.
-    await e.afterCommit([ok], 'record');
+    // A planned failure (fault injection) is recorded the same way.
+    const planned = await e.submit({ clientId: 1, userId: 1, projectId: 1, regionId: 1, type: 'record', plannedFailure: 'injected' }, async () => ({}));
+    expect(await row(planned)).toMatchObject({ state: 'ERROR', error: 'injected' });
+    // The request's own refusal reaches the caller and writes nothing.
+    const before = (await sql<{ n: number }>`select count(*) as n from tasks`.execute(t.db.kysely)).rows[0].n;
+    await expect(
+      submit({}, async () => {
+        throw new Error('name taken');
+      }),
+    ).rejects.toThrow('name taken');
+    expect((await sql<{ n: number }>`select count(*) as n from tasks`.execute(t.db.kysely)).rows[0].n).toEqual(before);
+    // Already finished: advancing it runs nothing.
+    expect(await e.advance({ taskId: ok, to: 'end' })).toEqual([]);
     expect(runs.filter((r) => r === ok)).toHaveLength(1);
   });
 

@@ -9,7 +9,8 @@ import type { Clock } from '../clock.js';
 import type { Database } from '../db/index.js';
 import { TaskRegistry } from './registry.js';
 import { TaskQueueStore } from './store.js';
-import { TaskFailure, type NewTask, type ProgressionMode, type TaskContext, type TaskRow, type TaskType } from './types.js';
+import type { Kysely } from 'kysely';
+import { TaskFailure, type NewTask, type Submission, type ProgressionMode, type TaskContext, type TaskRow, type TaskType } from './types.js';
 
 export interface ModeSetting {
   mode: ProgressionMode;
@@ -32,6 +33,8 @@ export interface TaskEngineOptions {
 
 /** Thrown to roll a step's transaction back when the task was no longer ours to move (made once: no stack per step). */
 const LEASE_LOST = new Error('lease lost');
+/** Thrown to roll back a create whose task failed in instant mode's one transaction (it is then run the usual way). */
+const WORK_FAILED = new Error('task work failed');
 
 /** Unexpected (non-TaskFailure) errors are retried this many times before the task is failed. */
 const MAX_ATTEMPTS = 5;
@@ -99,12 +102,40 @@ export class TaskEngine {
 
   // ---- enqueueing ----------------------------------------------------------------------------------
 
+  /**
+   * The one way a product starts asynchronous work: writes a task of `input.type` and the rows `write`
+   * adds in one transaction (`write` returns the task's data), then runs the task as its mode says.
+   * In instant mode the task is run to FINISHED inside that same transaction, so the create answers
+   * with its task done, in one transaction instead of two and without a claim: nobody else can see
+   * the task before it commits. When the task's work fails, all of it is rolled back and the task is
+   * written and run the usual way, which records the failure (ERROR with its reason, or a retry after
+   * the lease). `write`'s own errors (a refused request) reach the caller unchanged.
+   */
+  async submit(input: Submission, write: (trx: Kysely<any>, taskId: string) => Promise<unknown>): Promise<string> {
+    const instant = this.modeOf(input.type).mode === 'instant';
+    if (instant && !input.plannedFailure) {
+      const finished = await this.submitFinished(input, write);
+      if (finished) return finished;
+    }
+    const taskId = await this.options.db.kysely.transaction().execute(async (trx) => {
+      const id = randomUUID();
+      await this.enqueue(trx, { ...input, data: await write(trx, id) }, id);
+      return id;
+    });
+    if (instant) await this.claimAndStep(taskId, 'end');
+    else void this.kick();
+    return taskId;
+  }
+
   /** Writes a NEW task inside the caller's transaction (with the resource rows it is about). */
-  async enqueue(trx: import('kysely').Kysely<any>, input: NewTask): Promise<string> {
+  async enqueue(trx: Kysely<any>, input: NewTask, taskId: string = randomUUID()): Promise<string> {
+    await this.store.insert(trx, this.newRow(input, taskId, this.options.clock.now()));
+    return taskId;
+  }
+
+  private newRow(input: NewTask, taskId: string, now: number): Omit<TaskRow, 'id'> {
     this.registry.get(input.type);
-    const now = this.options.clock.now();
-    const taskId = randomUUID();
-    await this.store.insert(trx, {
+    return {
       task_id: taskId,
       client_id: input.clientId,
       user_id: input.userId,
@@ -127,23 +158,47 @@ export class TaskEngine {
       finished_at: null,
       acknowledged_at: null,
       acknowledged_by: null,
-    });
-    return taskId;
-  }
-
-  /** Sets a NEW task's data inside the transaction that enqueued it (when the data names rows written after it). */
-  async setData(trx: import('kysely').Kysely<any>, taskId: string, data: unknown): Promise<void> {
-    await this.store.setData(trx, taskId, JSON.stringify(data ?? {}));
+    };
   }
 
   /**
-   * Called once the creating transaction has committed. In instant mode the tasks run to the end
-   * here, so they are FINISHED (or ERROR) before the client can first poll; otherwise the loop is woken.
+   * Instant mode's usual case: the rows, the task (written as this engine's claim) and the task's
+   * work in one transaction. Returns the task ID, or undefined when the task's work failed and the
+   * transaction was rolled back.
    */
-  async afterCommit(taskIds: string[], type: string): Promise<void> {
-    if (this.modeOf(type).mode === 'instant') {
-      for (const id of taskIds) await this.runOne(id, 'end');
-    } else this.kick();
+  private async submitFinished(input: Submission, write: (trx: Kysely<any>, taskId: string) => Promise<unknown>): Promise<string | undefined> {
+    const now = this.options.clock.now();
+    const taskId = randomUUID();
+    try {
+      await this.options.db.kysely.transaction().execute(async (trx) => {
+        const row = this.newRow({ ...input, data: await write(trx, taskId) }, taskId, now);
+        const claimed = { ...row, lease_owner: this.owner, lease_until: this.wallNow() + this.leaseMs, attempts: 1 };
+        const id = await this.store.insertReturningId(trx, claimed);
+        try {
+          await this.finishWithin(trx, { ...claimed, id }, now);
+        } catch {
+          throw WORK_FAILED;
+        }
+      });
+      return taskId;
+    } catch (error) {
+      if (error === WORK_FAILED) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs a task this engine has claimed to FINISHED inside `trx`. Throws when the work fails, or
+   * LEASE_LOST when the task was no longer ours to move: either way the transaction must roll back.
+   */
+  private async finishWithin(trx: Kysely<any>, task: TaskRow, now: number): Promise<void> {
+    const type = this.registry.get(task.task_type);
+    if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now));
+    if (task.planned_failure) throw new TaskFailure(task.planned_failure);
+    const created = (await type.complete(this.context(trx, task, now))) ?? {};
+    const done = { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
+    if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) })))
+      throw LEASE_LOST;
   }
 
   // ---- manual advance ------------------------------------------------------------------------------
@@ -161,6 +216,11 @@ export class TaskEngine {
       const ran = await this.claimAndFinish(taskId);
       if (ran !== undefined) return ran;
     }
+    return this.claimAndStep(taskId, to);
+  }
+
+  /** Claims a task, then moves it one step or to the end in transactions of their own (failures recorded). */
+  private async claimAndStep(taskId: string, to: 'step' | 'end'): Promise<boolean> {
     const task = await this.store.claimOne(taskId, this.owner, this.wallNow(), this.leaseMs);
     if (!task) return false;
     if (to === 'end') await this.finish(task, this.options.clock.now());
@@ -170,7 +230,7 @@ export class TaskEngine {
 
   /**
    * Claims a task and runs it to FINISHED in one transaction: one write of the task row fewer than a
-   * claim and a step, and one transaction instead of two (what instant mode does for every create).
+   * claim and a step, and one transaction instead of two (what advancing a held task to its end does).
    * Nobody can take the task over between the claim and the end, since both are in the transaction
    * (SQLite's write lock; PostgreSQL's row lock), so there is no RUNNING step to guard the work.
    * Returns whether a task was claimed, or undefined when the task failed: the transaction then left
@@ -183,13 +243,7 @@ export class TaskEngine {
       return await this.options.db.kysely.transaction().execute(async (trx) => {
         const task = await this.store.claimOne(taskId, this.owner, this.wallNow(), this.leaseMs, trx);
         if (!task) return false;
-        const type = this.registry.get(task.task_type);
-        if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now));
-        if (task.planned_failure) throw new TaskFailure(task.planned_failure);
-        const created = (await type.complete(this.context(trx, task, now))) ?? {};
-        const done = { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
-        if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) })))
-          throw LEASE_LOST;
+        await this.finishWithin(trx, task, now);
         return true;
       });
     } catch {
@@ -325,7 +379,7 @@ export class TaskEngine {
   }
 
   /** Runs a step in a transaction that is rolled back when the task was no longer ours to move. */
-  private async guarded(task: TaskRow, work: (trx: import('kysely').Kysely<any>) => Promise<boolean>): Promise<void> {
+  private async guarded(task: TaskRow, work: (trx: Kysely<any>) => Promise<boolean>): Promise<void> {
     try {
       await this.options.db.kysely.transaction().execute(async (trx) => {
         if (!(await work(trx))) throw LEASE_LOST;
@@ -335,7 +389,7 @@ export class TaskEngine {
     }
   }
 
-  private context(trx: import('kysely').Kysely<any>, task: TaskRow, now: number): TaskContext {
+  private context(trx: Kysely<any>, task: TaskRow, now: number): TaskContext {
     return { trx, task, data: JSON.parse(task.data), now };
   }
 }

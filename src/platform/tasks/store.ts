@@ -28,8 +28,14 @@ export class TaskQueueStore {
       .execute();
   }
 
-  async setData(trx: Kysely<any>, taskId: string, data: string): Promise<void> {
-    await (trx as Kysely<Tables>).updateTable('tasks').set({ data }).where('task_id', '=', taskId).where('state', '=', 'NEW').execute();
+  /** Inserts a task row and returns its queue id (instant mode moves it within the same transaction). */
+  async insertReturningId(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<number> {
+    const inserted = await (trx as Kysely<Tables>)
+      .insertInto('tasks')
+      .values(row as TaskRow)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(inserted.id);
   }
 
   /**

@@ -81,3 +81,6 @@ export interface NewTask {
   plannedFailure?: string | null;
   requestId?: string | null;
 }
+
+/** A task as a product submits it: its data comes from the rows written with it. */
+export type Submission = Omit<NewTask, 'data'>;
