@@ -112,6 +112,8 @@ export function validValue(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
   }
 }
 
+const matchesNothing = (schema: Schema) => typeof schema.not === 'object' && schema.not !== null && Object.keys(schema.not).length === 0;
+
 function objectArb(schema: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties: Record<string, Schema> = schema.properties ?? {};
   const required = new Set<string>(schema.required ?? []);
@@ -124,7 +126,9 @@ function objectArb(schema: Schema, depth: number): fc.Arbitrary<Record<string, u
   const requiredKeys = Object.keys(model).filter((k) => required.has(k));
   let base: fc.Arbitrary<Record<string, unknown>> = fc.record(model, { requiredKeys });
   const pattern = schema.patternProperties ? Object.entries<Schema>(schema.patternProperties)[0] : undefined;
-  const extra = pattern ?? (typeof schema.additionalProperties === 'object' ? ['^[a-z]{1,8}$', schema.additionalProperties] : undefined);
+  // A closed object's additionalProperties is a schema nothing matches ({ not: {} }): it takes no extra keys.
+  const open = typeof schema.additionalProperties === 'object' && !matchesNothing(schema.additionalProperties);
+  const extra = pattern ?? (open ? ['^[a-z]{1,8}$', schema.additionalProperties] : undefined);
   if (extra && depth < MAX_DEPTH) {
     const [keyPattern, valueSchema] = extra as [string, Schema];
     const keys = fc.stringMatching(new RegExp(keyPattern)).filter((k) => k.length > 0 && k.length < 24 && !(k in properties));
