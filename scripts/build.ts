@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { BUILD_FINGERPRINT, inputsFingerprint } from './build-inputs.js';
 import { buildConsole } from './build-console.js';
+import { lazyBuiltins } from './lazy-builtins.js';
 import { routerClosures } from './router-closures.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,8 +78,9 @@ const common: BuildOptions = {
   sourcemap: 'linked',
   logLevel: 'warning',
   metafile: true,
-  // Fastify's router without `new Function` per route (see router-closures.ts).
-  plugins: [routerClosures],
+  // Fastify's router without `new Function` per route (see router-closures.ts); Node modules that Fastify
+  // and Commander load for features Edgeplane does not start with, loaded on first use (lazy-builtins.ts).
+  plugins: [routerClosures, lazyBuiltins],
 };
 
 /** Every output file with its size, so a dependency that suddenly joins the start path shows. */

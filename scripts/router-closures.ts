@@ -9,14 +9,7 @@
 // - the constraints matcher, which only routes with constraints (host, version) ever call, and none of
 //   ours has, is compiled by the original code on its first call.
 // Each rewrite must find the text it replaces: an upgrade of find-my-way that changes it fails the build.
-import fs from 'node:fs/promises';
-import type { Plugin } from 'esbuild';
-
-interface Rewrite {
-  file: RegExp;
-  from: string;
-  to: string;
-}
+import { type Rewrite, sourceRewrites } from './source-rewrites.js';
 
 const REWRITES: Rewrite[] = [
   {
@@ -54,17 +47,4 @@ const REWRITES: Rewrite[] = [
   },
 ];
 
-export const routerClosures: Plugin = {
-  name: 'router-closures',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/](node|handler-storage)\.js$/ }, async (args) => {
-      let contents = await fs.readFile(args.path, 'utf8');
-      for (const rewrite of REWRITES.filter((r) => r.file.test(args.path))) {
-        if (!contents.includes(rewrite.from))
-          throw new Error(`router-closures: ${args.path} no longer holds the text to rewrite: ${rewrite.from.split('\n')[0]}`);
-        contents = contents.replace(rewrite.from, () => rewrite.to);
-      }
-      return { contents, loader: 'js' };
-    });
-  },
-};
+export const routerClosures = sourceRewrites('router-closures', REWRITES);

@@ -2,7 +2,6 @@
 // private key that must belong to the first certificate, the validity period, and the names shown in
 // the certificate's answer (issuer, subject CN, subject alternative names).
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
 
 const CERTIFICATE_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 const MAX_CHAIN = 10;
@@ -87,7 +86,8 @@ let roots: X509Certificate[] | undefined;
 
 /** Whether the chain ends at a certificate authority node trusts (its bundled root store). */
 export function chainsToTrustedRoot(chain: X509Certificate[]): boolean {
-  roots ??= rootCertificates.map((pem) => new X509Certificate(pem));
+  // node:tls is loaded here, on the first check, not at start: it was a few ms of every start-up.
+  roots ??= process.getBuiltinModule('node:tls').rootCertificates.map((pem) => new X509Certificate(pem));
   const last = chain[chain.length - 1];
   return roots.some((root) => root.fingerprint256 === last.fingerprint256 || (last.checkIssued(root) && last.verify(root.publicKey)));
 }
