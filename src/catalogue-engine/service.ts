@@ -586,16 +586,7 @@ export class CatalogueService {
     const projectId = numeric(call.params.project_id);
     const regionId = numeric(call.params.region_id);
     const type = this.taskTypeOf(plan.taskType!);
-    const input = {
-      clientId: caller.clientId,
-      userId: caller.userId,
-      projectId,
-      regionId,
-      type,
-      plannedFailure: caller.injectedFailure,
-      requestId: caller.requestId,
-    };
-    const taskId = await engine.submit(input, async (trx, id) => data(await write(trx, id)));
+    const taskId = await engine.submit(caller, { projectId, regionId }, type, async (trx, id) => data(await write(trx, id)));
     return { taskId };
   }
 }

@@ -6,15 +6,11 @@ import type { Caller } from '../../platform/auth/caller.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/index.js';
 import type { TaskEngine } from '../../platform/tasks/engine.js';
+import type { TaskPlace } from '../../platform/tasks/types.js';
 import type { ProjectService } from '../projects/service.js';
 import type { Capability, RegionDefinition } from '../regions/catalogue.js';
 import type { RegionService } from '../regions/service.js';
 import { ResourceStore, type Scope } from './resource-store.js';
-
-export interface Place {
-  projectId: number | null;
-  regionId: number | null;
-}
 
 export class Operations {
   readonly resources: ResourceStore;
@@ -52,17 +48,8 @@ export class Operations {
    * Writes one task of `type` and the rows `write` adds, in one transaction, and runs the task as the
    * engine's mode says (TaskEngine.submit). Returns the task ID.
    */
-  async submit(caller: Caller, place: Place, type: string, data: unknown, write: (trx: Kysely<any>, taskId: string) => Promise<void>): Promise<string> {
-    const input = {
-      clientId: caller.clientId,
-      userId: caller.userId,
-      projectId: place.projectId,
-      regionId: place.regionId,
-      type,
-      plannedFailure: caller.injectedFailure,
-      requestId: caller.requestId,
-    };
-    return this.engine.submit(input, async (trx, taskId) => {
+  async submit(caller: Caller, place: TaskPlace, type: string, data: unknown, write: (trx: Kysely<any>, taskId: string) => Promise<void>): Promise<string> {
+    return this.engine.submit(caller, place, type, async (trx, taskId) => {
       await write(trx, taskId);
       return data;
     });

@@ -38,6 +38,9 @@ async function enqueue(e: TaskEngine, n: number, data: object = {}): Promise<str
   return ids;
 }
 
+const caller = (injectedFailure: string | null = null) => ({ clientId: 1, userId: 1, requestId: 'test-request', injectedFailure });
+const here = { projectId: 1, regionId: 1 };
+
 const row = (id: string) => t.db.kysely.selectFrom('tasks').selectAll().where('task_id', '=', id).executeTakeFirstOrThrow();
 
 beforeAll(async () => {
@@ -92,7 +95,7 @@ describe('task engine', () => {
   it('in instant mode runs a submitted task to its end in the transaction that wrote it, failures included', async () => {
     const e = engine('instant');
     const submit = (data: object, write = async () => {}) =>
-      e.submit({ clientId: 1, userId: 1, projectId: 1, regionId: 1, type: 'record' }, async (trx, taskId) => {
+      e.submit(caller(), here, 'record', async (trx, taskId) => {
         await write();
         await sql`insert into settings (key, value) values (${`wrote:${taskId}`}, ${'1'})`.execute(trx);
         return data;
@@ -120,8 +123,8 @@ describe('task engine', () => {
     const crashing = await submit({ crash: true });
     expect(await row(crashing)).toMatchObject({ state: 'NEW', attempts: 1, lease_owner: e.owner });
     // A planned failure (fault injection) is recorded the same way.
-    const planned = await e.submit({ clientId: 1, userId: 1, projectId: 1, regionId: 1, type: 'record', plannedFailure: 'injected' }, async () => ({}));
-    expect(await row(planned)).toMatchObject({ state: 'ERROR', error: 'injected' });
+    const planned = await e.submit(caller('injected'), here, 'record', async () => ({}));
+    expect(await row(planned)).toMatchObject({ state: 'ERROR', error: 'injected', request_id: 'test-request' });
     // The request's own refusal reaches the caller and writes nothing.
     const before = (await sql<{ n: number }>`select count(*) as n from tasks`.execute(t.db.kysely)).rows[0].n;
     await expect(

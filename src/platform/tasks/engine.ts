@@ -6,11 +6,12 @@
 import { randomUUID, createHash } from 'node:crypto';
 import os from 'node:os';
 import type { Clock } from '../clock.js';
+import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/index.js';
 import { TaskRegistry } from './registry.js';
 import { TaskQueueStore } from './store.js';
 import type { Kysely } from 'kysely';
-import { TaskFailure, type NewTask, type Submission, type ProgressionMode, type TaskContext, type TaskRow, type TaskType } from './types.js';
+import { TaskFailure, type NewTask, type Submission, type TaskPlace, type ProgressionMode, type TaskContext, type TaskRow, type TaskType } from './types.js';
 
 export interface ModeSetting {
   mode: ProgressionMode;
@@ -103,16 +104,25 @@ export class TaskEngine {
   // ---- enqueueing ----------------------------------------------------------------------------------
 
   /**
-   * The one way a product starts asynchronous work: writes a task of `input.type` and the rows `write`
+   * The one way a product starts asynchronous work: writes a task of `type` and the rows `write`
    * adds in one transaction (`write` returns the task's data), then runs the task as its mode says.
    * In instant mode the task is run to FINISHED inside that same transaction, so the create answers
    * with its task done, in one transaction instead of two and without a claim: nobody else can see
    * the task before it commits. When the task's work fails, all of it is rolled back and the task is
    * written and run the usual way, which records the failure (ERROR with its reason, or a retry after
-   * the lease). `write`'s own errors (a refused request) reach the caller unchanged.
+   * the lease). `write`'s own errors (a refused request) reach the caller unchanged. The caller's
+   * planned failure (fault injection) and request ID go with the task.
    */
-  async submit(input: Submission, write: (trx: Kysely<any>, taskId: string) => Promise<unknown>): Promise<string> {
-    const instant = this.modeOf(input.type).mode === 'instant';
+  async submit(caller: Caller, place: TaskPlace, type: string, write: (trx: Kysely<any>, taskId: string) => Promise<unknown>): Promise<string> {
+    const input: Submission = {
+      ...place,
+      type,
+      clientId: caller.clientId,
+      userId: caller.userId,
+      plannedFailure: caller.injectedFailure,
+      requestId: caller.requestId,
+    };
+    const instant = this.modeOf(type).mode === 'instant';
     if (instant && !input.plannedFailure) {
       const finished = await this.submitFinished(input, write);
       if (finished) return finished;

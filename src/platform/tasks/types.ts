@@ -82,5 +82,11 @@ export interface NewTask {
   requestId?: string | null;
 }
 
+/** Where a task runs (null for what has no project or region). */
+export interface TaskPlace {
+  projectId: number | null;
+  regionId: number | null;
+}
+
 /** A task as a product submits it: its data comes from the rows written with it. */
 export type Submission = Omit<NewTask, 'data'>;
