@@ -170,7 +170,7 @@ const PG_NUMERIC_TYPES = new Set([20, 1700]);
  * Also used by threads that open their own connections.
  */
 export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: url,
     max,
     options: schema ? `-c search_path="${schema}"` : undefined,
@@ -179,6 +179,13 @@ export function createPostgresPool(pg: typeof import('pg').default, url: string,
         PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  // A client whose connection dies emits the error: the pool listens while the client is idle (the
+  // 'error' listener below), not while a transaction holds it, and an error nobody listens to ends the
+  // process. The query in flight or the next one fails on its own; the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  // An idle client losing its server must not crash the process either; the next query reports the failure.
+  pool.on('error', () => {});
+  return pool;
 }
 
 async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Database> {
@@ -193,8 +200,6 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     }
   }
   const pool = createPostgresPool(pg, url, schema, max);
-  // An idle client losing its server must not crash the process; the next query reports the failure.
-  pool.on('error', () => {});
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const safeUrl = new URL(url);
   safeUrl.password = '';

@@ -33,11 +33,7 @@ function sqliteRunner(file: string): Run {
 
 function postgresRunner(url: string, schema: string | undefined): Run {
   // The driver loads with the first query (a bundle turns this import into a require).
-  const pool = import('pg').then(({ default: pg }) => {
-    const made = createPostgresPool(pg, url, schema, 2);
-    made.on('error', () => {});
-    return made;
-  });
+  const pool = import('pg').then(({ default: pg }) => createPostgresPool(pg, url, schema, 2));
   return async (name, args, deadline) =>
     PostgresBlockReads.snapshot(await pool, (reads) => runAsync(startQuery(name, args as never), reads, cache, deadline), deadline);
 }

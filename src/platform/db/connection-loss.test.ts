@@ -1,0 +1,43 @@
+// A PostgreSQL connection that dies while a transaction holds it (the server restarted or stopped, an
+// administrator ended the backend) fails that transaction only: the process keeps running and the pool
+// serves the next one on a new connection. node-postgres emits the socket's error on the client, and
+// the pool listens for it only while the client is idle: without a listener of our own, the error of a
+// client held between two statements of a transaction ended the process.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../../config.js';
+import { dropPostgresSchema, openDatabase, type Database } from './index.js';
+
+const url = testDatabaseUrl();
+const schema = `t_${randomBytes(6).toString('hex')}`;
+let db: Database | undefined;
+
+afterAll(async () => {
+  await db?.close();
+  if (url) await dropPostgresSchema(url, schema);
+});
+
+describe.skipIf(!url)('a PostgreSQL connection lost inside a transaction', () => {
+  it('fails that transaction, leaves the process running, and the next transaction gets a new connection', async () => {
+    db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 2 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    let held = 0;
+    try {
+      const lost = db.kysely.transaction().execute(async (trx) => {
+        held = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid;
+        await admin.query('select pg_terminate_backend($1)', [held]);
+        // The backend's goodbye reaches the client while it waits between two statements.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sql`select 1`.execute(trx);
+      });
+      await expect(lost).rejects.toThrow();
+    } finally {
+      await admin.end();
+    }
+    const next = await db.kysely.transaction().execute(async (trx) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid);
+    expect(next).not.toBe(held);
+  });
+});
