@@ -37,7 +37,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 
 // Failures of the database itself (down, locked, full) are the client's cue to retry, not a bug.
 const UNAVAILABLE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|connection timeout|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|database or disk is full|the database system is (starting|shutting) up|terminating connection|Cannot use a pool after calling end|driver has already been destroyed|database connection is not open/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|connection timeout|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|database or disk is full|the database system is (starting|shutting) up|terminating connection|Cannot use a pool after calling end|driver has already been destroyed|database connection is not open|not queryable/i;
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;

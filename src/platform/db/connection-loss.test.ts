@@ -1,6 +1,6 @@
 // A PostgreSQL connection that dies while a transaction holds it (the server restarted or stopped, an
-// administrator ended the backend) fails that transaction only: the process keeps running and the pool
-// serves the next one on a new connection. node-postgres emits the socket's error on the client, and
+// administrator ended the backend) fails that transaction only, as a database that is unavailable (503):
+// the process keeps running and the pool serves the next one on a new connection. node-postgres emits the socket's error on the client, and
 // the pool listens for it only while the client is idle: without a listener of our own, the error of a
 // client held between two statements of a transaction ended the process.
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../../config.js';
+import { toAppError } from '../error-handler.js';
 import { dropPostgresSchema, openDatabase, type Database } from './index.js';
 
 const url = testDatabaseUrl();
@@ -33,7 +34,12 @@ describe.skipIf(!url)('a PostgreSQL connection lost inside a transaction', () =>
         await new Promise((resolve) => setTimeout(resolve, 200));
         await sql`select 1`.execute(trx);
       });
-      await expect(lost).rejects.toThrow();
+      // The client's next statement is refused; the request it served answers 503, as for a database that is down.
+      const error = await lost.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(toAppError(error).code).toBe('service_unavailable');
     } finally {
       await admin.end();
     }
