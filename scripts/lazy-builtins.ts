@@ -2,9 +2,10 @@
 // few of their functions use, and which Edgeplane never calls on its start path, get those modules on
 // first use instead. Fastify's server loads `https`, `http2` (which loads `tls`) and `dns` for HTTPS,
 // HTTP/2 and listening on a host name; prom-client's Pushgateway `https`; cli-progress `readline` for
-// its terminal output; Commander `child_process` for subcommands that are executables. Loading them was about 15 ms of a 0.75 s start-up on a 2-core machine (profile in
-// bench/README.md). A module is now a stand-in that loads it when one of its members is first read,
-// which is all these files do with them (`https.createServer(...)`, `dns.lookup(...)`).
+// its terminal output; Commander `child_process` for subcommands that are executables. A start-up
+// profile put them at about 15 ms; measured from spawn to ready, 9 ms (bench/README.md). A module is now
+// a stand-in that loads it when one of its members is first read, which is all these files do with them
+// (`https.createServer(...)`, `dns.lookup(...)`).
 import { type Rewrite, sourceRewrites } from './source-rewrites.js';
 
 /** `const name = require('module')` as a stand-in that requires the module on first use. */

@@ -1,8 +1,9 @@
 // A PostgreSQL connection that dies while a transaction holds it (the server restarted or stopped, an
 // administrator ended the backend) fails that transaction only, as a database that is unavailable (503):
-// the process keeps running and the pool serves the next one on a new connection. node-postgres emits the socket's error on the client, and
-// the pool listens for it only while the client is idle: without a listener of our own, the error of a
-// client held between two statements of a transaction ended the process.
+// the process keeps running and the pool serves the next one on a new connection. node-postgres emits
+// the socket's error on the client, and the pool listens for it only while the client is idle: without a
+// listener of our own, the error of a client held between two statements of a transaction ended the
+// process.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';

@@ -1,7 +1,7 @@
 // The engine on its own: leases, takeover of a dead owner's tasks, exactly-once steps, failures and
 // modes, with a throwaway task type that records each run under a unique key.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.js';
 import { durationOf, TaskEngine } from './engine.js';
 import { TaskQueueStore } from './store.js';
@@ -101,7 +101,11 @@ describe('task engine', () => {
         return data;
       });
     const wrote = async (id: string) => (await sql`select 1 from settings where key = ${`wrote:${id}`}`.execute(t.db.kysely)).rows.length;
+    // One transaction for the rows, the task and its work (the usual way takes two: write, then run).
+    const transactions = vi.spyOn(t.db.kysely, 'transaction');
     const ok = await submit({});
+    expect(transactions).toHaveBeenCalledTimes(1);
+    transactions.mockRestore();
     expect(await row(ok)).toMatchObject({
       state: 'FINISHED',
       runner: e.owner,

@@ -183,7 +183,7 @@ export class TaskEngine {
       await this.options.db.kysely.transaction().execute(async (trx) => {
         const row = this.newRow({ ...input, data: await write(trx, taskId) }, taskId, now);
         const claimed = { ...row, lease_owner: this.owner, lease_until: this.wallNow() + this.leaseMs, attempts: 1 };
-        const id = await this.store.insertReturningId(trx, claimed);
+        const id = await this.store.insert(trx, claimed);
         try {
           await this.finishWithin(trx, { ...claimed, id }, now);
         } catch {

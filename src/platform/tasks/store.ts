@@ -21,15 +21,8 @@ export class TaskQueueStore {
     return trx as Kysely<Tables>;
   }
 
-  async insert(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<void> {
-    await (trx as Kysely<Tables>)
-      .insertInto('tasks')
-      .values(row as TaskRow)
-      .execute();
-  }
-
-  /** Inserts a task row and returns its queue id (instant mode moves it within the same transaction). */
-  async insertReturningId(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<number> {
+  /** Inserts a task row and returns its queue id (instant mode moves the task in the same transaction). */
+  async insert(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<number> {
     const inserted = await (trx as Kysely<Tables>)
       .insertInto('tasks')
       .values(row as TaskRow)
