@@ -1,9 +1,10 @@
 // The committed reference catalogue (reference/catalogue.json at the package root): the facts of every
 // operation of the provider's API. Read from disk on first use, not at start: it is 1.4 MB of JSON and
-// most runs never need it; and read piece by piece (lazy.ts), since one request needs a few pieces.
+// most runs never need it; and read piece by piece from the file (lazy.ts), since one request needs a few pieces.
 import fs from 'node:fs';
 import { type Catalogue, type CatalogueOperation, CATALOGUE_FORMAT, CATALOGUE_VERSION } from './types.js';
-import { lazyCatalogue } from './lazy.js';
+import { fileSource, lazyCatalogue } from './lazy.js';
+import { readCatalogueLines } from './lines.js';
 import { readRouteIndex } from './routes.js';
 import { referenceFile } from './files.js';
 
@@ -33,9 +34,10 @@ let loaded: Catalogue | undefined;
 
 export function readCatalogue(): Catalogue {
   if (loaded) return loaded;
-  const text = fs.readFileSync(cataloguePath(), 'utf8');
-  const lazy = lazyCatalogue(text, readRouteIndex());
-  loaded = lazy ? checkedCatalogue(lazy) : parseCatalogue(text);
+  const path = cataloguePath();
+  const lines = readCatalogueLines();
+  const lazy = lines && lazyCatalogue(fileSource(path), lines, readRouteIndex());
+  loaded = lazy ? checkedCatalogue(lazy) : parseCatalogue(fs.readFileSync(path, 'utf8'));
   return loaded;
 }
 

@@ -1,76 +1,84 @@
 // The catalogue read piece by piece. reference/catalogue.json is written one line per schema component
-// and one line per operation (scripts/catalogue/derive.ts), and the route index lists the operations in
-// the same order with their method, path, id, product and public flag. So the server can split the text
-// into lines and parse a component or an operation's parameters, bodies and responses when something
-// first reads them: a cold JSON.parse of the whole 1.4 MB took 18-34 ms of the catalogue engine's first
-// request, and one request reads a few dozen of its 3,000 lines.
+// and one line per operation (scripts/catalogue/derive.ts), and reference/catalogue-lines.json (lines.ts)
+// gives the byte range of each, in the route index's order. So the server parses a component, or an
+// operation's parameters, bodies and responses, when something first reads them, from bytes read at
+// that moment: a cold JSON.parse of the whole 1.4 MB took 18-34 ms of the catalogue engine's first
+// request, and one request reads a few dozen of its 3,000 lines. Nor is the whole file read: 1.4 MB
+// read into a new buffer and decoded into a string took 15-20 ms on a 2-core VM, most of it the kernel
+// giving both fresh pages (reading the same file again took as long).
 //
 // The objects are the parsed document's: the same keys in the same order, as proxies over plain objects
 // whose unread values are a placeholder the proxy replaces when the value is first asked for. (Getters
 // defined per key were the obvious alternative: defining 6,000 of them took longer than the parse.)
-// Any line that does not have the expected layout (a hand-edited file, an index out of step) makes the
-// reader give up, and the caller parses the whole text.
+// Each entry read is checked against what the index says is there (the component's name, the
+// operation's method and id): a file edited without deriving the index again fails loudly.
+import fs from 'node:fs';
 import type { Catalogue, CatalogueOperation, Json, JsonSchema } from './types.js';
 import type { RouteEntry } from './routes.js';
+import { type CatalogueLines, componentPrefix, isOperationLine } from './lines.js';
 
-const COMPONENTS_OPEN = '"components": {"schemas": {';
-const COMPONENTS_CLOSE = '}},';
-const OPERATIONS_OPEN = '"operations": [';
-const OPERATIONS_CLOSE = ']';
 /** Operation keys read from the line itself, when first asked for. */
 const LINE_KEYS = ['parameters', 'requestBody', 'responses', 'tags'] as const;
 /** Marks a value not read yet. */
 const UNREAD = Symbol('unread');
 
-/** The catalogue of `text`, parsed on demand; undefined when the text is not laid out as derive.ts writes it. */
-export function lazyCatalogue(text: string, routes: readonly RouteEntry[]): Catalogue | undefined {
-  const lines = text.split('\n');
-  if (lines[0] !== '{') return undefined;
-  let at = 1;
-  const head: Record<string, Json> = {};
-  for (; at < lines.length && lines[at] !== COMPONENTS_OPEN; at += 1) {
-    if (!lines[at].endsWith(',')) return undefined;
-    Object.assign(head, JSON.parse(`{${lines[at].slice(0, -1)}}`) as Record<string, Json>);
-  }
+/** Bytes of the catalogue by position: the open file, or a text in memory (tests). */
+export interface ByteSource {
+  readonly size: number;
+  /** Copies the bytes from `position` into `into`, as many as fit; returns how many. */
+  read(into: Buffer, position: number): number;
+}
+
+/** The file at `path`, kept open for the life of the process: a file replaced meanwhile does not mix versions. */
+export function fileSource(path: string): ByteSource {
+  const fd = fs.openSync(path, 'r');
+  return { size: fs.fstatSync(fd).size, read: (into, position) => fs.readSync(fd, into, 0, into.length, position) };
+}
+
+export function textSource(text: string): ByteSource {
+  const bytes = Buffer.from(text, 'utf8');
+  return { size: bytes.length, read: (into, position) => bytes.copy(into, 0, position) };
+}
+
+/** The catalogue of `source`, parsed on demand where `lines` says each entry is; undefined when `lines` does not index a file of this size and these routes. */
+export function lazyCatalogue(source: ByteSource, lines: CatalogueLines, routes: readonly RouteEntry[]): Catalogue | undefined {
+  if (lines.size !== source.size || lines.operationRanges.length !== routes.length * 2 || lines.componentRanges.length !== lines.components.length * 2)
+    return undefined;
+  const textOf = (start: number, end: number): string => {
+    const bytes = Buffer.allocUnsafe(end - start);
+    if (start < 0 || source.read(bytes, start) !== bytes.length) throw new Error('reference catalogue: the file is shorter than its index says');
+    return bytes.toString('utf8');
+  };
+  const stale = (what: string) =>
+    new Error(`reference catalogue: ${what} is not where reference/catalogue-lines.json says (run npx tsx scripts/catalogue-routes.ts)`);
   const schemas: Record<string, unknown> = {};
-  const schemaTexts = new Map<string, string>();
-  for (at += 1; at < lines.length && lines[at] !== COMPONENTS_CLOSE; at += 1) {
-    const entry = componentLine(lines[at]);
-    if (!entry) return undefined;
-    schemas[entry.name] = UNREAD;
-    schemaTexts.set(entry.name, entry.value);
-  }
-  if (lines[at + 1] !== OPERATIONS_OPEN) return undefined;
-  const operations: CatalogueOperation[] = [];
-  for (at += 2; at < lines.length && lines[at] !== OPERATIONS_CLOSE; at += 1) {
-    const route = routes[operations.length];
-    const op = route && operationOf(withoutComma(lines[at]), route);
-    if (!op) return undefined;
-    operations.push(op);
-  }
-  if (operations.length !== routes.length || lines[at] !== OPERATIONS_CLOSE) return undefined;
-  const components = { schemas: readOnDemand(schemas, (key) => (schemas[key] = JSON.parse(schemaTexts.get(key)!) as JsonSchema), false) };
-  return { ...head, components, operations } as unknown as Catalogue;
+  const where = new Map<string, number>();
+  lines.components.forEach((name, i) => {
+    schemas[name] = UNREAD;
+    where.set(name, i * 2);
+  });
+  const readSchema = (name: string) => {
+    const at = where.get(name)!;
+    const prefix = componentPrefix(name);
+    const text = textOf(lines.componentRanges[at] - Buffer.byteLength(prefix), lines.componentRanges[at + 1]);
+    if (!text.startsWith(prefix)) throw stale(`component ${name}`);
+    schemas[name] = JSON.parse(text.slice(prefix.length)) as JsonSchema;
+  };
+  const deprecated = new Set(lines.deprecated);
+  const operations = routes.map((route, i) => {
+    const readLine = () => {
+      const text = textOf(lines.operationRanges[i * 2], lines.operationRanges[i * 2 + 1]);
+      if (isOperationLine(text, route) !== (deprecated.has(i) ? 'deprecated' : 'current')) throw stale(`operation ${route.operationId}`);
+      return JSON.parse(text) as Record<string, Json>;
+    };
+    return operationOf(readLine, route, deprecated.has(i));
+  });
+  const components = { schemas: readOnDemand(schemas, readSchema, false) };
+  return { ...lines.head, components, operations } as unknown as Catalogue;
 }
 
-/** `"Name": {...},` as its name and the text of its value. */
-function componentLine(line: string): { name: string; value: string } | undefined {
-  const colon = line.indexOf('": ');
-  if (!line.startsWith('"') || colon < 1) return undefined;
-  // Component names are plain words; a name with an escape in it makes the reader give up (the whole file is parsed).
-  const escape = line.lastIndexOf('\\', colon);
-  const name = escape < 0 ? line.slice(1, colon) : undefined;
-  return name === undefined ? undefined : { name, value: withoutComma(line.slice(colon + 3)) };
-}
-
-/**
- * The operation on `line`, which must be the one `route` names: its method and id come first in the
- * line's sorted keys (after `deprecated`), so the check costs a short search.
- */
-function operationOf(line: string, route: RouteEntry): CatalogueOperation | undefined {
-  const expected = `"method":${JSON.stringify(route.method)},"operationId":${JSON.stringify(route.operationId)},"parameters":`;
-  const deprecated = line.startsWith('{"deprecated":true,');
-  if (!line.startsWith(expected, deprecated ? 19 : 1)) return undefined;
+/** The operation `route` names, whose line `readLine` parses when first needed. */
+function operationOf(readLine: () => Record<string, Json>, route: RouteEntry, deprecated: boolean): CatalogueOperation {
   // Keys in the order the line has them (sorted), so the object serialises as the file does.
   const op: Record<string, unknown> = {};
   if (deprecated) op.deprecated = true;
@@ -84,15 +92,15 @@ function operationOf(line: string, route: RouteEntry): CatalogueOperation | unde
   op.requestBody = UNREAD;
   op.responses = UNREAD;
   op.tags = UNREAD;
-  const readLine = () => {
-    const parsed = JSON.parse(line) as Record<string, Json>;
+  const read = () => {
+    const parsed = readLine();
     for (const key of LINE_KEYS) {
       if (op[key] !== UNREAD) continue;
       if (key in parsed) op[key] = parsed[key];
       else delete op[key];
     }
   };
-  return readOnDemand(op, readLine, true) as unknown as CatalogueOperation;
+  return readOnDemand(op, read, true) as unknown as CatalogueOperation;
 }
 
 /**
@@ -121,8 +129,4 @@ function readOnDemand<T extends Record<string, unknown>>(target: T, read: (key: 
       return Reflect.ownKeys(object);
     },
   });
-}
-
-function withoutComma(text: string): string {
-  return text.endsWith(',') ? text.slice(0, -1) : text;
 }
