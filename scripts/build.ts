@@ -182,8 +182,16 @@ async function startBuilt(args: string[], settings: Record<string, string>): Pro
 }
 
 function get(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return send('GET', url, headers);
+}
+
+/** One request; resolves with its status (the answer is read and dropped). */
+function send(method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    http.get(url, { headers }, (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject);
+    const request = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' } }, (res) =>
+      resolve(res.resume().statusCode ?? 0),
+    );
+    request.on('error', reject).end(body);
   });
 }
 
@@ -218,12 +226,13 @@ async function writeSchemaCode(): Promise<void> {
 }
 
 /**
- * Reads a first call runs (the request hooks, a route, its product's service; for the catalogue engine its
- * catalogue reader, inference and validators; the GraphQL schema of the CDN's advanced API) and that the
- * cache then holds compiled, so a user's first calls do not compile them. Statuses below 500 only.
+ * Calls whose code (the request hooks, a route, its product's service; for the catalogue engine its
+ * catalogue reader, inference and validators; graphql-js and the schema of the CDN's advanced API, which
+ * a query loads) the cache then holds compiled, so a user's first calls do not compile them. Statuses
+ * below 500 only.
  */
-function firstCalls(): string[] {
-  return [
+function firstCalls(): { method: string; path: string; body?: string }[] {
+  const reads = [
     '/iam/clients/me',
     '/cloud/v1/projects',
     '/cloud/v1/availablenetworks/1/76',
@@ -233,10 +242,12 @@ function firstCalls(): string[] {
     '/fastedge/v1/kv',
     '/cdn/activity_log/requests',
   ];
+  const query = '{ statistics(from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z") { totals { requests } } }';
+  return [...reads.map((path) => ({ method: 'GET', path })), { method: 'POST', path: '/cdn/advanced/v2/query', body: JSON.stringify({ query }) }];
 }
 
 /**
- * Starts the built server in memory, asks it a health check and the reads of firstCalls (so the
+ * Starts the built server in memory, asks it a health check and the calls of firstCalls (so the
  * request path is compiled too), then stops it: the launcher writes the code cache of everything
  * compiled by then as it exits.
  */
@@ -249,8 +260,8 @@ async function writeCodeCache(): Promise<void> {
   const status = await get(`${server.url}/_edgeplane/health`);
   if (status !== 200) throw new Error(`the built server answered its health check with ${status}`);
   for (const call of firstCalls()) {
-    const answered = await get(`${server.url}${call}`, { authorization: 'APIKey build-code-cache' });
-    if (answered >= 500) throw new Error(`the built server answered GET ${call} with ${answered}`);
+    const answered = await send(call.method, `${server.url}${call.path}`, { authorization: 'APIKey build-code-cache' }, call.body);
+    if (answered >= 500) throw new Error(`the built server answered ${call.method} ${call.path} with ${answered}`);
   }
   if ((await server.stop()) !== 0) throw new Error('the built server did not stop cleanly');
   const cache = path.join(dist, 'server.cjs.v8-cache');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
 import { analyticsSchema } from './graphql-schema.js';
+import { ANALYTICS_SDL } from './sdl.js';
 import { DAY, gql } from '../../../tests/support/cdn-analytics.js';
 
 let t: TestApp;
@@ -302,6 +303,10 @@ describe('schema: introspectable and published', () => {
     });
   });
 
+  it('the playground shows the SDL the server runs (run npx tsx scripts/analytics-sdl.ts after changing the schema)', () => {
+    expect(ANALYTICS_SDL === printSchema(analyticsSchema)).toBe(true);
+  });
+
   it('docs/cdn-analytics.md and the README publish the SDL the server runs', () => {
     for (const file of ['../../../docs/cdn-analytics.md', '../../../README.md']) {
       const text = fs.readFileSync(new URL(file, import.meta.url), 'utf8');
@@ -322,6 +327,8 @@ describe('GET /cdn/advanced/v2: the playground', () => {
     // Works offline: no external scripts, styles or links.
     expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
     expect(html).not.toMatch(/https?:\/\//);
+    // The schema, escaped: its descriptions' quotes are entities.
+    expect(html).toContain(printSchema(analyticsSchema).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'));
   });
 });
 

@@ -1,8 +1,8 @@
 // The playground page of GET /cdn/advanced/v2: one self-contained HTML document (inline CSS and JS, no
 // external links) so it works offline. It holds no data: the Run button POSTs to the query endpoint
-// with the API key typed into the page. The published SDL is embedded as reference.
-import { printSchema } from 'graphql';
-import { analyticsSchema } from './graphql-schema.js';
+// with the API key typed into the page. The published SDL is embedded as reference, from sdl.ts (printed
+// by scripts/analytics-sdl.ts): the page needs neither graphql-js nor the schema built.
+import { ANALYTICS_SDL } from './sdl.js';
 
 const EXAMPLE_QUERY = `query TopCountries($from: DateTime!, $to: DateTime!) {
   statistics(from: $from, to: $to, groupBy: [COUNTRY], orderBy: REQUESTS_DESC, limit: 10) {
@@ -76,7 +76,7 @@ export function playgroundPage(): string {
 <div class="col">
   <label for="result">Result</label>
   <pre id="result"></pre>
-  <details><summary>Schema (SDL)</summary><pre>${escapeHtml(printSchema(analyticsSchema))}</pre></details>
+  <details><summary>Schema (SDL)</summary><pre>${escapeHtml(ANALYTICS_SDL)}</pre></details>
 </div>
 <script>${SCRIPT}</script>
 </body>
