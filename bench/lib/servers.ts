@@ -121,10 +121,17 @@ export function cpuMicros(child: Child): number {
 
 /** Resident set size of a child process in MiB, from /proc (Linux). */
 export function rssMiB(child: Child): number {
-  const line = readFileSync(`/proc/${child.process.pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
+  return rssParts(child).total;
+}
+
+/**
+ * The resident set in MiB and its parts (Linux): anonymous memory (the heaps: V8's, malloc's, SQLite's
+ * page cache) and file pages mapped in (code, and database files read through mmap).
+ */
+export function rssParts(child: Child): { total: number; anon: number; file: number } {
+  const status = readFileSync(`/proc/${child.process.pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) / 1024;
+  return { total: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile') };
 }
 
 export function median(values: number[]): number {

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { type Child, median, rssMiB, startBare, startEdgeplane } from '../lib/servers.js';
+import { type Child, median, rssMiB, rssParts, startBare, startEdgeplane } from '../lib/servers.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -45,11 +45,19 @@ async function json(method: string, p: string, body?: unknown, token = apiKey): 
   return res.status === 204 ? null : res.json();
 }
 
-/** The V8 heap in use and allocated, in MiB, from the server's /metrics (prom-client's process metrics). */
-async function heapMiB(child: Child): Promise<{ used: number; total: number }> {
+/**
+ * The V8 heap in use and allocated, and the memory outside it that V8 is told of (Buffers, SQLite's
+ * statements...), in MiB, from the server's /metrics (prom-client's process metrics): what grows when
+ * the RSS grows.
+ */
+async function heapMiB(child: Child): Promise<{ used: number; total: number; external: number }> {
   const text = await (await fetch(`${child.url}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
-  return { used: value('edgeplane_nodejs_heap_size_used_bytes'), total: value('edgeplane_nodejs_heap_size_total_bytes') };
+  return {
+    used: value('edgeplane_nodejs_heap_size_used_bytes'),
+    total: value('edgeplane_nodejs_heap_size_total_bytes'),
+    external: value('edgeplane_nodejs_external_memory_bytes'),
+  };
 }
 
 async function mix(): Promise<autocannon.Request[]> {
@@ -147,8 +155,9 @@ try {
       const floor = Math.min(...m.rss);
       floors.push(floor);
       const h = await heapMiB(server);
+      const parts = rssParts(server);
       console.log(
-        `minute ${minute}: ${m.result.requests.total} requests, 5xx ${m.result['5xx']}, errors ${m.result.errors}, p99 ${m.result.latency.p99} ms, RSS floor ${floor.toFixed(1)} MiB, median ${median(m.rss).toFixed(1)}, peak ${Math.max(...m.rss).toFixed(1)}; heap used ${h.used.toFixed(1)} MiB`,
+        `minute ${minute}: ${m.result.requests.total} requests, 5xx ${m.result['5xx']}, errors ${m.result.errors}, p99 ${m.result.latency.p99} ms, RSS floor ${floor.toFixed(1)} MiB, median ${median(m.rss).toFixed(1)}, peak ${Math.max(...m.rss).toFixed(1)}; heap used ${h.used.toFixed(1)} of ${h.total.toFixed(1)} MiB, external ${h.external.toFixed(1)} MiB; at the end anonymous ${parts.anon.toFixed(1)}, file ${parts.file.toFixed(1)} MiB`,
       );
     }
     const growth = (floors.at(-1)! - floors[0]) / floors[0];
