@@ -2,7 +2,7 @@
 // events is never mistaken for another, an hour past MAX_BLOCK_EVENTS is split into blocks yet read as
 // one, equal times keep arrival order, and pages ordered by a field agree with a model whichever way
 // their ranks are sorted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../../tests/support/app.js';
 import { createDomain, event, ingest, rid } from '../../../../tests/support/waap.js';
 import { samples, type Sample } from '../../../../tests/support/waap-oracle.js';
@@ -12,7 +12,10 @@ import { MAX_BLOCK_EVENTS } from './format.js';
 import { listQuery, type Query } from './queries.js';
 import { BlockCache, runAsync, runSync } from './reader.js';
 import { PostgresBlockReads, SqliteBlockReads } from './reads.js';
-import { BlockStore } from './store.js';
+import { BlockStore, BULK_CACHE_LINGER_MS } from './store.js';
+import { toRow } from '../ingest.js';
+import { testDatabaseUrl } from '../../../config.js';
+import type { IngestRecord } from '../schemas.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
 const DAY = 86_400_000;
@@ -46,6 +49,34 @@ describe('a block changed between reading its header and its events', () => {
       expect(await store.readRows(headers.slice(-1))).toBeNull();
       expect(await compactionPass(store)).toBe(0);
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.skipIf(Boolean(testDatabaseUrl()))('the page cache while events are loaded (SQLite; PostgreSQL keeps its own)', () => {
+  it("is large from the first batch until a while after the last, then back to the connection's own size", async () => {
+    const t = await createTestApp();
+    const sqlite = t.db.raw.sqlite!;
+    try {
+      frozenAt(t);
+      const a = await t.account();
+      const d = (await createDomain(t, a.clientId, 'cache.example.com')).id;
+      const own = sqlite.pragma('cache_size', { simple: true });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const store = new BlockStore(t.db);
+      const row = (n: number) => toRow(event(d, n, NOW - HOUR) as unknown as IngestRecord, { client_id: a.clientId, name: 'cache.example.com' });
+      await store.insertBatch([row(1)]);
+      expect(sqlite.pragma('cache_size', { simple: true })).toBe(-262_144);
+      // A second batch within the window keeps the cache and restarts the window.
+      vi.advanceTimersByTime(BULK_CACHE_LINGER_MS - 1);
+      await store.insertBatch([row(2)]);
+      vi.advanceTimersByTime(BULK_CACHE_LINGER_MS - 1);
+      expect(sqlite.pragma('cache_size', { simple: true })).toBe(-262_144);
+      vi.advanceTimersByTime(1);
+      expect(sqlite.pragma('cache_size', { simple: true })).toBe(own);
+    } finally {
+      vi.useRealTimers();
       await t.close();
     }
   });
