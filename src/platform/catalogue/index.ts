@@ -36,7 +36,9 @@ export function readCatalogue(): Catalogue {
   if (loaded) return loaded;
   const path = cataloguePath();
   const lines = readCatalogueLines();
-  const lazy = lines && lazyCatalogue(fileSource(path), lines, readRouteIndex());
+  const source = lines && fileSource(path);
+  const lazy = source && lazyCatalogue(source, lines, readRouteIndex());
+  if (!lazy) source?.close();
   loaded = lazy ? checkedCatalogue(lazy) : parseCatalogue(fs.readFileSync(path, 'utf8'));
   return loaded;
 }

@@ -29,10 +29,13 @@ export interface ByteSource {
   read(into: Buffer, position: number): number;
 }
 
-/** The file at `path`, kept open for the life of the process: a file replaced meanwhile does not mix versions. */
-export function fileSource(path: string): ByteSource {
+/**
+ * The file at `path`, kept open for the life of the process once a catalogue reads from it (a file
+ * replaced meanwhile does not mix versions); `close` when it is not used.
+ */
+export function fileSource(path: string): ByteSource & { close(): void } {
   const fd = fs.openSync(path, 'r');
-  return { size: fs.fstatSync(fd).size, read: (into, position) => fs.readSync(fd, into, 0, into.length, position) };
+  return { size: fs.fstatSync(fd).size, read: (into, position) => fs.readSync(fd, into, 0, into.length, position), close: () => fs.closeSync(fd) };
 }
 
 export function textSource(text: string): ByteSource {
@@ -60,7 +63,7 @@ export function lazyCatalogue(source: ByteSource, lines: CatalogueLines, routes:
   const readSchema = (name: string) => {
     const at = where.get(name)!;
     const prefix = componentPrefix(name);
-    const text = textOf(lines.componentRanges[at] - Buffer.byteLength(prefix), lines.componentRanges[at + 1]);
+    const text = textOf(lines.componentRanges[at], lines.componentRanges[at + 1]);
     if (!text.startsWith(prefix)) throw stale(`component ${name}`);
     schemas[name] = JSON.parse(text.slice(prefix.length)) as JsonSchema;
   };

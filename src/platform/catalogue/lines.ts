@@ -24,7 +24,7 @@ export interface CatalogueLines {
   head: Record<string, Json>;
   /** Component names, in file order. */
   components: string[];
-  /** For each component, the start and end (exclusive) of its value's bytes, flat: [start0, end0, start1, ...]. */
+  /** For each component, the start and end (exclusive) of its line's bytes without the comma, flat: [start0, end0, start1, ...]. */
   componentRanges: number[];
   /** For each operation (the route index's order), the start and end of its line's bytes without the comma. */
   operationRanges: number[];
@@ -100,9 +100,8 @@ export function deriveCatalogueLines(bytes: Buffer, routes: readonly Pick<RouteE
     const line = text(lines[at]);
     const name = /^"([A-Za-z0-9_.-]+)": /.exec(line)?.[1];
     if (name === undefined) return undefined;
-    const [, end] = withoutComma(lines[at]);
     components.push(name);
-    componentRanges.push(lines[at][0] + Buffer.byteLength(componentPrefix(name)), end);
+    componentRanges.push(...withoutComma(lines[at]));
   }
   if (at + 1 >= lines.length || text(lines[at + 1]) !== OPERATIONS_OPEN) return undefined;
   const operationRanges: number[] = [];
