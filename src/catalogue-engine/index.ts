@@ -7,6 +7,7 @@ import { callerOf } from '../platform/auth/caller.js';
 import { principalOf } from '../platform/auth/plugin.js';
 import { readCatalogue } from '../platform/catalogue/index.js';
 import { plainEnvelope } from '../platform/envelopes.js';
+import type { DispatchedOperation } from '../platform/openapi.js';
 import { type InternalRequests, operationKey, type RouteCatalogue } from '../platform/http.js';
 import { OPERATOR, type Principal } from '../platform/auth/principal.js';
 import type { PlatformDeps, Product } from '../platform/product.js';
@@ -34,8 +35,11 @@ export interface CatalogueEngineDeps extends PlatformDeps {
 export interface CatalogueEngine extends Product {
   /** The operations this engine serves (known once registered). */
   served(): RouteEntry[];
-  /** Operations answered by a route registered under another path spelling (the CDN resource PATCHes). */
-  aliases(): { method: string; path: string; operationId: string }[];
+  /**
+   * Every operation it answers, for /openapi.json: those it serves, and those answered by a route of
+   * another path spelling (the CDN resource PATCHes).
+   */
+  documented(): DispatchedOperation[];
 }
 
 interface Runtime {
@@ -46,7 +50,7 @@ interface Runtime {
 
 export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngine {
   let served: RouteEntry[] = [];
-  let aliases: { method: string; path: string; operationId: string }[] = [];
+  let documented: DispatchedOperation[] = [];
   const servedKeys = new Set<string>();
   const taskNames = new Map<string, string>();
   // The catalogue (1.4 MB) is read, and its plans made, by the first request an engine route answers.
@@ -112,7 +116,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     surfaces: ENGINE_SURFACES,
     tags: [{ name: ENGINE_TAG, description: 'Operations of the reference API served from its catalogue: inferred resources, validation and records' }],
     served: () => served,
-    aliases: () => aliases,
+    documented: () => documented,
     async register(instance) {
       app = instance;
       // Everything registered before this point is a modelled product: it keeps its operations.
@@ -121,10 +125,10 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
       const unserved = readRouteIndex().filter((entry) => !deps.routes.serves(entry.method, entry.path));
       for (const entry of unserved) byRoute.set(`${entry.method} ${entry.path.replace(/\{[^}]+\}/g, '{}')}`, entry);
       served = [...byRoute.values()];
-      aliases = unserved.filter((entry) => !served.includes(entry)).map((e) => ({ method: e.method, path: e.path, operationId: engineOperationId(e) }));
+      documented = unserved.map((e) => ({ method: e.method, path: e.path, operationId: engineOperationId(e), tag: ENGINE_TAG }));
       for (const entry of served) servedKeys.add(operationKey(entry.method, entry.path));
       registerTaskTypes(deps.tasks, served, taskNames);
-      await engineRoutes(instance, served, handle);
+      await engineRoutes(instance, deps.routes, served, handle);
       // The build's collector writes every served operation's validators into its pack now.
       if (deps.schemaCode?.collects) {
         const { inference, validator } = load();

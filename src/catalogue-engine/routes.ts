@@ -1,9 +1,21 @@
-// One Fastify route per catalogue operation the engine serves, registered from the compact route index.
-// Routes are thin: they hand the request's parts to the engine and send what it answers.
+// The catalogue engine's routes: one Fastify route, a wildcard tried after every route of the modelled
+// products, that finds the served operation in the route catalogue's router (platform/http.ts, the one
+// that also answers which methods a path has for 405s, made by the first request that needs it). Routes
+// are thin: they hand the request's parts to the engine and send what it answers.
+//
+// Why not one Fastify route per operation: Fastify prepares each route at start-up (its context, an avvio
+// step, a ready listener, every hook bound again); for the engine's 650-odd operations that was about
+// 150 ms of a 0.5 s start-up on a 2-core machine, and their memory for the process's life.
+//
+// The wildcard is reached only when no other route matches, so an operation that some request could
+// reach both through it and through a modelled route (`GET .../instances/{p}/{r}/available_names`
+// against the modelled `.../instances/:p/:r/:instance_id`) keeps a Fastify route of its own, where the
+// router's precedence (static segments first) decides between them as it always did. See splitByOverlap.
 import { parse as parseQueryString } from 'node:querystring';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../platform/auth/principal.js';
 import type { RouteEntry } from '../platform/catalogue/routes.js';
+import { type Dispatched, factsFor, type RouteCatalogue, type RouteFacts } from '../platform/http.js';
 
 export const ENGINE_TAG = 'Catalogue engine';
 
@@ -11,8 +23,8 @@ export const ENGINE_TAG = 'Catalogue engine';
 export const engineOperationId = (entry: RouteEntry) => `catalogue.${entry.operationId}`;
 
 /**
- * The parts of an engine route's request as Fastify makes them: the routes declare no schema (the engine
- * validates against the catalogue), so their types are the router's path parameters and the parsed query.
+ * The parts of an engine route's request: the path parameters of the operation the engine's router
+ * found, and the query as Fastify parsed it (the engine validates both against the catalogue).
  */
 export interface EngineParts {
   Params: Record<string, string>;
@@ -34,29 +46,137 @@ function accessOf(entry: RouteEntry): Access {
   return PURGE.test(entry.path) ? 'purge' : 'write';
 }
 
+/** An adopted operation as the route catalogue's router keeps it: the entry and its facts for the request hooks. */
+interface Served {
+  entry: RouteEntry;
+  facts: RouteFacts;
+}
+
+/** The catalogue's answer for a request, asked once per request (the facts hook first, the handler after). */
+function dispatcher(routes: RouteCatalogue) {
+  const answers = new WeakMap<FastifyRequest, Dispatched | null>();
+  return (request: FastifyRequest): Dispatched | null => {
+    let answer = answers.get(request);
+    if (answer === undefined) answers.set(request, (answer = routes.dispatch(request.method, request.url)));
+    return answer;
+  };
+}
+
+/** A path's segments, without the trailing empty one of a trailing slash. */
+const segmentsOf = (url: string) => (url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url).split('/');
+const isParam = (segment: string) => segment.includes(':') || segment.includes('{');
+
+/** Whether some request path matches both patterns, given as segments (`*` ends a pattern and takes the rest). */
+function segmentsOverlap(x: readonly string[], y: readonly string[]): boolean {
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if (x[i] === '*' || y[i] === '*') return true;
+    if (x[i] === undefined || y[i] === undefined) return false;
+    if (x[i] !== y[i] && !isParam(x[i]) && !isParam(y[i])) return false;
+  }
+  return true;
+}
+
+/** Whether some request path matches both patterns (Fastify's form, or the reference's `{param}`). */
+export const overlap = (a: string, b: string) => segmentsOverlap(segmentsOf(a), segmentsOf(b));
+
 /**
- * Registers the routes inside their own scope, which also parses the non-JSON bodies a few operations
- * take (form-encoded, multipart uploads, raw binaries) without changing what the modelled routes accept.
+ * Patterns by method and segment count, so that a pattern is compared only with those of its method that
+ * could overlap it: the same count, or a wildcard.
  */
-export async function engineRoutes(app: FastifyInstance, entries: RouteEntry[], handle: EngineHandler): Promise<void> {
+class PatternIndex {
+  private readonly byShape = new Map<string, string[][]>();
+  private readonly wildcards = new Map<string, string[][]>();
+
+  add(method: string, url: string): void {
+    const segments = segmentsOf(url);
+    const [map, key] = segments.includes('*') ? [this.wildcards, method] : [this.byShape, `${method} ${segments.length}`];
+    const list = map.get(key) ?? [];
+    list.push(segments);
+    map.set(key, list);
+  }
+
+  overlaps(method: string, url: string): boolean {
+    const segments = segmentsOf(url);
+    const candidates = [...(this.byShape.get(`${method} ${segments.length}`) ?? []), ...(this.wildcards.get(method) ?? [])];
+    return candidates.some((other) => segmentsOverlap(other, segments));
+  }
+}
+
+/**
+ * Which operations need a Fastify route of their own: those some request could reach through a route
+ * registered before them, and (until nothing changes) those that overlap an operation so moved, so that
+ * any request matching one of them finds every route it matches in Fastify's router. The rest go through
+ * the wildcard: a request matching one of them matches no Fastify route.
+ */
+export function splitByOverlap(entries: RouteEntry[], registered: readonly { method: string; url: string }[]) {
+  const routed: RouteEntry[] = [];
+  let dispatched = entries;
+  let against = new PatternIndex();
+  for (const { method, url } of registered) against.add(method, url);
+  for (;;) {
+    const moved = dispatched.filter((entry) => against.overlaps(entry.method, entry.path));
+    if (moved.length === 0) break;
+    routed.push(...moved);
+    dispatched = dispatched.filter((entry) => !moved.includes(entry));
+    against = new PatternIndex();
+    for (const entry of moved) against.add(entry.method, entry.path);
+  }
+  return { routed, dispatched };
+}
+
+/**
+ * Registers the wildcard inside its own scope, which also parses the non-JSON bodies a few operations
+ * take (form-encoded, multipart uploads, raw binaries) without changing what the modelled routes accept;
+ * and tells the route catalogue which operations it serves (405 answers, /_edgeplane/info).
+ */
+export async function engineRoutes(app: FastifyInstance, routes: RouteCatalogue, entries: RouteEntry[], handle: EngineHandler): Promise<void> {
+  const { routed, dispatched } = splitByOverlap(entries, routes.registered());
+  for (const entry of dispatched) {
+    const url = fastifyPath(entry.path);
+    const served: Served = { entry, facts: factsFor(url, engineOperationId(entry), { access: accessOf(entry) }, entry.errorStatuses) };
+    routes.adopt(entry.method, url, engineOperationId(entry), served);
+  }
+  const dispatch = dispatcher(routes);
+  const send = async (entry: RouteEntry, request: EngineRequest, reply: FastifyReply) => {
+    const answer = await handle(entry, request);
+    reply.code(answer.status);
+    if (answer.body === undefined) return reply.send();
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
+  };
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, { ...parseQueryString(body as string) });
     });
     scope.addContentTypeParser(['multipart/form-data', 'application/octet-stream'], { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    for (const entry of entries) {
+    for (const entry of routed) {
       scope.route<EngineParts>({
         method: entry.method as 'GET',
         url: fastifyPath(entry.path),
         config: { access: accessOf(entry) },
         schema: { operationId: engineOperationId(entry), tags: [ENGINE_TAG] },
-        handler: async (request, reply) => {
-          const answer = await handle(entry, request);
-          reply.code(answer.status);
-          if (answer.body === undefined) return reply.send();
-          return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
-        },
+        handler: (request, reply) => send(entry, request, reply),
       });
     }
+    scope.route<EngineParts>({
+      method: [...new Set(dispatched.map((entry) => entry.method))] as 'GET'[],
+      url: '/*',
+      // What /openapi.json lists are the operations, added by the engine (see registerOpenApi).
+      schema: { hide: true },
+      // A request no served operation matches gets the facts of an unmatched request: no credentials
+      // asked, no fault applied, and the server's 404 or 405 below.
+      config: {
+        factsOf: (request) => {
+          const answer = dispatch(request);
+          return answer && 'target' in answer ? (answer.target as Served).facts : undefined;
+        },
+      },
+      handler: async (request, reply) => {
+        const answer = dispatch(request);
+        if (answer === null) return reply.callNotFound();
+        if ('refusal' in answer) throw answer.refusal;
+        request.params = answer.params;
+        return send((answer.target as Served).entry, request, reply);
+      },
+    });
   });
 }

@@ -1,6 +1,6 @@
 // HTTP plumbing shared by every route: request ids, the JSON body parser, and 405 detection.
 import { randomUUID } from 'node:crypto';
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyContextConfig, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Access } from './auth/principal.js';
 import { JSONParser } from '@streamparser/json';
 import FindMyWay from 'find-my-way';
@@ -39,6 +39,8 @@ export interface RouteFacts {
   serverFiles: boolean;
   /** The 4xx and 5xx statuses the reference declares for this operation (undefined: not a reference operation). */
   declaredErrors: readonly number[] | undefined;
+  /** No operation matched (the answer is a 404 or 405): no credentials asked, no fault applied. */
+  unmatched: boolean;
 }
 
 declare module 'fastify' {
@@ -53,6 +55,11 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     facts?: RouteFacts;
+    /**
+     * For a route that answers several operations (the catalogue engine's wildcard): the facts of the
+     * operation a request reaches, or undefined when it reaches none.
+     */
+    factsOf?: (request: FastifyRequest) => RouteFacts | undefined;
     /** The route serves the server's own files (see RouteFacts.serverFiles). */
     serverFiles?: boolean;
   }
@@ -66,7 +73,15 @@ export function pathOf(url: string): string {
   return query < 0 ? url : url.slice(0, query);
 }
 
-function factsFor(url: string, operationId: string | undefined, config: FastifyContextConfig | undefined, declaredErrors?: readonly number[]): RouteFacts {
+/** The options of the server's router, shared by the routers that must match paths as it does. */
+export const ROUTER_OPTIONS = { ignoreTrailingSlash: true, maxParamLength: 500 } as const;
+
+export function factsFor(
+  url: string,
+  operationId: string | undefined,
+  config: FastifyContextConfig | undefined,
+  declaredErrors?: readonly number[],
+): RouteFacts {
   return {
     operationId,
     metricName: operationId ?? 'unnamed',
@@ -76,12 +91,13 @@ function factsFor(url: string, operationId: string | undefined, config: FastifyC
     unjournaled: JOURNAL_PATH.test(url) || config?.serverFiles === true,
     serverFiles: config?.serverFiles === true,
     declaredErrors,
+    unmatched: false,
   };
 }
 
 /** Facts for a request no route matched (404 and 405 answers), from its own path. */
 function unmatchedFacts(request: FastifyRequest): RouteFacts {
-  return { ...factsFor(pathOf(request.url), undefined, undefined), metricName: 'unknown' };
+  return { ...factsFor(pathOf(request.url), undefined, undefined), metricName: 'unknown', unmatched: true };
 }
 
 /** Every reference operation's declared error statuses, by operationKey. */
@@ -106,6 +122,7 @@ export function registerRequestContext(app: FastifyInstance): InternalRequests {
   app.decorateRequest('internal', false);
   const declared = declaredErrorStatuses();
   app.addHook('onRoute', (route) => {
+    if (route.config?.factsOf) return;
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
     // OPTIONS is answered only as a CORS preflight (which browsers send without credentials) or as a
     // 404/405: it never needs a token.
@@ -115,7 +132,8 @@ export function registerRequestContext(app: FastifyInstance): InternalRequests {
   });
   // Callback style: hooks that run on every request should not allocate a promise each time.
   app.addHook('onRequest', (request, reply, done) => {
-    request.facts = (request.is404 ? undefined : request.routeOptions.config.facts) ?? unmatchedFacts(request);
+    const config = request.is404 ? undefined : request.routeOptions.config;
+    request.facts = config?.facts ?? config?.factsOf?.(request) ?? unmatchedFacts(request);
     if (request.headers[INTERNAL_HEADER] !== undefined) request.internal = request.headers[INTERNAL_HEADER] === secret;
     reply.header('x-request-id', request.id);
     done();
@@ -351,39 +369,77 @@ export interface RouteCatalogue {
   serves(method: string, path: string): boolean;
   /** Every named operation, sorted by path then method. */
   operations(): OperationEntry[];
+  /**
+   * Records an operation that a route answers through this catalogue's router (the catalogue engine's
+   * wildcard): `dispatch` finds it, with `target`, for a request that reaches that route.
+   */
+  adopt(method: string, url: string, operationId: string, target: object): void;
+  /** The adopted operation a request's method and URL match, the router's refusal of the URL, or null. */
+  dispatch(method: string, url: string): Dispatched | null;
+  /** The routes registered and operations adopted so far (Fastify's form, `:param`), one per method and pattern. */
+  registered(): readonly { method: string; url: string }[];
 }
+
+export type Dispatched = { target: object; params: Record<string, string> } | { refusal: Error };
+
+// Fastify's router refuses a path it cannot decode (%ZZ) or a parameter over its length limit with an
+// error for the error handler (see frameworkErrors in limits.ts). The catalogue's router is given these
+// for the same cases: its answer for such a path is a handler that, called, gives back the error.
+const REFUSALS = {
+  onBadUrl: (path: string) => new errorCodes.FST_ERR_BAD_URL(path),
+  onMaxParamLength: (path: string) => new errorCodes.FST_ERR_MAX_PARAM_LENGTH(path),
+};
+/** The store of a route Fastify's router answers itself: never dispatched. */
+const REGISTERED = Object.freeze({});
 
 /** Records every route as it is added; install before any route is registered. */
 export function trackRoutes(app: FastifyInstance): RouteCatalogue {
-  const routes: Array<{ method: Method; url: string }> = [];
+  const routes: Array<{ method: Method; url: string; target: object }> = [];
   const operations: OperationEntry[] = [];
   const keys = new Set<string>();
+  const record = (method: Method, url: string, operationId: string | undefined, target: object) => {
+    const key = operationKey(method, url);
+    if (!keys.has(key)) routes.push({ method, url, target });
+    keys.add(key);
+    if (operationId) operations.push({ method, path: url, operationId });
+  };
   app.addHook('onRoute', (route) => {
+    // A route with a router of its own records the operations it answers (adopt), not its pattern.
+    if (route.config?.factsOf) return;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m): m is Method => METHODS.includes(m as Method));
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
-    for (const method of methods) {
-      const key = operationKey(method, route.url);
-      if (!keys.has(key)) routes.push({ method, url: route.url });
-      keys.add(key);
-      if (operationId) operations.push({ method, path: route.url, operationId });
-    }
+    for (const method of methods) record(method, route.url, operationId, REGISTERED);
   });
-  // Built on the first request that asks which methods a path has (a 404 or 405), not at start: a second
-  // router over every route took about 190 ms of each start-up (find-my-way compiles each static node).
+  // Built on the first request that asks which methods a path has (a 404 or 405) or reaches an adopted
+  // operation, not at start: a second router over every route took about 190 ms of each start-up
+  // (find-my-way compiles each static node). The options are those of Fastify's own, so paths and
+  // parameters match and decode the same way.
   let router: ReturnType<typeof FindMyWay<never>> | undefined;
-  const methodRouter = () => {
+  const routerOf = () => {
     if (router) return router;
-    router = FindMyWay<never>({ ignoreTrailingSlash: true });
-    for (const { method, url } of routes) if (!router.find(method, url)) router.on(method, url, () => {});
+    router = FindMyWay<never>({ ...ROUTER_OPTIONS, ...(REFUSALS as object) });
+    // One route per pattern: `routes` holds one per method and normalised pattern already; findRoute also
+    // knows a pattern whose parameters have other names.
+    for (const { method, url, target } of routes) if (router.findRoute(method, url) === null) router.on(method, url, () => {}, target as never);
     return router;
   };
   return {
     allowedMethods(request) {
       const path = request.url.split('?')[0];
-      const methods = methodRouter();
-      return METHODS.filter((method) => methods.find(method, path) !== null);
+      const methods = routerOf();
+      return METHODS.filter((method) => methods.find(method, path)?.store);
     },
     serves: (method, path) => keys.has(operationKey(method, path)),
     operations: () => [...operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
+    adopt: (method, url, operationId, target) => {
+      if (METHODS.includes(method as Method)) record(method as Method, url, operationId, target);
+    },
+    dispatch(method, url) {
+      const found = routerOf().find(method as Method, url);
+      if (!found) return null;
+      if (!found.store) return { refusal: (found.handler as unknown as () => Error)() };
+      return found.store === REGISTERED ? null : { target: found.store as object, params: found.params as Record<string, string> };
+    },
+    registered: () => routes,
   };
 }

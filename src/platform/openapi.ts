@@ -15,24 +15,40 @@ export interface OpenApiOptions {
   tags: { name: string; description: string }[];
   /**
    * Which part of the server serves an operation (`modelled` or `catalogue`), written into each operation
-   * as `x-edgeplane-implementation`; and operations one route answers under other path spellings.
+   * as `x-edgeplane-implementation`; and the operations a route answers through a router of its own (the
+   * catalogue engine's), which Fastify's routes do not show.
    */
   implementationOf?: (operationId: string | undefined) => string;
-  aliases?: () => { method: string; path: string; operationId: string }[];
+  dispatched?: () => DispatchedOperation[];
+}
+
+export interface DispatchedOperation {
+  method: string;
+  /** The path as the reference spells it (`{param}`). */
+  path: string;
+  operationId: string;
+  tag: string;
 }
 
 type OpenApiDocument = { paths?: Record<string, Record<string, { operationId?: string; [key: string]: unknown }>> };
 
-function markImplementations(
-  doc: OpenApiDocument,
-  implementationOf: OpenApiOptions['implementationOf'],
-  aliases: { method: string; path: string; operationId: string }[],
-): OpenApiDocument {
+/** A dispatched operation as the document lists it: what Fastify's swagger writes for a route without a schema. */
+function describe(operation: DispatchedOperation) {
+  const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+  return {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    ...(names.length > 0 ? { parameters: names.map((name) => ({ schema: { type: 'string' }, in: 'path', name, required: true })) } : {}),
+    responses: { 200: { description: 'Default Response' } },
+  };
+}
+
+function markImplementations(doc: OpenApiDocument, implementationOf: OpenApiOptions['implementationOf'], dispatched: DispatchedOperation[]): OpenApiDocument {
   if (!implementationOf) return doc;
   const paths = (doc.paths ??= {});
-  for (const alias of aliases) {
-    const item = (paths[alias.path] ??= {});
-    item[alias.method.toLowerCase()] ??= { operationId: alias.operationId, tags: ['Catalogue engine'] };
+  for (const operation of dispatched) {
+    const item = (paths[operation.path] ??= {});
+    item[operation.method.toLowerCase()] ??= describe(operation);
   }
   for (const item of Object.values(paths)) {
     for (const operation of Object.values(item)) {
@@ -64,10 +80,10 @@ const UI_THEME = {
 };
 const UI_LOGO = { type: 'image/svg+xml', content: Buffer.from(WORDMARK_SVG), href: '/', target: '_self' } as const;
 
-export async function registerOpenApi(app: FastifyInstance, { version, tags, implementationOf, aliases }: OpenApiOptions): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, { version, tags, implementationOf, dispatched }: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
     transformObject: (document) =>
-      markImplementations((document as { openapiObject: OpenApiDocument }).openapiObject, implementationOf, aliases?.() ?? []) as never,
+      markImplementations((document as { openapiObject: OpenApiDocument }).openapiObject, implementationOf, dispatched?.() ?? []) as never,
     openapi: {
       openapi: '3.1.0',
       info: {

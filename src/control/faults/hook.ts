@@ -29,7 +29,7 @@ export function registerFaultHook(app: FastifyInstance, faults: FaultService): v
   };
   // Callback style so that with no fault declared (the usual case) a request pays no promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (faults.size === 0 || request.is404 || request.facts.control || request.facts.serverFiles || request.internal) return done();
+    if (faults.size === 0 || request.facts.unmatched || request.facts.control || request.facts.serverFiles || request.internal) return done();
     applyFault(request).then(() => done(), done);
   });
 }

@@ -50,7 +50,7 @@ export function registerAuth(app: FastifyInstance, verifier: CredentialVerifier,
   // promise; only a cache miss asks the operator check and the database.
   app.addHook('onRequest', (request, _reply, done) => {
     // Unknown routes answer 404 (or 405) without asking for credentials.
-    if (request.is404) return done();
+    if (request.facts.unmatched) return done();
     const access = routeAccess(request);
     if (access === 'public') return done();
     const parsed = parseAuthorization(request.headers.authorization);
