@@ -1,7 +1,6 @@
 // The catalogue engine's routes: one Fastify route, a wildcard tried after every route of the modelled
-// products, that finds the served operation in the route catalogue's router (platform/http.ts, the one
-// that also answers which methods a path has for 405s, made by the first request that needs it). Routes
-// are thin: they hand the request's parts to the engine and send what it answers.
+// products, that finds the served operation with a path matcher of its own (platform/path-matcher.ts).
+// Routes are thin: they hand the request's parts to the engine and send what it answers.
 //
 // Why not one Fastify route per operation: Fastify prepares each route at start-up (its context, an avvio
 // step, a ready listener, every hook bound again); for the engine's 650-odd operations that was about
@@ -15,7 +14,8 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../platform/auth/principal.js';
 import type { RouteEntry } from '../platform/catalogue/routes.js';
-import { type Dispatched, factsFor, type RouteCatalogue, type RouteFacts } from '../platform/http.js';
+import { factsFor, ROUTER_OPTIONS, type RouteCatalogue, type RouteFacts } from '../platform/http.js';
+import { type PathMatch, PathMatcher } from '../platform/path-matcher.js';
 
 export const ENGINE_TAG = 'Catalogue engine';
 
@@ -46,19 +46,31 @@ function accessOf(entry: RouteEntry): Access {
   return PURGE.test(entry.path) ? 'purge' : 'write';
 }
 
-/** An adopted operation as the route catalogue's router keeps it: the entry and its facts for the request hooks. */
+/** A served operation as the engine's matcher keeps it: the entry and its facts for the request hooks. */
 interface Served {
   entry: RouteEntry;
   facts: RouteFacts;
 }
 
-/** The catalogue's answer for a request, asked once per request (the facts hook first, the handler after). */
-function dispatcher(routes: RouteCatalogue) {
-  const answers = new WeakMap<FastifyRequest, Dispatched | null>();
-  return (request: FastifyRequest): Dispatched | null => {
-    let answer = answers.get(request);
-    if (answer === undefined) answers.set(request, (answer = routes.dispatch(request.method, request.url)));
-    return answer;
+type Answer = PathMatch<Served> | { refusal: Error } | null;
+
+/**
+ * The operation a request reaches, asked once per request (the facts hook first, the handler after).
+ * A request no operation matches may still be one Fastify's router refuses (a parameter of a modelled
+ * route over the length limit, which lets the router fall through to the wildcard): that 400 is kept.
+ */
+function dispatcher(matcher: PathMatcher<Served>, routes: RouteCatalogue) {
+  const answers = new WeakMap<FastifyRequest, Answer>();
+  const answer = (request: FastifyRequest): Answer => {
+    const match = matcher.match(request.method, request.url);
+    if (match) return match;
+    const refusal = routes.refusalOf(request.method, request.url);
+    return refusal ? { refusal } : null;
+  };
+  return (request: FastifyRequest): Answer => {
+    let known = answers.get(request);
+    if (known === undefined) answers.set(request, (known = answer(request)));
+    return known;
   };
 }
 
@@ -131,12 +143,13 @@ export function splitByOverlap(entries: RouteEntry[], registered: readonly { met
  */
 export async function engineRoutes(app: FastifyInstance, routes: RouteCatalogue, entries: RouteEntry[], handle: EngineHandler): Promise<void> {
   const { routed, dispatched } = splitByOverlap(entries, routes.registered());
+  const matcher = new PathMatcher<Served>(ROUTER_OPTIONS.maxParamLength);
   for (const entry of dispatched) {
     const url = fastifyPath(entry.path);
-    const served: Served = { entry, facts: factsFor(url, engineOperationId(entry), { access: accessOf(entry) }, entry.errorStatuses) };
-    routes.adopt(entry.method, url, engineOperationId(entry), served);
+    matcher.add(entry.method, url, { entry, facts: factsFor(url, engineOperationId(entry), { access: accessOf(entry) }, entry.errorStatuses) });
+    routes.adopt(entry.method, url, engineOperationId(entry));
   }
-  const dispatch = dispatcher(routes);
+  const dispatch = dispatcher(matcher, routes);
   const send = async (entry: RouteEntry, request: EngineRequest, reply: FastifyReply) => {
     const answer = await handle(entry, request);
     reply.code(answer.status);
@@ -167,7 +180,7 @@ export async function engineRoutes(app: FastifyInstance, routes: RouteCatalogue,
       config: {
         factsOf: (request) => {
           const answer = dispatch(request);
-          return answer && 'target' in answer ? (answer.target as Served).facts : undefined;
+          return answer && 'value' in answer ? answer.value.facts : undefined;
         },
       },
       handler: async (request, reply) => {
@@ -175,7 +188,7 @@ export async function engineRoutes(app: FastifyInstance, routes: RouteCatalogue,
         if (answer === null) return reply.callNotFound();
         if ('refusal' in answer) throw answer.refusal;
         request.params = answer.params;
-        return send((answer.target as Served).entry, request, reply);
+        return send(answer.value.entry, request, reply);
       },
     });
   });

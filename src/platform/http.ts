@@ -1,4 +1,4 @@
-// HTTP plumbing shared by every route: request ids, the JSON body parser, and 405 detection.
+// HTTP plumbing shared by every route: request ids, route facts, the JSON body parser, and 405 detection.
 import { randomUUID } from 'node:crypto';
 import { errorCodes, type FastifyContextConfig, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Access } from './auth/principal.js';
@@ -369,18 +369,16 @@ export interface RouteCatalogue {
   serves(method: string, path: string): boolean;
   /** Every named operation, sorted by path then method. */
   operations(): OperationEntry[];
+  /** Records an operation a route answers through a router of its own (the catalogue engine's wildcard). */
+  adopt(method: string, url: string, operationId: string): void;
   /**
-   * Records an operation that a route answers through this catalogue's router (the catalogue engine's
-   * wildcard): `dispatch` finds it, with `target`, for a request that reaches that route.
+   * Fastify's refusal of a request target, as an error for the error handler: a parameter of some route
+   * over the length limit (Fastify's router refuses it only when no other route, a wildcard, matches).
    */
-  adopt(method: string, url: string, operationId: string, target: object): void;
-  /** The adopted operation a request's method and URL match, the router's refusal of the URL, or null. */
-  dispatch(method: string, url: string): Dispatched | null;
+  refusalOf(method: string, url: string): Error | undefined;
   /** The routes registered and operations adopted so far (Fastify's form, `:param`), one per method and pattern. */
   registered(): readonly { method: string; url: string }[];
 }
-
-export type Dispatched = { target: object; params: Record<string, string> } | { refusal: Error };
 
 // Fastify's router refuses a path it cannot decode (%ZZ) or a parameter over its length limit with an
 // error for the error handler (see frameworkErrors in limits.ts). The catalogue's router is given these
@@ -389,17 +387,17 @@ const REFUSALS = {
   onBadUrl: (path: string) => new errorCodes.FST_ERR_BAD_URL(path),
   onMaxParamLength: (path: string) => new errorCodes.FST_ERR_MAX_PARAM_LENGTH(path),
 };
-/** The store of a route Fastify's router answers itself: never dispatched. */
-const REGISTERED = Object.freeze({});
+/** What each route of the catalogue's router stores: anything but null, which marks a refusal. */
+const ROUTE = Object.freeze({});
 
 /** Records every route as it is added; install before any route is registered. */
 export function trackRoutes(app: FastifyInstance): RouteCatalogue {
-  const routes: Array<{ method: Method; url: string; target: object }> = [];
+  const routes: Array<{ method: Method; url: string }> = [];
   const operations: OperationEntry[] = [];
   const keys = new Set<string>();
-  const record = (method: Method, url: string, operationId: string | undefined, target: object) => {
+  const record = (method: Method, url: string, operationId: string | undefined) => {
     const key = operationKey(method, url);
-    if (!keys.has(key)) routes.push({ method, url, target });
+    if (!keys.has(key)) routes.push({ method, url });
     keys.add(key);
     if (operationId) operations.push({ method, path: url, operationId });
   };
@@ -408,19 +406,17 @@ export function trackRoutes(app: FastifyInstance): RouteCatalogue {
     if (route.config?.factsOf) return;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m): m is Method => METHODS.includes(m as Method));
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
-    for (const method of methods) record(method, route.url, operationId, REGISTERED);
+    for (const method of methods) record(method, route.url, operationId);
   });
-  // Built on the first request that asks which methods a path has (a 404 or 405) or reaches an adopted
-  // operation, not at start: a second router over every route took about 190 ms of each start-up
-  // (find-my-way compiles each static node). The options are those of Fastify's own, so paths and
-  // parameters match and decode the same way.
+  // Built on the first request that asks which methods a path has (a 404 or 405), not at start: a second
+  // router over every route took about 190 ms of each start-up (find-my-way compiles each static node),
+  // and still takes 30 ms. The options are those of Fastify's own, so paths match the same way.
   let router: ReturnType<typeof FindMyWay<never>> | undefined;
   const routerOf = () => {
     if (router) return router;
     router = FindMyWay<never>({ ...ROUTER_OPTIONS, ...(REFUSALS as object) });
-    // One route per pattern: `routes` holds one per method and normalised pattern already; findRoute also
-    // knows a pattern whose parameters have other names.
-    for (const { method, url, target } of routes) if (router.findRoute(method, url) === null) router.on(method, url, () => {}, target as never);
+    // `routes` holds one route per method and pattern (parameter names aside): none is added twice.
+    for (const { method, url } of routes) router.on(method, url, () => {}, ROUTE as never);
     return router;
   };
   return {
@@ -431,14 +427,12 @@ export function trackRoutes(app: FastifyInstance): RouteCatalogue {
     },
     serves: (method, path) => keys.has(operationKey(method, path)),
     operations: () => [...operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
-    adopt: (method, url, operationId, target) => {
-      if (METHODS.includes(method as Method)) record(method as Method, url, operationId, target);
+    adopt: (method, url, operationId) => {
+      if (METHODS.includes(method as Method)) record(method as Method, url, operationId);
     },
-    dispatch(method, url) {
+    refusalOf(method, url) {
       const found = routerOf().find(method as Method, url);
-      if (!found) return null;
-      if (!found.store) return { refusal: (found.handler as unknown as () => Error)() };
-      return found.store === REGISTERED ? null : { target: found.store as object, params: found.params as Record<string, string> };
+      return found && !found.store ? (found.handler as unknown as () => Error)() : undefined;
     },
     registered: () => routes,
   };
