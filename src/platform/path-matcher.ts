@@ -29,8 +29,12 @@ export interface PathMatch<T> {
   params: Record<string, string>;
 }
 
+/** Patterns are kept by method, segment count and first segment (`:` for a parameter there). */
+const shapeKey = (method: string, count: number, first: string | undefined) => `${method} ${count} ${first ?? ':'}`;
+
 export class PathMatcher<T> {
   private readonly byShape = new Map<string, Pattern<T>[]>();
+  private readonly none: Pattern<T>[] = [];
 
   constructor(private readonly maxParamLength: number) {}
 
@@ -45,21 +49,21 @@ export class PathMatcher<T> {
       if (!STATIC.test(part)) throw new Error(`unsupported path pattern ${pattern}: segment "${part}"`);
       return part;
     });
-    const key = `${method} ${segments.length}`;
+    const key = shapeKey(method, segments.length, segments[1]);
     const list = this.byShape.get(key) ?? [];
     list.push({ segments, names, value });
     this.byShape.set(key, list);
   }
 
   match(method: string, url: string): PathMatch<T> | null {
-    const raw = trimSlash(pathPart(url)).split('/');
-    const candidates = this.byShape.get(`${method} ${raw.length}`);
-    if (!candidates) return null;
-    const decoded = decodeAll(raw);
+    const decoded = decodeAll(trimSlash(pathPart(url)).split('/'));
     if (!decoded) return null;
     let best: Pattern<T> | undefined;
-    for (const candidate of candidates) {
-      if (this.fits(candidate, decoded) && (!best || preferred(candidate, best))) best = candidate;
+    const staticFirst = decoded.length > 1 ? this.byShape.get(shapeKey(method, decoded.length, decoded[1])) : undefined;
+    for (const candidates of [staticFirst ?? this.none, this.byShape.get(shapeKey(method, decoded.length, undefined)) ?? this.none]) {
+      for (const candidate of candidates) {
+        if (this.fits(candidate, decoded) && (!best || preferred(candidate, best))) best = candidate;
+      }
     }
     return best ? { value: best.value, params: paramsOf(best, decoded) } : null;
   }
