@@ -1,4 +1,5 @@
 // Configuration errors say which setting (flag and environment variable), what was given and what is allowed.
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -36,5 +37,17 @@ describe('loadConfig errors', () => {
     );
     expect(loadConfig({ EDGEPLANE_CORS: 'local, https://app.example.com:8443' }).cors).toBe('local, https://app.example.com:8443');
     expect(loadConfig({}).cors).toBe('local');
+  });
+});
+
+describe('the configuration validator compiled ahead of time', () => {
+  it('is the schema compiled now (run npx tsx scripts/config-validator.ts after changing ConfigSchema)', async () => {
+    const { CONFIG_VALIDATOR_FILE, configValidatorSource } = await import('../scripts/config-validator.js');
+    expect(fs.readFileSync(CONFIG_VALIDATOR_FILE, 'utf8')).toBe(await configValidatorSource());
+  });
+
+  it('fills defaults and coerces text from the environment', () => {
+    const config = loadConfig({ EDGEPLANE_PORT: '9000', EDGEPLANE_MEMORY: 'true', EDGEPLANE_TASK_SPEED: '2.5' });
+    expect(config).toMatchObject({ port: 9000, memory: true, taskSpeed: 2.5, host: '127.0.0.1', taskMode: 'instant', journalSize: 1000 });
   });
 });
