@@ -1,11 +1,13 @@
 // The engine's operations are answered through one wildcard route and the engine's own router: each must
 // still be reached with its own facts (operation id, access, declared errors), no modelled route may be
 // reached in its place, and a request no operation matches must answer as if the wildcard were not there.
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackRoutes } from '../platform/http.js';
 import { createTestApp, type TestAccount, type TestApp } from '../../tests/support/app.js';
 import type { RouteEntry } from '../platform/catalogue/routes.js';
 import { readRouteIndex } from '../platform/catalogue/routes.js';
-import { engineOperationId, fastifyPath, overlap, PatternTree, splitByOverlap } from './routes.js';
+import { engineOperationId, engineRoutes, fastifyPath, overlap, PatternTree, splitByOverlap } from './routes.js';
 
 let t: TestApp;
 let a: TestAccount;
@@ -67,6 +69,20 @@ describe('which operations keep a Fastify route of their own', () => {
     // shadowed overlaps the registered route; behind overlaps shadowed (/a/names/names matches both).
     expect(routed).toEqual([shadowed, behind]);
     expect(dispatched).toEqual([apart, otherMethod]);
+  });
+});
+
+describe('an engine whose every operation keeps a route of its own', () => {
+  it('registers no wildcard, and its routes answer', async () => {
+    const app = Fastify();
+    const routes = trackRoutes(app);
+    app.get('/a/:id', async () => ({ modelled: true }));
+    await engineRoutes(app, routes, [entry('GET', '/a/b')], async (served) => ({ status: 200, body: { engine: served.path } }));
+    await app.ready();
+    expect((await app.inject({ method: 'GET', url: '/a/b' })).json()).toEqual({ engine: '/a/b' });
+    expect((await app.inject({ method: 'GET', url: '/a/c' })).json()).toEqual({ modelled: true });
+    expect((await app.inject({ method: 'GET', url: '/elsewhere' })).statusCode).toBe(404);
+    await app.close();
   });
 });
 

@@ -197,6 +197,7 @@ export async function engineRoutes(app: FastifyInstance, routes: RouteCatalogue,
         handler: (request, reply) => send(entry, request, reply),
       });
     }
+    if (dispatched.length === 0) return;
     scope.route<EngineParts>({
       method: [...new Set(dispatched.map((entry) => entry.method))] as 'GET'[],
       url: '/*',
