@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackRoutes } from '../platform/http.js';
 import { createTestApp, type TestAccount, type TestApp } from '../../tests/support/app.js';
 import type { RouteEntry } from '../platform/catalogue/routes.js';
-import { readRouteIndex } from '../platform/catalogue/routes.js';
-import { engineOperationId, engineRoutes, fastifyPath, overlap, PatternTree, splitByOverlap } from './routes.js';
+import { engineOperationId, engineRoutes, splitByOverlap } from './routes.js';
 
 let t: TestApp;
 let a: TestAccount;
@@ -34,32 +33,6 @@ async function journalOf(requestIds: Set<string>) {
 const entry = (method: string, path: string): RouteEntry => ({ method, path, operationId: path, product: 'cloud', public: false, errorStatuses: [] });
 
 describe('which operations keep a Fastify route of their own', () => {
-  it('patterns overlap when some path matches both: a parameter meets anything, a wildcard takes the rest', () => {
-    expect(overlap('/a/:p/:r/:id', '/a/:x/:y/available_names')).toBe(true);
-    expect(overlap('/a/static/:x', '/a/:y/fixed')).toBe(true);
-    expect(overlap('/a/b', '/a/c')).toBe(false);
-    expect(overlap('/a/:p', '/a/:p/b')).toBe(false);
-    expect(overlap('/a/:p/', '/a/x')).toBe(true);
-    expect(overlap('/console/*', '/console/a/b')).toBe(true);
-    expect(overlap('/console/*', '/other/a')).toBe(false);
-  });
-
-  it('a tree of patterns answers as comparing each pair does, over the reference paths', () => {
-    const routes = readRouteIndex().filter((e) => e.method === 'GET');
-    const registered = routes.filter((_, i) => i % 3 === 0).map((e) => fastifyPath(e.path));
-    registered.push('/console/*', '/');
-    const tree = new PatternTree();
-    for (const url of registered) tree.add(url);
-    let overlapping = 0;
-    for (const route of routes) {
-      const expected = registered.some((url) => overlap(url, route.path));
-      expect(tree.overlaps(route.path), route.path).toBe(expected);
-      if (expected) overlapping += 1;
-    }
-    expect(overlapping).toBeGreaterThan(routes.length / 3);
-    expect(overlapping).toBeLessThan(routes.length);
-  });
-
   it('moves an operation a registered route overlaps, then every operation overlapping a moved one', () => {
     const shadowed = entry('GET', '/a/{p}/names');
     const behind = entry('GET', '/a/names/{q}');

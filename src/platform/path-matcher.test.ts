@@ -4,11 +4,9 @@
 // and, for each, targets mutated the ways clients and fuzzers send them.
 import FindMyWay from 'find-my-way';
 import { describe, expect, it } from 'vitest';
-import { readRouteIndex } from './catalogue/routes.js';
+import { fastifyPath, readRouteIndex } from './catalogue/routes.js';
 import { operationKey, ROUTER_OPTIONS } from './http.js';
-import { PathMatcher } from './path-matcher.js';
-
-const fastifyPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+import { overlap, PathMatcher, PatternTree } from './path-matcher.js';
 
 const PARAM_VALUES = ['abc', '', '42', 'a%20b', 'a%2Fb', 'caf%C3%A9', 'a%25b', '%3A', 'x'.repeat(500), 'x'.repeat(501), 'available_names', 'UPPER'];
 
@@ -70,5 +68,33 @@ describe('the path matcher', () => {
     expect(() => matcher.add('GET', '/files/*', 1)).toThrow(/unsupported/);
     expect(() => matcher.add('GET', '/a/:x-:y', 1)).toThrow(/unsupported/);
     expect(() => matcher.add('GET', '/a/:x/b.json', 1)).not.toThrow();
+  });
+});
+
+describe('patterns that overlap', () => {
+  it('patterns overlap when some path matches both: a parameter meets anything, a wildcard takes the rest', () => {
+    expect(overlap('/a/:p/:r/:id', '/a/:x/:y/available_names')).toBe(true);
+    expect(overlap('/a/static/:x', '/a/:y/fixed')).toBe(true);
+    expect(overlap('/a/b', '/a/c')).toBe(false);
+    expect(overlap('/a/:p', '/a/:p/b')).toBe(false);
+    expect(overlap('/a/:p/', '/a/x')).toBe(true);
+    expect(overlap('/console/*', '/console/a/b')).toBe(true);
+    expect(overlap('/console/*', '/other/a')).toBe(false);
+  });
+
+  it('a tree of patterns answers as comparing each pair does, over the reference paths', () => {
+    const routes = readRouteIndex().filter((e) => e.method === 'GET');
+    const registered = routes.filter((_, i) => i % 3 === 0).map((e) => fastifyPath(e.path));
+    registered.push('/console/*', '/');
+    const tree = new PatternTree();
+    for (const url of registered) tree.add(url);
+    let overlapping = 0;
+    for (const route of routes) {
+      const expected = registered.some((url) => overlap(url, route.path));
+      expect(tree.overlaps(route.path), route.path).toBe(expected);
+      if (expected) overlapping += 1;
+    }
+    expect(overlapping).toBeGreaterThan(routes.length / 3);
+    expect(overlapping).toBeLessThan(routes.length);
   });
 });

@@ -23,6 +23,9 @@ export interface RouteEntry {
   taskType?: string;
 }
 
+/** The Fastify form of a reference path: `{param}` becomes `:param`. */
+export const fastifyPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
 type Row = [string, string, string, string, 0 | 1, number[], string?];
 
 /** The text of the index file: one line per route, so a change in the reference is a readable diff. */
