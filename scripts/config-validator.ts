@@ -1,7 +1,7 @@
 // Writes src/config-validate.ts: the configuration's validator (ConfigSchema in src/config.ts) compiled
-// ahead of time by Ajv's standalone code generator. Compiling it at every start took 15-20 ms of a
-// 0.4 s start-up on a 2-core machine (`bench/README.md`); src/config.test.ts fails when the file and the
-// schema differ.
+// ahead of time by Ajv's standalone code generator. Compiling it at every start was 10-16 ms of a
+// start-up profile on a 2-core machine (below what wall-clock pairs could resolve; `bench/README.md`).
+// src/config.test.ts fails when the file and the schema differ.
 //   npx tsx scripts/config-validator.ts
 import fs from 'node:fs';
 import path from 'node:path';

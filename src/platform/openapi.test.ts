@@ -93,6 +93,14 @@ describe('the catalogue engine in /openapi.json', () => {
       expect(listed.get('GET /iam/clients/me')).toBe('modelled');
       expect(listed.get('POST /dns/v2/zones')).toBe('modelled');
       expect(listed.get('POST /fastedge/v1/kv')).toBe('catalogue');
+      // An operation the engine answers through its wildcard is listed as a route of its own would be.
+      expect(doc.paths['/cloud/v1/ports/{project_id}/{region_id}/{port_id}'].patch).toEqual({
+        operationId: 'catalogue.PortDetailView.patch',
+        tags: ['Catalogue engine'],
+        parameters: ['project_id', 'region_id', 'port_id'].map((name) => ({ schema: { type: 'string' }, in: 'path', name, required: true })),
+        responses: { 200: { description: 'Default Response' } },
+        'x-edgeplane-implementation': 'catalogue',
+      });
     } finally {
       await app.close();
     }
