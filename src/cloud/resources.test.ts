@@ -257,4 +257,25 @@ describe('quotas', () => {
     expect(Number(after.n)).toBe(Number(before.n) + 2); // the new network and subnet, nothing of the instance (the default security group existed)
     expect((await t.request('PUT', `/_edgeplane/cloud/quotas/${me.clientId}`, { headers: me.headers, body: { cpu_count_limit: 1 } })).statusCode).toBe(403);
   });
+
+  it("answers each region of the client-wide read as the region's own read does", async () => {
+    const regions = (await req('GET', '/cloud/v1/regions')).json().results.map((r: { id: number }) => r.id) as number[];
+    const other = regions.find((id) => id !== R)!;
+    await finished(await req('POST', `/cloud/v1/networks/${project}/${other}`, { name: 'elsewhere' }));
+    await finished(await req('POST', `/cloud/v1/networks/${project}/${other}`, { name: 'elsewhere-2' }));
+    const vm = { name: 'public', flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 10 }], interfaces: [{ type: 'external' }] };
+    await finished(await req('POST', `/cloud/v2/instances/${project}/${other}`, vm));
+    const all = (await req('GET', '/cloud/v2/client_quotas')).json();
+    expect(all.regional_quotas.map((q: { region_id: number }) => q.region_id)).toEqual(regions);
+    for (const id of regions) {
+      const own = (await req('GET', `/cloud/v2/regional_quotas/${me.clientId}/${id}`)).json();
+      expect(all.regional_quotas.find((q: { region_id: number }) => q.region_id === id)).toEqual(own);
+    }
+    const here = all.regional_quotas.find((q: { region_id: number }) => q.region_id === R);
+    const there = all.regional_quotas.find((q: { region_id: number }) => q.region_id === other);
+    expect(there).toMatchObject({ network_count_usage: 2, vm_count_usage: 1, external_ip_count_usage: 1 });
+    expect(here.vm_count_usage).toBeGreaterThan(0);
+    expect(here.external_ip_count_usage).toBe(0);
+    expect(all.global_quotas).toEqual((await req('GET', `/cloud/v2/global_quotas/${me.clientId}`)).json());
+  });
 });

@@ -75,6 +75,16 @@ interface UsageRow {
   size_gb: number;
 }
 
+/** What the quota service reads of a usage row. */
+export interface KindUsage {
+  regionId: number;
+  kind: string;
+  n: number;
+  vcpus: number;
+  ram: number;
+  size: number;
+}
+
 interface Tables {
   cloud_resources: ResourceRow;
   cloud_usage: UsageRow;
@@ -206,33 +216,41 @@ export class ResourceStore {
     return Number(result.numDeletedRows);
   }
 
-  /** Finished ports of a client in a region on the provider's public network (they have no network row). */
-  async countPublicPorts(clientId: number, regionId: number): Promise<number> {
-    const row = await this.db
+  /** Finished ports of a client on the provider's public network (they have no network row), by region, for the regions given. */
+  async countPublicPorts(clientId: number, regionIds: number[]): Promise<Map<number, number>> {
+    const rows = await this.db
       .selectFrom('cloud_resources')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => ['region_id', eb.fn.countAll<number>().as('n')])
       .where('client_id', '=', clientId)
-      .where('region_id', '=', regionId)
+      .where('region_id', 'in', regionIds)
       .where('kind', '=', 'port')
       .where('ready', '=', 1)
       .where('parent_id', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+      .groupBy('region_id')
+      .execute();
+    return new Map(rows.map((r) => [Number(r.region_id), Number(r.n)]));
   }
 
   /**
-   * Usage of a client in a region: finished resources of each kind, and the summed sizes, as the
-   * database keeps them (cloud_usage, maintained by triggers on this table: migration 013).
+   * Usage of a client in the regions given: finished resources of each kind, and the summed sizes, as
+   * the database keeps them (cloud_usage, maintained by triggers on this table: migration 013).
    */
-  async usage(clientId: number, regionId: number, kinds?: ResourceKind[]): Promise<{ kind: string; n: number; vcpus: number; ram: number; size: number }[]> {
+  async usage(clientId: number, regionIds: number[], kinds?: ResourceKind[]): Promise<KindUsage[]> {
     let q = this.db
       .selectFrom('cloud_usage')
-      .select(['kind', 'n', 'vcpus', 'ram_mb', 'size_gb'])
+      .select(['region_id', 'kind', 'n', 'vcpus', 'ram_mb', 'size_gb'])
       .where('client_id', '=', clientId)
-      .where('region_id', '=', regionId);
+      .where('region_id', 'in', regionIds);
     if (kinds) q = q.where('kind', 'in', kinds);
     const rows = await q.execute();
-    return rows.map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus), ram: Number(r.ram_mb), size: Number(r.size_gb) }));
+    return rows.map((r) => ({
+      regionId: Number(r.region_id),
+      kind: r.kind,
+      n: Number(r.n),
+      vcpus: Number(r.vcpus),
+      ram: Number(r.ram_mb),
+      size: Number(r.size_gb),
+    }));
   }
 }
 

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 import { badRequest } from '../common/errors.js';
-import { NO_REGION, ResourceStore, type ResourceKind } from '../common/resource-store.js';
+import { type KindUsage, NO_REGION, ResourceStore, type ResourceKind } from '../common/resource-store.js';
 import type { RegionService } from '../regions/service.js';
 import { DEFAULT_LIMITS, GLOBAL_QUOTA_NAMES, PROJECT_COUNT_LIMIT, QUOTA_NAMES, type AnyQuotaName, type QuotaLimitsBody, type QuotaName } from './schemas.js';
 import type { QuotaStore } from './store.js';
@@ -65,10 +65,24 @@ const QUOTA_KINDS: Record<AnyQuotaName, ResourceKind> = {
   keypair_count: 'ssh_key',
 };
 
-type Usage = { kind: string; n: number; vcpus: number; ram: number; size: number };
+/** A quota's name and the names its limit and usage have in answers (built once: a client-wide read answers 400 of them). */
+interface QuotaFields {
+  name: AnyQuotaName;
+  limit: string;
+  usage: string;
+}
+const fieldsFor = (names: readonly AnyQuotaName[]): QuotaFields[] => names.map((name) => ({ name, limit: `${name}_limit`, usage: `${name}_usage` }));
+const REGIONAL_FIELDS = fieldsFor(QUOTA_NAMES);
+const GLOBAL_FIELDS = fieldsFor(GLOBAL_QUOTA_NAMES);
+/** Every key of an answer, in its order, so that an answer starts as a copy with all of them. */
+const answerTemplate = (first: string[], fields: QuotaFields[]) =>
+  Object.fromEntries([...first, ...fields.flatMap((f) => [f.limit, f.usage])].map((key) => [key, 0]));
+const REGIONAL_ANSWER = answerTemplate(['region_id'], REGIONAL_FIELDS);
+const GLOBAL_ANSWER = answerTemplate(['project_count_limit', 'project_count_usage'], GLOBAL_FIELDS);
+const NO_USAGE = Object.fromEntries([...QUOTA_NAMES, ...GLOBAL_QUOTA_NAMES].map((n) => [n, 0])) as Record<AnyQuotaName, number>;
 
 /** The quotas one kind's usage row fills. */
-function fill(usage: Record<AnyQuotaName, number>, row: Usage): void {
+function fill(usage: Record<AnyQuotaName, number>, row: KindUsage): void {
   switch (row.kind) {
     case 'instance':
       Object.assign(usage, { vm_count: row.n, cpu_count: row.vcpus, ram: row.ram });
@@ -142,22 +156,30 @@ export class QuotaService {
 
   /** Usage in a region (NO_REGION: the resources of no region, SSH keys). */
   async usage(clientId: number, regionId: number, store = this.resources, kinds?: ResourceKind[]): Promise<Record<AnyQuotaName, number>> {
-    const usage = Object.fromEntries([...QUOTA_NAMES, ...GLOBAL_QUOTA_NAMES].map((n) => [n, 0])) as Record<AnyQuotaName, number>;
-    for (const row of await store.usage(clientId, regionId, kinds)) fill(usage, row);
+    return (await this.usageIn(clientId, [regionId], store, kinds)).get(regionId)!;
+  }
+
+  /** Usage in each of the regions given, read in one pass whatever their number. */
+  private async usageIn(
+    clientId: number,
+    regionIds: number[],
+    store: ResourceStore,
+    kinds?: ResourceKind[],
+  ): Promise<Map<number, Record<AnyQuotaName, number>>> {
+    const byRegion = new Map(regionIds.map((id) => [id, { ...NO_USAGE }]));
+    for (const row of await store.usage(clientId, regionIds, kinds)) fill(byRegion.get(row.regionId)!, row);
     // Public addresses are the ports with no network of the client's (a count by kind cannot tell them).
-    if (!kinds || kinds.includes('port')) usage.external_ip_count = await store.countPublicPorts(clientId, regionId);
-    return usage;
+    if (!kinds || kinds.includes('port')) {
+      const ports = await store.countPublicPorts(clientId, regionIds);
+      for (const [id, usage] of byRegion) usage.external_ip_count = ports.get(id) ?? 0;
+    }
+    return byRegion;
   }
 
   async regional(clientId: number, regionId: number) {
     this.regions.get(regionId);
     const [limits, usage] = await Promise.all([this.limits(clientId), this.usage(clientId, regionId)]);
-    const out: Record<string, number> = { region_id: regionId };
-    for (const name of QUOTA_NAMES) {
-      out[`${name}_limit`] = limits[name];
-      out[`${name}_usage`] = usage[name];
-    }
-    return out;
+    return regionalView(regionId, limits, usage);
   }
 
   async global(clientId: number) {
@@ -166,18 +188,13 @@ export class QuotaService {
       this.usage(clientId, NO_REGION, this.resources, ['ssh_key']),
       this.countProjects(clientId),
     ]);
-    const out: Record<string, number> = { project_count_limit: PROJECT_COUNT_LIMIT, project_count_usage: projects };
-    for (const name of GLOBAL_QUOTA_NAMES) {
-      out[`${name}_limit`] = limits[name];
-      out[`${name}_usage`] = usage[name];
-    }
-    return out;
+    return fieldsOf(GLOBAL_FIELDS, { ...GLOBAL_ANSWER, project_count_limit: PROJECT_COUNT_LIMIT, project_count_usage: projects }, limits, usage);
   }
 
   async all(clientId: number) {
-    const regional = [];
-    for (const id of this.regions.ids()) regional.push(await this.regional(clientId, id));
-    return { global_quotas: await this.global(clientId), regional_quotas: regional };
+    const ids = this.regions.ids();
+    const [limits, usage, global] = await Promise.all([this.limits(clientId), this.usageIn(clientId, ids, this.resources), this.global(clientId)]);
+    return { global_quotas: global, regional_quotas: ids.map((id) => regionalView(id, limits, usage.get(id)!)) };
   }
 
   /** Only a client's own quotas are readable: another client's ID is not found. */
@@ -228,6 +245,20 @@ export class QuotaService {
   }
 }
 
+/** One region's limits and usage, as the regional quota reads answer them. */
+function regionalView(regionId: number, limits: Record<AnyQuotaName, number>, usage: Record<AnyQuotaName, number>): Record<string, number> {
+  return fieldsOf(REGIONAL_FIELDS, { ...REGIONAL_ANSWER, region_id: regionId }, limits, usage);
+}
+
+/** `out` (a copy of its answer's template: setting keys it has is cheaper than adding 40) with each quota's limit and usage. */
+function fieldsOf(fields: QuotaFields[], out: Record<string, number>, limits: Record<AnyQuotaName, number>, usage: Record<AnyQuotaName, number>) {
+  for (const field of fields) {
+    out[field.limit] = limits[field.name];
+    out[field.usage] = usage[field.name];
+  }
+  return out;
+}
+
 function withSuffix(limits: Record<AnyQuotaName, number>): Record<string, number> {
-  return Object.fromEntries([...QUOTA_NAMES, ...GLOBAL_QUOTA_NAMES].map((n) => [`${n}_limit`, limits[n]]));
+  return Object.fromEntries([...REGIONAL_FIELDS, ...GLOBAL_FIELDS].map((field) => [field.limit, limits[field.name]]));
 }

@@ -25,7 +25,10 @@ async function counted(clientId: number, regionId: number) {
 const byKind = (a: { kind: string }, b: { kind: string }) => a.kind.localeCompare(b.kind);
 
 async function kept(clientId: number, regionId: number) {
-  return (await new ResourceStore(t.db.kysely).usage(clientId, regionId)).filter((r) => r.n !== 0).sort(byKind);
+  return (await new ResourceStore(t.db.kysely).usage(clientId, [regionId]))
+    .filter((r) => r.n !== 0)
+    .map(({ regionId: _, ...figures }) => figures)
+    .sort(byKind);
 }
 
 function row(id: string, clientId: number, regionId: number, kind: string, ready: number, [vcpus, ram_mb, size_gb]: [number, number, number]) {
