@@ -26,6 +26,8 @@ const routeCount = Number(option('routes', '50'));
 const compare = option('compare', '');
 // e.g. --node-args "--cpu-prof --cpu-prof-dir=/tmp/first-call" to profile the measured servers.
 const nodeArgs = option('node-args', '').split(' ').filter(Boolean);
+// --detail: every route's first calls (one per process, in order) and its median second call.
+const detail = args.includes('--detail');
 const apiKey = 'bench-first-call-token-0123456789';
 const port = 18301;
 
@@ -199,4 +201,13 @@ for (const build of builds) {
       .map(([p, ms]) => `${p} ${ms.toFixed(1)} ms`)
       .join(', ')}`,
   );
+  if (detail) {
+    console.log('  each route: first calls per process (ms), median second call (ms), status');
+    for (const [i, route] of routes.entries()) {
+      const firstMs = all.map((r) => r.first[i].ms.toFixed(1)).join(' ');
+      console.log(
+        `    ${route.implementation.padEnd(9)} ${route.path}: ${firstMs}; ${median(all.map((r) => r.second[i].ms)).toFixed(2)}; ${all[0].first[i].status}`,
+      );
+    }
+  }
 }
