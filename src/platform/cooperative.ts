@@ -8,8 +8,14 @@ export function yieldToLoop(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-/** The longest a slice of work holds the main thread before it gives other requests a turn. */
-export const SLICE_MS = 2;
+/**
+ * The longest a slice of work holds the main thread before it gives other requests a turn. Another
+ * client's request waits up to a slice, so the slice is about what a quick request costs: with 2 ms, the
+ * noisy-neighbour benchmark's victim p99 was 2.6-7.8 times its quiet p99 under sliced noise (a CDN list,
+ * the WAAP traffic series, a zone-file import, the CSV export); with 0.5 ms, 1.1-5.3 times, the noise's
+ * own throughput unchanged (bench/README.md, 2026-11-29).
+ */
+export const SLICE_MS = 0.5;
 
 /**
  * Times slices of a loop: `if (slicer.spent()) await slicer.nextSlice();` in the loop's body yields once the

@@ -258,7 +258,7 @@ export function scanJson(text: string, limit: number): JsonScan {
  */
 export const LARGE_JSON = 64 * 1024;
 /** Characters per piece: well under a slice's time at the incremental parser's speed (about 10 MB/s). */
-const JSON_PIECE = 8 * 1024;
+const JSON_PIECE = 4 * 1024;
 /** Text that may hold a `__proto__` or `constructor` key, spelled out or escaped (then the parsed value is checked). */
 const MAY_POISON = /__proto__|constructor|\\u00/i;
 
