@@ -2,12 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { errorCodes, type FastifyContextConfig, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Access } from './auth/principal.js';
-import { JSONParser } from '@streamparser/json';
 import FindMyWay from 'find-my-way';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readRouteIndex } from './catalogue/routes.js';
 import { SLICE_MS, TimeSlicer } from './cooperative.js';
 import { AppError } from './errors.js';
+import { ForbiddenKey, parseJsonInPieces } from './json-pieces.js';
 import { markStorable } from './validation.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
@@ -254,50 +254,45 @@ export function scanJson(text: string, limit: number): JsonScan {
 /**
  * Clients' bodies longer than this are parsed a piece at a time, with turns of the event loop between
  * pieces: JSON.parse of a 1 MB body held the main thread 9 to 20 ms in one piece, and every other client
- * waited. The incremental parser is about five times slower (a 1 MB body takes about 90 ms, in slices).
+ * waited (see json-pieces.ts).
  */
 export const LARGE_JSON = 64 * 1024;
-/** Characters per piece: well under a slice's time at the incremental parser's speed (about 10 MB/s). */
-const JSON_PIECE = 4 * 1024;
+/** Characters the depth scan reads between two looks at the clock (a fraction of a slice). */
+const SCAN_PIECE = 16 * 1024;
 /** Text that may hold a `__proto__` or `constructor` key, spelled out or escaped (then the parsed value is checked). */
 const MAY_POISON = /__proto__|constructor|\\u00/i;
 
 const tooDeep = () => new AppError('bad_request', `JSON parse error - arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep`);
 const notJson = (error: Error) => new AppError('bad_request', `JSON parse error - ${error.message}`);
+const poisoned = () => notJson(new Error('Object contains forbidden prototype property'));
 
-/** A large body parsed in pieces by an incremental parser, scanned alongside; the same checks as the small-body path. */
+/** A large body scanned, then parsed, in pieces; the same checks as the small-body path. */
 export async function parseLargeJson(text: string): Promise<unknown> {
   const scanner = new JsonScanner(MAX_JSON_DEPTH);
-  const parser = new JSONParser({ paths: ['$'], keepStack: false });
-  let value: unknown;
-  let failure: Error | undefined;
-  parser.onValue = ({ value: parsed, stack }) => {
-    if (stack.length === 0) value = parsed;
-  };
-  parser.onError = (error) => {
-    failure ??= error;
-  };
   const slicer = new TimeSlicer(SLICE_MS, 1);
   let scan: JsonScan = { tooDeep: false, storable: true };
-  for (let at = 0; at < text.length; at += JSON_PIECE) {
-    const end = Math.min(text.length, at + JSON_PIECE);
-    scan = scanner.scan(text, end);
+  // The depth first: nothing is parsed of a body nested past the limit (the pieces' parse recurses into long members).
+  for (let at = 0; at < text.length; at += SCAN_PIECE) {
+    scan = scanner.scan(text, Math.min(text.length, at + SCAN_PIECE));
     if (scan.tooDeep) throw tooDeep();
-    parser.write(text.slice(at, end));
-    if (failure) throw notJson(failure);
     if (slicer.spent()) await slicer.nextSlice();
   }
-  if (!parser.isEnded) parser.end();
-  if (failure) throw notJson(failure);
-  if (MAY_POISON.test(text) && (await holdsPrototypeKey(value, new TimeSlicer()))) throw notJson(new Error('Object contains forbidden prototype property'));
+  let value: unknown;
+  try {
+    value = await parseJsonInPieces(text);
+  } catch (error) {
+    if (error instanceof ForbiddenKey) throw poisoned();
+    throw notJson(error as Error);
+  }
+  if (MAY_POISON.test(text) && (await holdsPrototypeKey(value, new TimeSlicer()))) throw poisoned();
   if (scan.storable) markStorable(value);
   return value;
 }
 
 /**
- * A `__proto__` key (the incremental parser may have set the object's prototype from it, or kept it as
- * a key) or a `constructor` object with a `prototype`: what the small-body path (Fastify's parser,
- * 'error' for both) refuses. Walked without recursion, in slices.
+ * A `__proto__` key (JSON.parse keeps it as an own key of a piece's objects) or a `constructor` object
+ * with a `prototype`: what the small-body path (Fastify's parser, 'error' for both) refuses. Walked
+ * without recursion, in slices.
  */
 async function holdsPrototypeKey(value: unknown, slicer: TimeSlicer): Promise<boolean> {
   const pending: unknown[] = [value];
@@ -325,8 +320,8 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    // The operator's routes (state import, seed: up to 256 MiB, where the incremental parser's pace would
-    // cost seconds) are no tenant's traffic: they keep the one-piece parse.
+    // The operator's routes (state import, seed: up to 256 MiB) are no tenant's traffic: they keep the
+    // one-piece parse, where finding and assembling the pieces would add seconds.
     if (text.length > LARGE_JSON && request.facts.access !== 'operator') {
       parseLargeJson(text).then(
         (value) => done(null, value),
