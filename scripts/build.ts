@@ -210,11 +210,13 @@ async function writeSchemaCode(): Promise<void> {
   const { SchemaCodeWriter } = await import('../src/platform/schema-code-writer.js');
   const { SCHEMA_CODE_FILE } = await import('../src/platform/schema-code.js');
   const { makeCatalogueAjv } = await import('../src/catalogue-engine/validate.js');
+  const { makeRecordAjv } = await import('../src/waap/request-events/ingest.js');
   const config = loadConfig({}, { memory: true, adminToken: 'build-schema-code-operator', logLevel: 'error' });
   const db = await openAndMigrate(config);
   const writer = new SchemaCodeWriter({
     'catalogue-body': () => makeCatalogueAjv(false, true),
     'catalogue-text': () => makeCatalogueAjv('array', true),
+    'waap-record': () => makeRecordAjv(true),
   });
   const edgeplane = await buildApp({ config, db, clock: new Clock(), schemaCode: writer });
   await edgeplane.app.close();

@@ -89,7 +89,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   const internal = registerRequestContext(app);
   const iam = createIam(deps);
   const control = createControl({ ...deps, routes, iam });
-  const waap = createWaap(deps);
+  const waap = createWaap({ ...deps, schemaCode: ahead });
   const cdn = createCdn(deps);
   // A CDN resource whose waap option is on brings its host to the WAAP product as a domain.
   cdn.onWaapChange(({ clientId, cname, enabled }) => waap.domains.protectCdnHost(clientId, cname, enabled));

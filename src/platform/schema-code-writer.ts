@@ -6,7 +6,15 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { transformSync } from 'esbuild';
 import fastJson from 'fast-json-stringify';
-import { type SchemaCode, schemaCodeKey, type Serialize, type PlatformValidatorKind, type ValidatorKind, writeSchemaCodePack } from './schema-code.js';
+import {
+  type ProductValidatorKind,
+  type SchemaCode,
+  schemaCodeKey,
+  type Serialize,
+  type PlatformValidatorKind,
+  type ValidatorKind,
+  writeSchemaCodePack,
+} from './schema-code.js';
 import { makeAjv } from './validation.js';
 
 // ajv's standalone module is CommonJS with a default export.
@@ -18,16 +26,19 @@ const writeStandalone = ((standaloneCode as unknown as { default?: typeof standa
 /** An Ajv instance made as a kind's compiler makes it at run time, with `code.source` on. */
 export type SourceAjvFactory = () => Ajv;
 
+const PLATFORM_KINDS: readonly string[] = ['api-body', 'control-body', 'text'] satisfies PlatformValidatorKind[];
+const isPlatformKind = (kind: ValidatorKind): kind is PlatformValidatorKind => PLATFORM_KINDS.includes(kind);
+
 export class SchemaCodeWriter implements SchemaCode {
   readonly collects = true;
   private readonly files = new Map<string, () => string>();
   private readonly ajvs = new Map<ValidatorKind, Ajv>();
 
   /**
-   * `compilers`: the kinds whose compiler lives outside the platform (the catalogue engine's); the
-   * platform's own kinds are made by makeAjv.
+   * `compilers`: the kinds whose compiler lives in a product (the catalogue engine's, WAAP ingestion's);
+   * the platform's own kinds are made by makeAjv.
    */
-  constructor(private readonly compilers: Partial<Record<ValidatorKind, SourceAjvFactory>> = {}) {}
+  constructor(private readonly compilers: Partial<Record<ProductValidatorKind, SourceAjvFactory>> = {}) {}
 
   /** Records the schema's code; returns nothing, so the caller compiles as it would without a build. */
   validator(kind: ValidatorKind, schema: object): ValidateFunction | undefined {
@@ -44,10 +55,10 @@ export class SchemaCodeWriter implements SchemaCode {
   }
 
   private sourceAjv(kind: ValidatorKind): Ajv {
+    if (isPlatformKind(kind)) return makeAjv(kind, true);
     const make = this.compilers[kind];
-    if (make) return make();
-    if (kind === 'catalogue-body' || kind === 'catalogue-text') throw new Error(`the build was given no compiler for ${kind} schemas`);
-    return makeAjv(kind satisfies PlatformValidatorKind, true);
+    if (!make) throw new Error(`the build was given no compiler for ${kind} schemas`);
+    return make();
   }
 
   serializer(schema: object): Serialize | undefined {

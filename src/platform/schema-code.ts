@@ -20,10 +20,12 @@ import type { ValidateFunction } from 'ajv';
 export const SCHEMA_CODE_VERSION = 1;
 
 /**
- * Which compiler a validator comes from: the modelled routes' (see createSchemaCompiler) or the catalogue
- * engine's (bodies, and parameters coerced from text; see catalogue-engine/validate.ts).
+ * Which compiler a validator comes from: the modelled routes' (see createSchemaCompiler), the catalogue
+ * engine's (bodies, and parameters coerced from text; see catalogue-engine/validate.ts) or WAAP
+ * ingestion's (one record of a bulk body; see waap/request-events/ingest.ts).
  */
-export type ValidatorKind = PlatformValidatorKind | 'catalogue-body' | 'catalogue-text';
+export type ValidatorKind = PlatformValidatorKind | ProductValidatorKind;
+export type ProductValidatorKind = 'catalogue-body' | 'catalogue-text' | 'waap-record';
 export type PlatformValidatorKind = 'api-body' | 'control-body' | 'text';
 
 export type Serialize = (data: unknown) => string;

@@ -4,6 +4,7 @@
 import { problemEnvelope } from '../platform/envelopes.js';
 import { Inflater } from '../platform/inflate.js';
 import type { PlatformDeps, Product } from '../platform/product.js';
+import type { SchemaCode } from '../platform/schema-code.js';
 import { accountRoutes } from './account/routes.js';
 import { WaapAccountService } from './account/service.js';
 import { WaapClientStore } from './account/store.js';
@@ -11,7 +12,7 @@ import { domainRoutes } from './domains/routes.js';
 import { DomainService } from './domains/service.js';
 import { DomainStore } from './domains/store.js';
 import { generateTraffic, type GenerateOptions } from './request-events/generator.js';
-import { EventIngestor } from './request-events/ingest.js';
+import { EventIngestor, recordValidator } from './request-events/ingest.js';
 import { EventLog } from './request-events/log/index.js';
 import { CompactionJob, RetentionJob } from './request-events/maintenance.js';
 import { INGEST_BODY_LIMIT, requestEventControlRoutes, requestEventRoutes } from './request-events/routes.js';
@@ -32,14 +33,14 @@ export interface WaapProduct extends Product {
 /** Decoded blocks each reader keeps between queries. */
 const QUERY_CACHE_BYTES = 64 * 1024 * 1024;
 
-export function createWaap({ db, clock, config }: PlatformDeps): WaapProduct {
+export function createWaap({ db, clock, config, schemaCode }: PlatformDeps & { schemaCode?: SchemaCode }): WaapProduct {
   const domains = new DomainService(new DomainStore(db.kysely), clock);
   const accounts = new WaapAccountService(new WaapClientStore(db.kysely), domains);
   domains.useQuotas(accounts);
   const log = new EventLog(db, { threads: config.queryThreads, cacheBytes: QUERY_CACHE_BYTES });
   const events = new RequestEventService(log, clock);
   const compaction = new CompactionJob(log);
-  const ingestor = new EventIngestor(log, domains, clock, () => compaction.schedule());
+  const ingestor = new EventIngestor(log, domains, clock, () => compaction.schedule(), recordValidator(schemaCode));
   const retention = new RetentionJob(log, clock);
   const stats = new StatsService(log, events);
   const inflater = new Inflater({ limit: INGEST_BODY_LIMIT });

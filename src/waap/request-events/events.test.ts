@@ -265,7 +265,7 @@ describe('generator', () => {
     };
     const records = make();
     expect(make()).toEqual(records);
-    const validateRecord = recordValidator();
+    const validateRecord = recordValidator()();
     for (const r of records) expect(validateRecord(r), JSON.stringify(validateRecord.errors)).toBe(true);
     const share = (d: string) => records.filter((r) => r.decision === d).length / records.length;
     expect(share('passed')).toBeGreaterThan(0.85);
