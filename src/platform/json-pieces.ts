@@ -34,6 +34,9 @@ export async function parseJsonInPieces(text: string, slicer = new TimeSlicer(SL
 }
 
 class PieceParser {
+  /** Where each container longer than a piece ends (see matchBrackets). */
+  private readonly ends = new Map<number, number>();
+
   constructor(
     private readonly text: string,
     private readonly slicer: TimeSlicer,
@@ -41,6 +44,7 @@ class PieceParser {
   ) {}
 
   async parseDocument(): Promise<unknown> {
+    await this.matchBrackets();
     const start = this.skipSpace(0);
     const end = this.valueEnd(start);
     if (this.skipSpace(end) !== this.text.length) this.fail(this.skipSpace(end));
@@ -146,6 +150,31 @@ class PieceParser {
     return JSON.parse(text);
   }
 
+  /**
+   * One pass over the text noting where each container longer than a piece ends. Without it, finding the
+   * end of a long member read its text again at every level it is nested in: 60 levels around 300 KB
+   * took 130-155 ms instead of 30-60. Brackets are paired, not checked: a mismatch is found where the
+   * members are read.
+   */
+  private async matchBrackets(): Promise<void> {
+    const text = this.text;
+    const open: number[] = [];
+    let nextLook = 0;
+    for (let i = 0; i < text.length; i += 1) {
+      if (i >= nextLook) {
+        nextLook = i + this.piece;
+        if (this.slicer.spent()) await this.slicer.nextSlice();
+      }
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) i = this.stringEnd(i) - 1;
+      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) open.push(i);
+      else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+        const start = open.pop();
+        if (start !== undefined && i - start >= this.piece) this.ends.set(start, i + 1);
+      }
+    }
+  }
+
   private skipSpace(at: number): number {
     while (at < this.text.length && isSpace(this.text.charCodeAt(at))) at += 1;
     return at;
@@ -169,6 +198,8 @@ class PieceParser {
       if (i === at) this.fail(at);
       return i;
     }
+    const known = this.ends.get(at);
+    if (known !== undefined) return known;
     let depth = 0;
     for (let i = at; i < text.length; i += 1) {
       const c = text.charCodeAt(i);
