@@ -6,16 +6,8 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { transformSync } from 'esbuild';
 import fastJson from 'fast-json-stringify';
-import {
-  type ProductValidatorKind,
-  type SchemaCode,
-  schemaCodeKey,
-  type Serialize,
-  type PlatformValidatorKind,
-  type ValidatorKind,
-  writeSchemaCodePack,
-} from './schema-code.js';
-import { makeAjv } from './validation.js';
+import { type ProductValidatorKind, type SchemaCode, schemaCodeKey, type Serialize, type ValidatorKind, writeSchemaCodePack } from './schema-code.js';
+import { isPlatformKind, makeAjv } from './validation.js';
 
 // ajv's standalone module is CommonJS with a default export.
 const writeStandalone = ((standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode) as unknown as (
@@ -25,9 +17,6 @@ const writeStandalone = ((standaloneCode as unknown as { default?: typeof standa
 
 /** An Ajv instance made as a kind's compiler makes it at run time, with `code.source` on. */
 export type SourceAjvFactory = () => Ajv;
-
-const PLATFORM_KINDS: readonly string[] = ['api-body', 'control-body', 'text'] satisfies PlatformValidatorKind[];
-const isPlatformKind = (kind: ValidatorKind): kind is PlatformValidatorKind => PLATFORM_KINDS.includes(kind);
 
 export class SchemaCodeWriter implements SchemaCode {
   readonly collects = true;

@@ -22,6 +22,15 @@ const KINDS: Record<PlatformValidatorKind, { coerceTypes: boolean | 'array'; dro
   text: { coerceTypes: 'array', dropUnknown: false },
 };
 
+/** Whether a validator kind is one of the platform's own (made by makeAjv), not a product's. */
+export const isPlatformKind = (kind: string): kind is PlatformValidatorKind => Object.hasOwn(KINDS, kind);
+
+/**
+ * Where a validator written out as code (`code.source`) finds ajv-formats' formats: the package's own
+ * module, required at run time from the pack (see platform/schema-code.ts).
+ */
+export const FULL_FORMATS_CODE = _`require("ajv-formats/dist/formats").fullFormats`;
+
 /**
  * The Ajv of one kind of validator. `source` makes one whose validators can be written out as code
  * (the build's schema-code, see platform/schema-code.ts): the same options, so the same validation.
@@ -45,7 +54,7 @@ export function makeAjv(kind: PlatformValidatorKind, source = false): Ajv {
     // generated code cost a third of the compile time of the large bodies (CDN options: 150 ms), for
     // validators no faster on requests this size.
     validateSchema: false,
-    code: { optimize: false, ...(source ? { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : {}) },
+    code: { optimize: false, ...(source ? { source: true, formats: FULL_FORMATS_CODE } : {}) },
   });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-deprecated' });

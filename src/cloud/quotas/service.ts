@@ -183,18 +183,20 @@ export class QuotaService {
   }
 
   async global(clientId: number) {
-    const [limits, usage, projects] = await Promise.all([
-      this.limits(clientId),
-      this.usage(clientId, NO_REGION, this.resources, ['ssh_key']),
-      this.countProjects(clientId),
-    ]);
-    return fieldsOf(GLOBAL_FIELDS, { ...GLOBAL_ANSWER, project_count_limit: PROJECT_COUNT_LIMIT, project_count_usage: projects }, limits, usage);
+    return this.globalWith(clientId, this.limits(clientId));
   }
 
   async all(clientId: number) {
     const ids = this.regions.ids();
-    const [limits, usage, global] = await Promise.all([this.limits(clientId), this.usageIn(clientId, ids, this.resources), this.global(clientId)]);
-    return { global_quotas: global, regional_quotas: ids.map((id) => regionalView(id, limits, usage.get(id)!)) };
+    // One read of the limits serves the regions and the global part.
+    const limits = this.limits(clientId);
+    const [regionLimits, usage, global] = await Promise.all([limits, this.usageIn(clientId, ids, this.resources), this.globalWith(clientId, limits)]);
+    return { global_quotas: global, regional_quotas: ids.map((id) => regionalView(id, regionLimits, usage.get(id)!)) };
+  }
+
+  private async globalWith(clientId: number, limits: Promise<Record<AnyQuotaName, number>>) {
+    const [known, usage, projects] = await Promise.all([limits, this.usage(clientId, NO_REGION, this.resources, ['ssh_key']), this.countProjects(clientId)]);
+    return fieldsOf(GLOBAL_FIELDS, { ...GLOBAL_ANSWER, project_count_limit: PROJECT_COUNT_LIMIT, project_count_usage: projects }, known, usage);
   }
 
   /** Only a client's own quotas are readable: another client's ID is not found. */

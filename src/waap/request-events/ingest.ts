@@ -1,10 +1,10 @@
 // Bulk ingestion: newline-delimited JSON records, each validated on its own, written in batches. A bad
 // line is reported with its number and never costs the good lines around it.
-import { _, Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
-import { ajvErrorsToFields, safeIntegers, unstorableErrors } from '../../platform/validation.js';
+import { ajvErrorsToFields, FULL_FORMATS_CODE, safeIntegers, unstorableErrors } from '../../platform/validation.js';
 import { IngestRecord, type IngestReport } from './schemas.js';
 import { headersText } from './headers.js';
 import type { EventLog, EventRow } from './log/index.js';
@@ -27,7 +27,7 @@ export function makeRecordAjv(source = false): Ajv {
     allErrors: false,
     strict: false,
     validateSchema: false,
-    ...(source ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {}),
+    ...(source ? { code: { source: true, formats: FULL_FORMATS_CODE } } : {}),
   });
   addFormats(ajv);
   return ajv;
