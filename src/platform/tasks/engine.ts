@@ -11,7 +11,17 @@ import type { Database } from '../db/index.js';
 import { TaskRegistry } from './registry.js';
 import { TaskQueueStore } from './store.js';
 import type { Kysely } from 'kysely';
-import { TaskFailure, type NewTask, type Submission, type TaskPlace, type ProgressionMode, type TaskContext, type TaskRow, type TaskType } from './types.js';
+import {
+  TaskFailure,
+  type CreatedResources,
+  type NewTask,
+  type Submission,
+  type TaskPlace,
+  type ProgressionMode,
+  type TaskContext,
+  type TaskRow,
+  type TaskType,
+} from './types.js';
 
 export interface ModeSetting {
   mode: ProgressionMode;
@@ -172,9 +182,11 @@ export class TaskEngine {
   }
 
   /**
-   * Instant mode's usual case: the rows, the task (written as this engine's claim) and the task's
-   * work in one transaction. Returns the task ID, or undefined when the task's work failed and the
-   * transaction was rolled back.
+   * Instant mode's usual case: the rows, the task's work and the task, written once FINISHED, in one
+   * transaction. The task row is written after the work, not claimed first and moved after: nobody
+   * else can see the task before the transaction commits, and no task type reads its own row (one
+   * statement fewer, and on PostgreSQL one fewer while the client's quota row is held). Returns the
+   * task ID, or undefined when the task's work failed and the transaction was rolled back.
    */
   private async submitFinished(input: Submission, write: (trx: Kysely<any>, taskId: string) => Promise<unknown>): Promise<string | undefined> {
     const now = this.options.clock.now();
@@ -182,13 +194,13 @@ export class TaskEngine {
     try {
       await this.options.db.kysely.transaction().execute(async (trx) => {
         const row = this.newRow({ ...input, data: await write(trx, taskId) }, taskId, now);
-        const claimed = { ...row, lease_owner: this.owner, lease_until: this.wallNow() + this.leaseMs, attempts: 1 };
-        const id = await this.store.insert(trx, claimed);
+        let created: CreatedResources;
         try {
-          await this.finishWithin(trx, { ...claimed, id }, now);
+          created = await this.work(trx, { ...row, id: 0, attempts: 1 }, now);
         } catch {
           throw WORK_FAILED;
         }
+        await this.store.insert(trx, { ...row, ...this.finished(now), attempts: 1, state: 'FINISHED', created_resources: JSON.stringify(created) });
       });
       return taskId;
     } catch (error) {
@@ -197,17 +209,28 @@ export class TaskEngine {
     }
   }
 
+  /** What a task's row gets when it finishes, besides its state and created resources. */
+  private finished(now: number): Partial<TaskRow> {
+    return { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
+  }
+
+  /** A task type's work to its end: its start when the task is NEW, then its completion. Returns the created resources. */
+  private async work(trx: Kysely<any>, task: TaskRow, now: number): Promise<CreatedResources> {
+    const type = this.registry.get(task.task_type);
+    if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now));
+    if (task.planned_failure) throw new TaskFailure(task.planned_failure);
+    return (await type.complete(this.context(trx, task, now))) ?? {};
+  }
+
   /**
    * Runs a task this engine has claimed to FINISHED inside `trx`. Throws when the work fails, or
    * LEASE_LOST when the task was no longer ours to move: either way the transaction must roll back.
    */
   private async finishWithin(trx: Kysely<any>, task: TaskRow, now: number): Promise<void> {
-    const type = this.registry.get(task.task_type);
-    if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now));
-    if (task.planned_failure) throw new TaskFailure(task.planned_failure);
-    const created = (await type.complete(this.context(trx, task, now))) ?? {};
-    const done = { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
-    if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) })))
+    const created = await this.work(trx, task, now);
+    if (
+      !(await this.store.move(trx, task.id, this.owner, task.state, { ...this.finished(now), state: 'FINISHED', created_resources: JSON.stringify(created) }))
+    )
       throw LEASE_LOST;
   }
 
@@ -364,13 +387,11 @@ export class TaskEngine {
   /** Runs the task type's work and moves the task to FINISHED, or to ERROR with the failure's reason. */
   private async finish(task: TaskRow, now: number): Promise<void> {
     const type = this.registry.get(task.task_type);
-    const done = { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
+    const done = this.finished(now);
     try {
       await this.guarded(task, async (trx) => {
         if (!(await this.store.move(trx, task.id, this.owner, task.state, { state: 'RUNNING' }))) return false;
-        if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now));
-        if (task.planned_failure) throw new TaskFailure(task.planned_failure);
-        const created = (await type.complete(this.context(trx, task, now))) ?? {};
+        const created = await this.work(trx, task, now);
         return this.store.move(trx, task.id, this.owner, 'RUNNING', { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) });
       });
     } catch (error) {
