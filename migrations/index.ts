@@ -12,6 +12,7 @@ import { catalogueRecords } from './010_catalogue_records.js';
 import { dns } from './011_dns.js';
 import { cdnResources } from './012_cdn_resources.js';
 import { cloudUsage } from './013_cloud_usage.js';
+import { cloudQuotaHold } from './014_cloud_quota_hold.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -26,4 +27,5 @@ export const migrations: MigrationSet = (engine) => ({
   '011_dns': dns(engine),
   '012_cdn_resources': cdnResources(engine),
   '013_cloud_usage': cloudUsage(engine),
+  '014_cloud_quota_hold': cloudQuotaHold(engine),
 });

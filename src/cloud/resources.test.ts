@@ -258,6 +258,38 @@ describe('quotas', () => {
     expect((await t.request('PUT', `/_edgeplane/cloud/quotas/${me.clientId}`, { headers: me.headers, body: { cpu_count_limit: 1 } })).statusCode).toBe(403);
   });
 
+  it("holds a limit when one client's creates race: each is checked after the one before it has committed", async () => {
+    const racer = await t.account();
+    const own = (await req('GET', '/cloud/v1/projects', undefined, racer)).json().results[0].id;
+    await t.request('PUT', `/_edgeplane/cloud/quotas/${racer.clientId}`, { headers: t.operator, body: { network_count_limit: 3, external_ip_count_limit: 2 } });
+    const outcome = async (creates: Promise<{ json(): any }>[]) => {
+      const tasks = await Promise.all(
+        (await Promise.all(creates)).map(async (res) => (await req('GET', `/cloud/v1/tasks/${res.json().tasks[0]}`, undefined, racer)).json()),
+      );
+      return {
+        finished: tasks.filter((task) => task.state === 'FINISHED').length,
+        errors: tasks.filter((task) => task.state === 'ERROR').map((task) => task.error),
+      };
+    };
+    // On PostgreSQL these run on several connections at once (each create is one transaction).
+    const networks = await outcome(Array.from({ length: 12 }, (_, i) => req('POST', `/cloud/v1/networks/${own}/${R}`, { name: `race-${i}` }, racer)));
+    expect(networks.finished).toBe(3);
+    expect(networks.errors).toHaveLength(9);
+    for (const error of networks.errors) expect(error).toMatch(/Quota exceeded.*networks: requested 1, in use 3, limit 3/);
+    // Public addresses are counted from the ports themselves, not from the usage table.
+    const vm = (i: number) => ({
+      name: `public-${i}`,
+      flavor: 'g1-standard-1-2',
+      volumes: [{ source: 'new-volume', size: 10 }],
+      interfaces: [{ type: 'external' }],
+    });
+    const instances = await outcome(Array.from({ length: 5 }, (_, i) => req('POST', `/cloud/v2/instances/${own}/${R}`, vm(i), racer)));
+    expect(instances.finished).toBe(2);
+    for (const error of instances.errors) expect(error).toMatch(/Quota exceeded.*public addresses: requested 1, in use 2, limit 2/);
+    const usage = (await req('GET', `/cloud/v2/regional_quotas/${racer.clientId}/${R}`, undefined, racer)).json();
+    expect(usage).toMatchObject({ network_count_usage: 3, vm_count_usage: 2, external_ip_count_usage: 2 });
+  });
+
   it("answers each region of the client-wide read as the region's own read does", async () => {
     const regions = (await req('GET', '/cloud/v1/regions')).json().results.map((r: { id: number }) => r.id) as number[];
     const other = regions.find((id) => id !== R)!;

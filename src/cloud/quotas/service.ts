@@ -129,6 +129,17 @@ function fill(usage: Record<AnyQuotaName, number>, row: KindUsage): void {
   }
 }
 
+/**
+ * One region's usage from its kinds' rows and, when they were counted, its public addresses (the ports
+ * with no network of the client's: a count by kind cannot tell them).
+ */
+function usageOf(rows: KindUsage[], publicPorts: number | undefined): Record<AnyQuotaName, number> {
+  const usage = { ...NO_USAGE };
+  for (const row of rows) fill(usage, row);
+  if (publicPorts !== undefined) usage.external_ip_count = publicPorts;
+  return usage;
+}
+
 export class QuotaService {
   constructor(
     private readonly store: QuotaStore,
@@ -166,14 +177,10 @@ export class QuotaService {
     store: ResourceStore,
     kinds?: ResourceKind[],
   ): Promise<Map<number, Record<AnyQuotaName, number>>> {
-    const byRegion = new Map(regionIds.map((id) => [id, { ...NO_USAGE }]));
-    for (const row of await store.usage(clientId, regionIds, kinds)) fill(byRegion.get(row.regionId)!, row);
-    // Public addresses are the ports with no network of the client's (a count by kind cannot tell them).
-    if (!kinds || kinds.includes('port')) {
-      const ports = await store.countPublicPorts(clientId, regionIds);
-      for (const [id, usage] of byRegion) usage.external_ip_count = ports.get(id) ?? 0;
-    }
-    return byRegion;
+    const rows = new Map<number, KindUsage[]>(regionIds.map((id) => [id, []]));
+    for (const row of await store.usage(clientId, regionIds, kinds)) rows.get(row.regionId)!.push(row);
+    const ports = !kinds || kinds.includes('port') ? await store.countPublicPorts(clientId, regionIds) : undefined;
+    return new Map(regionIds.map((id) => [id, usageOf(rows.get(id)!, ports && (ports.get(id) ?? 0))]));
   }
 
   async regional(clientId: number, regionId: number) {
@@ -236,9 +243,10 @@ export class QuotaService {
   }
 
   private async excess(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<string[]> {
-    const limits = { ...DEFAULT_LIMITS, ...(await this.store.withDb(trx).lock(clientId, DEFAULT_LIMITS, this.clock.now())) };
     const kinds = [...new Set(Object.keys(delta).map((name) => QUOTA_KINDS[name as AnyQuotaName]))];
-    const usage = await this.usage(clientId, regionId, new ResourceStore(trx), kinds);
+    const held = await this.store.withDb(trx).hold(clientId, regionId, kinds, DEFAULT_LIMITS, this.clock.now());
+    const limits = { ...DEFAULT_LIMITS, ...held.limits };
+    const usage = usageOf(held.usage, held.publicPorts);
     const over: string[] = [];
     for (const [name, amount] of Object.entries(delta) as [QuotaName, number][]) {
       if (amount > 0 && usage[name] + amount > limits[name]) over.push(`${LABELS[name]}: requested ${amount}, in use ${usage[name]}, limit ${limits[name]}`);

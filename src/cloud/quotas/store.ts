@@ -1,6 +1,16 @@
 // SQL for per-client quota limits.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../platform/db/index.js';
+import { type KindUsage, type ResourceKind, ResourceStore } from '../common/resource-store.js';
+
+/** What a quota check reads while it holds the client's quota row. */
+export interface HeldQuota {
+  limits: Record<string, number>;
+  /** The region's usage rows of the kinds asked for. */
+  usage: KindUsage[];
+  /** The region's public addresses, when ports were among the kinds. */
+  publicPorts?: number;
+}
 
 interface Tables {
   cloud_quotas: { client_id: number; limits: string; updated_at: number };
@@ -37,7 +47,7 @@ export class QuotaStore {
    * Locks the client's quota row until the transaction ends (PostgreSQL), so two processes finishing
    * tasks of one client check their quota one after the other. SQLite transactions are serial already.
    */
-  async lock(clientId: number, defaults: Record<string, number>, now: number): Promise<Record<string, number>> {
+  private async lock(clientId: number, defaults: Record<string, number>, now: number): Promise<Record<string, number>> {
     let q = this.db.selectFrom('cloud_quotas').select('limits').where('client_id', '=', clientId);
     if (this.engine === 'postgres') q = q.forUpdate();
     let row = await q.executeTakeFirst();
@@ -51,5 +61,36 @@ export class QuotaStore {
       row = await q.executeTakeFirstOrThrow();
     }
     return JSON.parse(row.limits) as Record<string, number>;
+  }
+
+  /**
+   * Locks the client's quota row until the transaction ends (see `lock`), then reads its limits and its
+   * usage in a region: the kinds given, and the public addresses when ports are among them. On
+   * PostgreSQL that is one round trip (migration 014's function), so the row is held one fewer.
+   */
+  async hold(clientId: number, regionId: number, kinds: ResourceKind[], defaults: Record<string, number>, now: number): Promise<HeldQuota> {
+    const ports = kinds.includes('port');
+    if (this.engine === 'postgres') {
+      const { rows } = await sql<{
+        held_limits: string;
+        kind_usage: { kind: string; n: number; vcpus: number; ram_mb: number; size_gb: number }[];
+        public_ports: unknown;
+      }>`
+        select * from cloud_quota_hold(${clientId}, ${regionId}, ${kinds}, ${ports}, ${JSON.stringify(defaults)}, ${now})`.execute(this.db);
+      const [row] = rows;
+      const usage = row.kind_usage.map((u) => ({
+        regionId,
+        kind: u.kind,
+        n: Number(u.n),
+        vcpus: Number(u.vcpus),
+        ram: Number(u.ram_mb),
+        size: Number(u.size_gb),
+      }));
+      return { limits: JSON.parse(row.held_limits) as Record<string, number>, usage, publicPorts: ports ? Number(row.public_ports) : undefined };
+    }
+    const limits = await this.lock(clientId, defaults, now);
+    const resources = new ResourceStore(this.db);
+    const usage = await resources.usage(clientId, [regionId], kinds);
+    return { limits, usage, publicPorts: ports ? ((await resources.countPublicPorts(clientId, [regionId])).get(regionId) ?? 0) : undefined };
   }
 }
