@@ -4,6 +4,26 @@
 // clients send fields this server does not know, and the official client's `extra_body` adds more).
 import type { FastifyInstance, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
+import { Memory, Settings } from 'typebox/system';
+import {
+  Array as ArrayOf,
+  ArrayOptions,
+  Intersect,
+  IsArray,
+  IsIntersect,
+  IsObject,
+  IsRecord,
+  IsTuple,
+  IsUnion,
+  Object as ObjectOf,
+  Priority,
+  Record as RecordOf,
+  RecordPattern,
+  RecordValue,
+  String as StringOf,
+  Tuple,
+  Union,
+} from 'typebox/type';
 import { Value } from 'typebox/value';
 import type { FieldLocation } from '../../platform/errors.js';
 import { ajvErrorsToFields } from '../../platform/validation.js';
@@ -12,6 +32,12 @@ import { badInput } from './errors.js';
 const LOCATIONS: Record<string, FieldLocation> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 export function applyCloudRouteRules(app: FastifyInstance): void {
+  // Value.Clean orders every union's variants narrowest first before it cleans, and does so on each
+  // call by rebuilding the whole schema: 860 us of a 870 us clean of the instance create body. Each
+  // body schema is ordered once instead, when its route is added (withUnionsSorted), and Clean's own
+  // ordering is turned off. The setting is TypeBox's, for the process: it governs Clean, Decode and
+  // Encode, and Clean here is this server's only use of them.
+  Settings.Set({ unionPrioritySort: false });
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { operationId?: string; body?: TSchema } | undefined;
     if (!schema?.operationId?.startsWith('cloud.')) return;
@@ -22,8 +48,9 @@ export function applyCloudRouteRules(app: FastifyInstance): void {
 
 /** Removes, in place, every body property the schema does not declare (validation has passed already). */
 function dropUndeclared(body: TSchema): preHandlerHookHandler {
+  const sorted = withUnionsSorted(body);
   return (request, _reply, done) => {
-    if (request.body !== null && typeof request.body === 'object') request.body = Value.Clean(body, request.body);
+    if (request.body !== null && typeof request.body === 'object') request.body = Value.Clean(sorted, request.body);
     done();
   };
 }
@@ -31,4 +58,26 @@ function dropUndeclared(body: TSchema): preHandlerHookHandler {
 function addPreHandler(route: RouteOptions, handler: preHandlerHookHandler): void {
   const existing = route.preHandler;
   route.preHandler = existing === undefined ? [handler] : [...(Array.isArray(existing) ? existing : [existing]), handler];
+}
+
+/**
+ * The schema with the variants of every union in it ordered narrowest first (TypeBox's Priority), as
+ * Value.Clean orders them before each call when its `unionPrioritySort` setting is on: the same walk
+ * as TypeBox's, made once per schema.
+ */
+export function withUnionsSorted(type: TSchema): TSchema {
+  const next = IsArray(type)
+    ? ArrayOf(withUnionsSorted(type.items), ArrayOptions(type))
+    : IsIntersect(type)
+      ? Intersect(type.allOf.map(withUnionsSorted))
+      : IsUnion(type)
+        ? Union(Priority(type.anyOf).map(withUnionsSorted))
+        : IsObject(type)
+          ? ObjectOf(Object.fromEntries(Object.entries(type.properties).map(([key, value]) => [key, withUnionsSorted(value)])))
+          : IsRecord(type)
+            ? RecordOf(StringOf({ pattern: RecordPattern(type) }), withUnionsSorted(RecordValue(type)))
+            : IsTuple(type)
+              ? Tuple(type.items.map(withUnionsSorted))
+              : type;
+  return Memory.Assign(type, next);
 }
