@@ -13,6 +13,7 @@ import { dns } from './011_dns.js';
 import { cdnResources } from './012_cdn_resources.js';
 import { cloudUsage } from './013_cloud_usage.js';
 import { cloudQuotaHold } from './014_cloud_quota_hold.js';
+import { jsonExtract } from './015_json_extract.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -28,4 +29,5 @@ export const migrations: MigrationSet = (engine) => ({
   '012_cdn_resources': cdnResources(engine),
   '013_cloud_usage': cloudUsage(engine),
   '014_cloud_quota_hold': cloudQuotaHold(engine),
+  '015_json_extract': jsonExtract(engine),
 });

@@ -1,6 +1,6 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 export type ResourceKind =
@@ -176,6 +176,44 @@ export class ResourceStore {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
+  }
+
+  /**
+   * vCPUs of a client's placed instances in a region, summed by host, one instance left out (the one
+   * being placed). Read in SQL (json_extract, migration 015 on PostgreSQL): placing an instance read
+   * every instance of the region and parsed its attributes, a cost that grew with each one placed.
+   */
+  async hostLoad(clientId: number, regionId: number, leftOut: string): Promise<Map<string, number>> {
+    const host = sql<string | null>`json_extract(attrs, '$.host')`;
+    const rows = await this.db
+      .selectFrom('cloud_resources')
+      .select((eb) => [host.as('host'), eb.fn.sum<number>('vcpus').as('vcpus')])
+      .where('client_id', '=', clientId)
+      .where('region_id', '=', regionId)
+      .where('kind', '=', 'instance')
+      .where('id', '<>', leftOut)
+      .where(host, '<>', '')
+      .groupBy(host)
+      .execute();
+    return new Map(rows.map((r) => [r.host!, Number(r.vcpus)]));
+  }
+
+  /** The hosts of a placement group's placed members in a project's region, one instance left out. */
+  async groupHosts(scope: Scope, groupId: string, leftOut: string): Promise<Set<string>> {
+    const host = sql<string | null>`json_extract(attrs, '$.host')`;
+    const rows = await this.db
+      .selectFrom('cloud_resources')
+      .select(host.as('host'))
+      .distinct()
+      .where('client_id', '=', scope.clientId)
+      .where('project_id', '=', scope.projectId)
+      .where('region_id', '=', scope.regionId)
+      .where('kind', '=', 'instance')
+      .where('id', '<>', leftOut)
+      .where(sql`json_extract(attrs, '$.servergroup_id')`, '=', groupId)
+      .where(host, '<>', '')
+      .execute();
+    return new Set(rows.map((r) => r.host!));
   }
 
   async children(parentId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
