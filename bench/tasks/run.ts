@@ -5,6 +5,7 @@
 //   --database-url postgres://...   on PostgreSQL (in a schema of its own, dropped afterwards)
 //   --compare <entry>               also an older build's dist/edgeplane.mjs, alternating: before/after (creates and GETs)
 //   --skip-get                      the create phase only
+//   --kind instance                 instance creates (a new volume and a public address each) instead of networks
 //   --node-args "..."               node options of the measured servers (e.g. --cpu-prof)
 import { randomBytes } from 'node:crypto';
 import { type Child, cpuMicros, load, type LoadResult, median, startBare, startEdgeplane } from '../lib/servers.js';
@@ -21,6 +22,30 @@ const rounds = Number(option('rounds', '3'));
 const databaseUrl = option('database-url', '');
 const compare = option('compare', '');
 const skipGet = args.includes('--skip-get');
+/** What each create makes: its path, body, task type and the quotas it needs raised. */
+const KINDS = {
+  network: {
+    path: (project: number) => `/cloud/v1/networks/${project}/76`,
+    body: (i: number) => ({ name: `bench-${i}` }),
+    taskType: 'create_network',
+    limits: { network_count_limit: total + 10 },
+  },
+  instance: {
+    path: (project: number) => `/cloud/v2/instances/${project}/76`,
+    body: (i: number) => ({ name: `bench-${i}`, flavor: 'g1-standard-1-2', volumes: [{ source: 'new-volume', size: 10 }], interfaces: [{ type: 'external' }] }),
+    taskType: 'create_vm',
+    limits: {
+      vm_count_limit: total + 10,
+      cpu_count_limit: 2 * total + 10,
+      ram_limit: 4096 * total,
+      volume_count_limit: total + 10,
+      volume_size_limit: 10 * total + 10,
+      external_ip_count_limit: total + 10,
+    },
+  },
+};
+const kind = KINDS[option('kind', 'network') as keyof typeof KINDS];
+if (!kind) throw new Error(`--kind is one of ${Object.keys(KINDS).join(', ')}`);
 // e.g. --node-args "--cpu-prof --cpu-prof-dir=/tmp/tasks" to profile the measured servers.
 const nodeArgs = option('node-args', '').split(' ').filter(Boolean);
 const apiKey = 'bench-tasks-token-0123456789';
@@ -59,7 +84,7 @@ async function creates(server: Child): Promise<{ rate: number; finished: number;
   const json = client(server);
   const me = await json('GET', '/iam/clients/me');
   const project = (await json('GET', '/cloud/v1/projects')).results[0].id;
-  await json('PUT', `/_edgeplane/cloud/quotas/${me.id}`, { network_count_limit: total + 10 }, admin);
+  await json('PUT', `/_edgeplane/cloud/quotas/${me.id}`, kind.limits, admin);
   const ids: string[] = [];
   let next = 0;
   const cpuBefore = cpuMicros(server);
@@ -68,14 +93,14 @@ async function creates(server: Child): Promise<{ rate: number; finished: number;
     Array.from({ length: 50 }, async () => {
       while (next < total) {
         const i = next++;
-        const created = await json('POST', `/cloud/v1/networks/${project}/76`, { name: `bench-${i}` });
+        const created = await json('POST', kind.path(project), kind.body(i));
         ids.push(created.tasks[0]);
       }
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpuPerTask = (cpuMicros(server) - cpuBefore) / total;
-  const finished = (await json('GET', `/cloud/v1/tasks?limit=1&state=FINISHED&task_type=create_network`)).count;
+  const finished = (await json('GET', `/cloud/v1/tasks?limit=1&state=FINISHED&task_type=${kind.taskType}`)).count;
   return { rate: total / elapsed, finished, ids, cpuPerTask };
 }
 
