@@ -66,7 +66,7 @@ export class QuotaStore {
   /**
    * Locks the client's quota row until the transaction ends (see `lock`), then reads its limits and its
    * usage in a region: the kinds given, and the public addresses when ports are among them. On
-   * PostgreSQL that is one round trip (migration 014's function), so the row is held one fewer.
+   * PostgreSQL that is one round trip (migration 014's function), so the row is held over one round trip fewer.
    */
   async hold(clientId: number, regionId: number, kinds: ResourceKind[], defaults: Record<string, number>, now: number): Promise<HeldQuota> {
     const ports = kinds.includes('port');
