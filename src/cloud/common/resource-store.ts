@@ -101,6 +101,9 @@ export interface ListFilter {
   owned?: boolean;
 }
 
+/** An instance's host, as the hosts' index (migration 015) holds it: the text must stay the index's. */
+const INSTANCE_HOST = sql<string | null>`json_extract(attrs, '$.host')`;
+
 export class ResourceStore {
   readonly db: Kysely<Tables>;
 
@@ -165,53 +168,40 @@ export class ResourceStore {
     return this.scoped(kind, scope).orderBy('created_at').orderBy('id').execute();
   }
 
-  /** Every record of a kind a client has in a region, all projects together (what shares the region's hosts). */
-  async allInRegion(kind: ResourceKind, clientId: number, regionId: number): Promise<ResourceRow[]> {
-    return this.db
-      .selectFrom('cloud_resources')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('region_id', '=', regionId)
-      .where('kind', '=', kind)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-  }
-
   /**
    * vCPUs of a client's placed instances in a region, summed by host, one instance left out (the one
    * being placed). Read in SQL (json_extract, migration 015 on PostgreSQL): placing an instance read
    * every instance of the region and parsed its attributes, a cost that grew with each one placed.
    */
   async hostLoad(clientId: number, regionId: number, leftOut: string): Promise<Map<string, number>> {
-    const host = sql<string | null>`json_extract(attrs, '$.host')`;
     const rows = await this.db
       .selectFrom('cloud_resources')
-      .select((eb) => [host.as('host'), eb.fn.sum<number>('vcpus').as('vcpus')])
+      .select((eb) => [INSTANCE_HOST.as('host'), eb.fn.sum<number>('vcpus').as('vcpus')])
       .where('client_id', '=', clientId)
       .where('region_id', '=', regionId)
       .where('kind', '=', 'instance')
       .where('id', '<>', leftOut)
-      .where(host, '<>', '')
-      .groupBy(host)
+      .where(INSTANCE_HOST, '<>', '')
+      .groupBy(INSTANCE_HOST)
       .execute();
     return new Map(rows.map((r) => [r.host!, Number(r.vcpus)]));
   }
 
-  /** The hosts of a placement group's placed members in a project's region, one instance left out. */
-  async groupHosts(scope: Scope, groupId: string, leftOut: string): Promise<Set<string>> {
-    const host = sql<string | null>`json_extract(attrs, '$.host')`;
+  /**
+   * The hosts of a placement group's placed members in a project's region. The instance being placed
+   * is never one of them: a new one has no host yet, and one moved in was in no group.
+   */
+  async groupHosts(scope: Scope, groupId: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('cloud_resources')
-      .select(host.as('host'))
+      .select(INSTANCE_HOST.as('host'))
       .distinct()
       .where('client_id', '=', scope.clientId)
       .where('project_id', '=', scope.projectId)
       .where('region_id', '=', scope.regionId)
       .where('kind', '=', 'instance')
-      .where('id', '<>', leftOut)
       .where(sql`json_extract(attrs, '$.servergroup_id')`, '=', groupId)
-      .where(host, '<>', '')
+      .where(INSTANCE_HOST, '<>', '')
       .execute();
     return new Set(rows.map((r) => r.host!));
   }

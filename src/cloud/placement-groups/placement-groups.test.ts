@@ -88,6 +88,30 @@ describe('placement groups', () => {
     ).toEqual(['body', 'servergroup_id']);
   });
 
+  it('places an instance moved into a group without counting its own vCPUs on its host', async () => {
+    // Another client: hosts are a client's own, so these start empty.
+    const other = await f.t.account();
+    const project = (await f.req('GET', '/cloud/v1/projects', undefined, other)).json().results[0].id;
+    const done = async (res: { json(): any }) => {
+      const task = await f.task(res.json().tasks[0], other);
+      expect(task.state, task.error).toBe('FINISHED');
+      return task;
+    };
+    const instances = `/cloud/v1/instances/${project}/${R}`;
+    const one = (await f.req('POST', `/cloud/v1/servergroups/${project}/${R}`, { name: 'one-host', policy: 'affinity' }, other)).json().servergroup_id;
+    // Four instances of 32 vCPUs in an affinity group fill their host (128 vCPUs).
+    const ids: string[] = [];
+    for (let i = 1; i <= 4; i += 1) {
+      const created = await done(await f.req('POST', `/cloud/v2/instances/${project}/${R}`, vmBody(`full-${i}`, one, 'g1-cpu-32-64'), other));
+      ids.push(created.created_resources.instances[0]);
+    }
+    await done(await f.req('POST', `${instances}/${ids[3]}/remove_from_servergroup`, undefined, other));
+    // Back in: its host holds 96 vCPUs besides its own 32, which fits; counted twice, it would not.
+    await done(await f.req('POST', `${instances}/${ids[3]}/put_into_servergroup`, { servergroup_id: one }, other));
+    const members = (await f.req('GET', `/cloud/v1/servergroups/${project}/${R}/${one}`, undefined, other)).json().instances;
+    expect(members.map((i: { instance_name: string }) => i.instance_name)).toEqual(['full-1', 'full-2', 'full-3', 'full-4']);
+  });
+
   it('cannot delete a group with instances; deletes it through a task once empty', async () => {
     const together = (await f.req('GET', base())).json().results.find((g: any) => g.name === 'together').servergroup_id;
     const refused = await f.req('DELETE', `${base()}/${together}`);

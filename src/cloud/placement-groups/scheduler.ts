@@ -26,7 +26,7 @@ export async function schedule(store: ResourceStore, instance: ResourceRow, grou
   if (groupId) {
     const row = await store.byId(groupId);
     if (!row) throw new TaskFailure(`Placement group ${groupId} was deleted before instance ${instance.id} could join it`);
-    group = { policy: attrsOf<GroupAttrs>(row).policy, memberHosts: await store.groupHosts(scope, groupId, instance.id) };
+    group = { policy: attrsOf<GroupAttrs>(row).policy, memberHosts: await store.groupHosts(scope, groupId) };
   }
   const host = chooseHost({ hosts: hostsOf(region), load, need: Number(instance.vcpus), group });
   if (!host)

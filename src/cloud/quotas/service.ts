@@ -166,20 +166,15 @@ export class QuotaService {
   }
 
   /** Usage in a region (NO_REGION: the resources of no region, SSH keys). */
-  async usage(clientId: number, regionId: number, store = this.resources, kinds?: ResourceKind[]): Promise<Record<AnyQuotaName, number>> {
-    return (await this.usageIn(clientId, [regionId], store, kinds)).get(regionId)!;
+  async usage(clientId: number, regionId: number, kinds?: ResourceKind[]): Promise<Record<AnyQuotaName, number>> {
+    return (await this.usageIn(clientId, [regionId], kinds)).get(regionId)!;
   }
 
   /** Usage in each of the regions given, read in one pass whatever their number. */
-  private async usageIn(
-    clientId: number,
-    regionIds: number[],
-    store: ResourceStore,
-    kinds?: ResourceKind[],
-  ): Promise<Map<number, Record<AnyQuotaName, number>>> {
+  private async usageIn(clientId: number, regionIds: number[], kinds?: ResourceKind[]): Promise<Map<number, Record<AnyQuotaName, number>>> {
     const rows = new Map<number, KindUsage[]>(regionIds.map((id) => [id, []]));
-    for (const row of await store.usage(clientId, regionIds, kinds)) rows.get(row.regionId)!.push(row);
-    const ports = !kinds || kinds.includes('port') ? await store.countPublicPorts(clientId, regionIds) : undefined;
+    for (const row of await this.resources.usage(clientId, regionIds, kinds)) rows.get(row.regionId)!.push(row);
+    const ports = !kinds || kinds.includes('port') ? await this.resources.countPublicPorts(clientId, regionIds) : undefined;
     return new Map(regionIds.map((id) => [id, usageOf(rows.get(id)!, ports && (ports.get(id) ?? 0))]));
   }
 
@@ -197,12 +192,12 @@ export class QuotaService {
     const ids = this.regions.ids();
     // One read of the limits serves the regions and the global part.
     const limits = this.limits(clientId);
-    const [regionLimits, usage, global] = await Promise.all([limits, this.usageIn(clientId, ids, this.resources), this.globalWith(clientId, limits)]);
+    const [regionLimits, usage, global] = await Promise.all([limits, this.usageIn(clientId, ids), this.globalWith(clientId, limits)]);
     return { global_quotas: global, regional_quotas: ids.map((id) => regionalView(id, regionLimits, usage.get(id)!)) };
   }
 
   private async globalWith(clientId: number, limits: Promise<Record<AnyQuotaName, number>>) {
-    const [known, usage, projects] = await Promise.all([limits, this.usage(clientId, NO_REGION, this.resources, ['ssh_key']), this.countProjects(clientId)]);
+    const [known, usage, projects] = await Promise.all([limits, this.usage(clientId, NO_REGION, ['ssh_key']), this.countProjects(clientId)]);
     return fieldsOf(GLOBAL_FIELDS, { ...GLOBAL_ANSWER, project_count_limit: PROJECT_COUNT_LIMIT, project_count_usage: projects }, known, usage);
   }
 
