@@ -9,7 +9,7 @@ import { readCatalogue } from '../platform/catalogue/index.js';
 import { plainEnvelope } from '../platform/envelopes.js';
 import type { DispatchedOperation } from '../platform/openapi.js';
 import { type InternalRequests, operationKey, type RouteCatalogue } from '../platform/http.js';
-import { OPERATOR, type Principal } from '../platform/auth/principal.js';
+import { isAllowed, OPERATOR, type Principal } from '../platform/auth/principal.js';
 import type { PlatformDeps, Product } from '../platform/product.js';
 import type { SchemaCode } from '../platform/schema-code.js';
 import type { TaskEngine } from '../platform/tasks/engine.js';
@@ -20,6 +20,7 @@ import { ENGINE_TAG, engineOperationId, engineRoutes, type EngineRequest } from 
 import { CatalogueService } from './service.js';
 import { engineTaskType } from './tasks.js';
 import { RequestValidator } from './validate.js';
+import { fillPath } from './words.js';
 
 const ANONYMOUS: Principal = { ...OPERATOR, kind: 'client' };
 
@@ -87,16 +88,27 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
       params,
       query,
       body: request.body,
-      exists: (path) => exists(request, path),
+      exists: (template, ids) => exists(request, template, ids),
       adopt: (template, path) => adopt(request, template, path),
     });
   };
 
   let app: FastifyInstance | undefined;
-  /** Asks the server itself, as the caller, whether the record at `path` exists (whoever serves it). */
-  const exists = async (request: FastifyRequest, path: string): Promise<boolean> => {
-    const answer = await app!.inject({ method: 'GET', url: path, headers: deps.internal.headers(request.headers.authorization) });
-    // A role that may change but not read (purge-only) cannot ask; the operation's own rules then decide.
+  /**
+   * Whether the record at `template` with `ids` exists for the caller, whoever serves it: the GET route's
+   * own check when it has one (no request: a project or a region is checked by most engine operations),
+   * otherwise the route asked by a request the server makes to itself as the caller. Either way a role
+   * that may change but not read (purge-only) cannot ask: the operation's own rules then decide.
+   */
+  const exists = async (request: FastifyRequest, template: string, ids: readonly string[]): Promise<boolean> => {
+    const principal = request.principal;
+    const direct = principal && deps.routes.existenceCheck(template);
+    if (principal && direct) {
+      if (!isAllowed(principal, direct.access, direct.onBehalf)) return true;
+      const known = await direct.check(principal, ids);
+      if (known !== undefined) return known;
+    }
+    const answer = await app!.inject({ method: 'GET', url: fillPath(template, ids), headers: deps.internal.headers(request.headers.authorization) });
     return answer.statusCode < 300 || answer.statusCode === 403;
   };
 

@@ -13,7 +13,7 @@ import { completeRecord, fromBody, type Json, mergeRecords, project } from './pr
 import { seriesFor } from './report.js';
 import { type Locator, RecordStore, type RecordRow } from './store.js';
 import type { EngineTaskData } from './tasks.js';
-import { isParam, isVersion, normalWord, paramName, segmentsOf, singular } from './words.js';
+import { fillPath, isParam, isVersion, normalWord, paramName, segmentsOf, singular } from './words.js';
 
 /** Quotas of the engine's records, per client (docs/catalogue.md). */
 export const RECORDS_PER_COLLECTION = 5_000;
@@ -25,8 +25,8 @@ export interface Call {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
-  /** Whether the record at an item path (a parent, a referenced project) exists for the caller. */
-  exists(path: string): Promise<boolean>;
+  /** Whether the record at an item path (a parent, a referenced project) exists for the caller: its pattern and its values in order. */
+  exists(template: string, ids: readonly string[]): Promise<boolean>;
   /**
    * The record at an item path when a modelled product serves its read (undefined when the engine does,
    * or when there is none): engine operations on a modelled record (its metadata, an action) start from it.
@@ -92,9 +92,8 @@ export class CatalogueService {
   /** Every record the path is nested under, and every record it names, must exist for the caller. */
   private async checkPlace(call: Call): Promise<void> {
     for (const check of [...call.plan.references, ...call.plan.parents]) {
-      let i = 0;
-      const path = check.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(String(call.params[check.from[i++]] ?? '')));
-      if (!(await call.exists(path))) throw notFound(describe(check.path, call.params[check.from.at(-1)!]));
+      const ids = check.from.map((name) => String(call.params[name] ?? ''));
+      if (!(await call.exists(check.path, ids))) throw notFound(describe(check.path, call.params[check.from.at(-1)!]));
     }
   }
 
@@ -477,10 +476,12 @@ export class CatalogueService {
   private async adopted(call: Call, at: Locator, key: string): Promise<RecordRow | undefined> {
     const read = call.plan.itemRead;
     if (!read || key === '') return undefined;
-    let i = 0;
     const body = await call.adopt(
       read.path,
-      read.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(String(call.params[read.from[i++]] ?? ''))),
+      fillPath(
+        read.path,
+        read.from.map((name) => String(call.params[name] ?? '')),
+      ),
     );
     if (!body) return undefined;
     const now = this.clock.now();
@@ -537,7 +538,7 @@ export class CatalogueService {
     const resource = plan.resource!;
     const scopeValues = paramValues(plan.op.path, params).slice(0, resource.scopeParams);
     const base = resource.collection.replace(/\/<\d+>$/, '');
-    return `${fillNormal(base, scopeValues)}/${key}`;
+    return `${fillPath(base, scopeValues)}/${key}`;
   }
 
   private fillContext(call: Call, now: number, known: Json, optional = false, extra: Partial<FillContext> = {}): FillContext {
@@ -607,11 +608,6 @@ function normalPath(path: string, params: Record<string, unknown>): string {
     .filter((s) => !isVersion(s))
     .map((s) => (isParam(s) ? encodeURIComponent(String(params[paramName(s)] ?? '')) : normalWord(s)))
     .join('/');
-}
-
-function fillNormal(pattern: string, values: string[]): string {
-  let i = 0;
-  return pattern.replace(/\{\}/g, () => encodeURIComponent(values[i++] ?? ''));
 }
 
 function describe(template: string, value: unknown): string {

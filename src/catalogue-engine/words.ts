@@ -10,6 +10,12 @@ export const isVersion = (segment: string) => VERSION.test(segment);
 /** Lower case without separators: `security_groups`, `security-groups` and `securitygroups` are one word. */
 export const normalWord = (word: string) => word.toLowerCase().replace(/[_-]/g, '');
 
+/** A path pattern (`{name}` or `{}` parameters) with its values in order, each encoded as a segment. */
+export function fillPath(pattern: string, values: readonly string[]): string {
+  let i = 0;
+  return pattern.replace(/\{[^}]*\}/g, () => encodeURIComponent(values[i++] ?? ''));
+}
+
 /** Path segments after the leading slash. */
 export const segmentsOf = (path: string) => path.split('/').filter((s) => s !== '');
 

@@ -1,6 +1,7 @@
 // HTTP plumbing shared by every route: request ids, route facts, the JSON body parser, and 405 detection.
 import { randomUUID } from 'node:crypto';
 import { errorCodes, type FastifyContextConfig, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ExistenceCheck } from './existence.js';
 import type { Access } from './auth/principal.js';
 import FindMyWay from 'find-my-way';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -373,6 +374,14 @@ export interface RouteCatalogue {
   refusalOf(method: string, url: string): Error | undefined;
   /** The routes registered and operations adopted so far (Fastify's form, `:param`), one per method and pattern. */
   registered(): readonly { method: string; url: string }[];
+  /** The existence check of the GET route of this path pattern (`config.exists`), with the access the route needs. */
+  existenceCheck(path: string): RegisteredExistenceCheck | undefined;
+}
+
+export interface RegisteredExistenceCheck {
+  check: ExistenceCheck;
+  access: Access;
+  onBehalf: boolean;
 }
 
 // Fastify's router refuses a path it cannot decode (%ZZ) or a parameter over its length limit with an
@@ -390,6 +399,7 @@ export function trackRoutes(app: FastifyInstance): RouteCatalogue {
   const routes: Array<{ method: Method; url: string }> = [];
   const operations: OperationEntry[] = [];
   const keys = new Set<string>();
+  const existenceChecks = new Map<string, RegisteredExistenceCheck>();
   const record = (method: Method, url: string, operationId: string | undefined) => {
     const key = operationKey(method, url);
     if (!keys.has(key)) routes.push({ method, url });
@@ -402,6 +412,10 @@ export function trackRoutes(app: FastifyInstance): RouteCatalogue {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m): m is Method => METHODS.includes(m as Method));
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
     for (const method of methods) record(method, route.url, operationId);
+    const check = route.config?.exists;
+    if (check && methods.includes('GET')) {
+      existenceChecks.set(operationKey('GET', route.url), { check, access: route.config?.access ?? 'read', onBehalf: route.config?.onBehalf === true });
+    }
   });
   // Built on the first request that asks which methods a path has (a 404 or 405), not at start: a second
   // router over every route took about 190 ms of each start-up (find-my-way compiles each static node),
@@ -430,5 +444,6 @@ export function trackRoutes(app: FastifyInstance): RouteCatalogue {
       return found && !found.store ? (found.handler as unknown as () => Error)() : undefined;
     },
     registered: () => routes,
+    existenceCheck: (path) => existenceChecks.get(operationKey('GET', path)),
   };
 }

@@ -6,6 +6,7 @@ import { CLOUD_TAG, TaskIdList } from '../common/schemas.js';
 import { ProjectCreateBody, ProjectListQuery, ProjectParams, ProjectSchema, ProjectUpdateBody } from './schemas.js';
 import type { ProjectService } from './service.js';
 import { typed } from '../../platform/typed.js';
+import { positiveIdOf } from '../../platform/existence.js';
 
 export function projectRoutes(fastify: FastifyInstance, projects: ProjectService): void {
   const app = typed(fastify);
@@ -30,7 +31,10 @@ export function projectRoutes(fastify: FastifyInstance, projects: ProjectService
   );
   app.get(
     '/cloud/v1/projects/:project_id',
-    { schema: { ...common, operationId: 'cloud.projects.get', summary: 'Get a project', params: ProjectParams, response: { 200: ProjectSchema } } },
+    {
+      schema: { ...common, operationId: 'cloud.projects.get', summary: 'Get a project', params: ProjectParams, response: { 200: ProjectSchema } },
+      config: { exists: (principal, [id]) => projects.exists(principal.clientId, positiveIdOf(id)) },
+    },
     async (request) => projects.get(principalOf(request).clientId, request.params.project_id),
   );
   // Older clients replace with PUT; it behaves like PATCH.

@@ -51,6 +51,11 @@ export class ProjectService {
     return { count, results: rows.map(present) };
   }
 
+  /** Whether `get` would find the project (undefined for an id it cannot name: its route decides). */
+  async exists(clientId: number, id: number | undefined): Promise<boolean | undefined> {
+    return id === undefined ? undefined : (await this.live(clientId, id)) !== undefined;
+  }
+
   async get(clientId: number, id: number): Promise<Project> {
     return present(await this.row(clientId, id));
   }
@@ -97,10 +102,16 @@ export class ProjectService {
   }
 
   private async row(clientId: number, id: number): Promise<ProjectRow> {
+    const project = await this.live(clientId, id);
+    if (!project) throw notFound(`Project ${id}`);
+    return project;
+  }
+
+  /** The client's project, unless it was deleted (the client's default project made first). */
+  private async live(clientId: number, id: number): Promise<ProjectRow | undefined> {
     await this.ensureDefault(clientId);
     const project = await this.store.get(clientId, id);
-    if (!project || project.deleted_at !== null) throw notFound(`Project ${id}`);
-    return project;
+    return project && project.deleted_at === null ? project : undefined;
   }
 }
 

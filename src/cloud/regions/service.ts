@@ -25,6 +25,11 @@ export class RegionService {
     return { count: regions.length, results: regions.slice(query.offset, query.offset + query.limit).map(present) };
   }
 
+  /** Whether `get` would find the region (undefined for an id it cannot name: its route decides). */
+  exists(id: number | undefined): boolean | undefined {
+    return id === undefined ? undefined : REGIONS.some((r) => r.id === id);
+  }
+
   get(id: number): Region {
     const region = REGIONS.find((r) => r.id === id);
     if (!region) throw notFound(`Region ${id}`);

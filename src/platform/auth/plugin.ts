@@ -2,6 +2,7 @@
 // is a 401 whatever its body; a valid token without the right is a 403.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import type { ExistenceCheck } from '../existence.js';
 import { parseAuthorization } from './credentials.js';
 import { type Access, isAllowed, OPERATOR, type Principal } from './principal.js';
 
@@ -27,6 +28,8 @@ declare module 'fastify' {
     access?: Access;
     /** The route acts on a client named in its path, which a reseller may do for its sub-clients. */
     onBehalf?: boolean;
+    /** For a GET route of one record: how to tell whether it exists without a request (see ExistenceCheck). */
+    exists?: ExistenceCheck;
   }
 }
 

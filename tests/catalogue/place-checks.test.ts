@@ -1,0 +1,66 @@
+// The catalogue engine answers 404 for an operation whose project or region does not exist for the
+// caller, and goes on otherwise, exactly as the project's and the region's own GET routes answer. It asks
+// those routes' existence checks directly where they can tell (an id in validation's form), and the routes
+// themselves, by a request to the server, otherwise: both must give the routes' answers.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+let owner: TestAccount;
+let other: TestAccount;
+let reader: TestAccount;
+const projects: Record<string, number> = {};
+beforeAll(async () => {
+  t = await createTestApp();
+  [owner, other, reader] = [await t.account(), await t.account(), await t.account({ role: 'Users' })];
+  const firstOf = async (who: TestAccount) => (await t.request('GET', '/cloud/v1/projects', { headers: who.headers })).json().results[0].id as number;
+  projects.owners = await firstOf(owner);
+  projects.others = await firstOf(other);
+  projects.readers = await firstOf(reader);
+  const created = await t.request('POST', '/cloud/v1/projects', { headers: owner.headers, body: { name: 'to delete' } });
+  projects.deleted = created.json().id;
+  const deletion = await t.request('DELETE', `/cloud/v1/projects/${projects.deleted}`, { headers: owner.headers });
+  expect(deletion.statusCode, deletion.body).toBe(200);
+});
+afterAll(async () => t?.close());
+
+/** The URLs of the requests `inject` was asked for. */
+const urlsOf = (calls: unknown[][]) => calls.map(([options]) => (options as { url: string }).url);
+
+/** Whether a GET of the record answers as an existing one (a role that cannot read it gets 403: the operation decides). */
+const found = async (who: TestAccount, url: string) => [200, 403].includes((await t.request('GET', url, { headers: who.headers })).statusCode);
+
+describe(`the catalogue engine's place checks (${engineName})`, () => {
+  it("agree with the project's and the region's own GET routes for every caller and id", async () => {
+    const ids = [...Object.values(projects), 0, 987_654, 9_007_199_254_740_991];
+    const regions = [76, 0, 4_242];
+    let checked = 0;
+    for (const who of [owner, other, reader]) {
+      for (const project of ids) {
+        for (const region of regions) {
+          const engine = await t.request('GET', `/cloud/v1/caas/flavors/${project}/${region}`, { headers: who.headers });
+          const exists = (await found(who, `/cloud/v1/projects/${project}`)) && (await found(who, `/cloud/v1/regions/${region}`));
+          expect(engine.statusCode, `${who.clientId} ${project} ${region}: ${engine.body}`).toBe(exists ? 200 : 404);
+          checked += exists ? 1 : 0;
+        }
+      }
+    }
+    // Each caller's own project in region 76, and nothing else: the deleted project is gone for its owner too.
+    expect(checked).toBe(3);
+  });
+
+  it("asks no request of the server for a project and region in the routes' form, and the routes for another form", async () => {
+    const inject = vi.spyOn(t.app, 'inject');
+    try {
+      const answered = await t.request('GET', `/cloud/v1/caas/flavors/${projects.owners}/76`, { headers: owner.headers });
+      expect(answered.statusCode).toBe(200);
+      expect(urlsOf(inject.mock.calls)).toEqual([`/cloud/v1/caas/flavors/${projects.owners}/76`]);
+      inject.mockClear();
+      // Region 0 is not in the form the region route's validation writes back: the route itself is asked (and refuses it).
+      expect((await t.request('GET', `/cloud/v1/caas/flavors/${projects.owners}/0`, { headers: owner.headers })).statusCode).toBe(404);
+      expect(urlsOf(inject.mock.calls)).toContain('/cloud/v1/regions/0');
+    } finally {
+      inject.mockRestore();
+    }
+  });
+});
