@@ -105,7 +105,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     const direct = principal && deps.routes.existenceCheck(template);
     if (principal && direct) {
       if (!isAllowed(principal, direct.access, direct.onBehalf)) return true;
-      const known = await direct.check(principal, ids);
+      const known = await direct.check(callerOf(request, principal), ids);
       if (known !== undefined) return known;
     }
     const answer = await app!.inject({ method: 'GET', url: fillPath(template, ids), headers: deps.internal.headers(request.headers.authorization) });

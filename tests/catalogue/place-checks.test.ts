@@ -2,6 +2,7 @@
 // caller, and goes on otherwise, exactly as the project's and the region's own GET routes answer. It asks
 // those routes' existence checks directly where they can tell (an id in validation's form), and the routes
 // themselves, by a request to the server, otherwise: both must give the routes' answers.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
 
@@ -47,6 +48,50 @@ describe(`the catalogue engine's place checks (${engineName})`, () => {
     }
     // Each caller's own project in region 76, and nothing else: the deleted project is gone for its owner too.
     expect(checked).toBe(3);
+  });
+
+  it("agree with a network's and a WAAP domain's own GET routes for every caller and id", async () => {
+    const networkOf = async (who: TestAccount, project: number) => {
+      const created = await t.request('POST', `/cloud/v1/networks/${project}/76`, { headers: who.headers, body: { name: 'parent' } });
+      const task = await t.request('GET', `/cloud/v1/tasks/${created.json().tasks[0]}`, { headers: who.headers });
+      return task.json().created_resources.networks[0] as string;
+    };
+    const domainOf = async (who: TestAccount, name: string) =>
+      (await t.request('POST', '/_edgeplane/waap/domains', { headers: t.operator, body: { client_id: who.clientId, name } })).json().id as number;
+    const deletedNetwork = await networkOf(owner, projects.owners);
+    await t.request('DELETE', `/cloud/v1/networks/${projects.owners}/76/${deletedNetwork}`, { headers: owner.headers });
+    const networks = [await networkOf(owner, projects.owners), await networkOf(other, projects.others), deletedNetwork, randomUUID()];
+    const domains = [await domainOf(owner, 'owner.example.com'), await domainOf(other, 'other.example.com'), 987_654];
+    let checked = 0;
+    for (const who of [owner, other, reader]) {
+      for (const project of [projects.owners, projects.others, projects.readers]) {
+        for (const network of networks) {
+          const engine = await t.request('GET', `/cloud/v1/networks/${project}/76/${network}/ports`, { headers: who.headers });
+          const exists = (await found(who, `/cloud/v1/projects/${project}`)) && (await found(who, `/cloud/v1/networks/${project}/76/${network}`));
+          expect(engine.statusCode, `${who.clientId} ${project} ${network}: ${engine.body}`).toBe(exists ? 200 : 404);
+          checked += exists ? 1 : 0;
+        }
+      }
+      for (const domain of domains) {
+        const engine = await t.request('GET', `/waap/v1/domains/${domain}/advanced-rules`, { headers: who.headers });
+        const exists = await found(who, `/waap/v1/domains/${domain}`);
+        expect(engine.statusCode, `${who.clientId} ${domain}: ${engine.body}`).toBe(exists ? 200 : 404);
+        checked += exists ? 1 : 0;
+      }
+    }
+    // The owner's and the other client's own network and domain.
+    expect(checked).toBe(4);
+    // Each answered by its route's own check, with no request to the server itself.
+    const inject = vi.spyOn(t.app, 'inject');
+    try {
+      for (const url of [`/cloud/v1/networks/${projects.owners}/76/${networks[0]}/ports`, `/waap/v1/domains/${domains[0]}/advanced-rules`]) {
+        inject.mockClear();
+        expect((await t.request('GET', url, { headers: owner.headers })).statusCode).toBe(200);
+        expect(urlsOf(inject.mock.calls)).toEqual([url]);
+      }
+    } finally {
+      inject.mockRestore();
+    }
   });
 
   it("asks no request of the server for a project and region in the routes' form, and the routes for another form", async () => {

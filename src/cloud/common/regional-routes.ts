@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TInteger, TObject, TSchema } from 'typebox';
 import { callerOf, type Caller } from '../../platform/auth/caller.js';
 import { typed, type Validated } from '../../platform/typed.js';
+import { existenceBy, positiveIdOf } from '../../platform/existence.js';
 import type { TaskIds } from './regional-records.js';
 import { CLOUD_TAG, ProjectRegionParams, TaskIdList } from './schemas.js';
 
@@ -123,7 +124,17 @@ export function regionalRoutes<
   const getQuery = get.querystring ? { querystring: get.querystring } : {};
   app.get(
     item,
-    { schema: { ...common, operationId: get.operationId, summary: get.summary, params: spec.itemParams, ...getQuery, response: { 200: get.response } } },
+    {
+      schema: { ...common, operationId: get.operationId, summary: get.summary, params: spec.itemParams, ...getQuery, response: { 200: get.response } },
+      config: {
+        exists: (caller, [project, region, id]) => {
+          const [projectId, regionId] = [positiveIdOf(project), positiveIdOf(region)];
+          if (projectId === undefined || regionId === undefined || id === undefined) return undefined;
+          // Existence does not depend on the options a get's query may give (statistics, prices).
+          return existenceBy(() => service.get(caller, projectId, regionId, id, {} as Validated<GetQuery>));
+        },
+      },
+    },
     async (request) => {
       const p = request.params;
       // Services whose get takes no options ignore the query; load balancers read `show_stats`.

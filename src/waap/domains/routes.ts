@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/plugin.js';
+import { existenceBy, positiveIdOf } from '../../platform/existence.js';
 import { DomainCreate, DomainDetail, DomainListQuery, DomainPage, DomainParams, DomainUpdate } from './schemas.js';
 import type { DomainService } from './service.js';
 
@@ -22,7 +23,15 @@ export function domainRoutes(app: FastifyInstance, domains: DomainService): void
 
   app.get<WithId>(
     '/waap/v1/domains/:domain_id',
-    { schema: { operationId: 'waap.domains.get', tags: ['WAAP'], summary: 'One WAAP domain', params: DomainParams, response: { 200: DomainDetail } } },
+    {
+      schema: { operationId: 'waap.domains.get', tags: ['WAAP'], summary: 'One WAAP domain', params: DomainParams, response: { 200: DomainDetail } },
+      config: {
+        exists: (caller, [raw]) => {
+          const id = positiveIdOf(raw);
+          return id === undefined ? undefined : existenceBy(() => domains.get(caller.clientId, id));
+        },
+      },
+    },
     async (request) => domains.get(principalOf(request).clientId, request.params.domain_id),
   );
 
