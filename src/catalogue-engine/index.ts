@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf } from '../platform/auth/caller.js';
 import { principalOf } from '../platform/auth/plugin.js';
 import { readCatalogue } from '../platform/catalogue/index.js';
+import { existenceBy } from '../platform/existence.js';
 import { plainEnvelope } from '../platform/envelopes.js';
 import type { DispatchedOperation } from '../platform/openapi.js';
 import { type InternalRequests, operationKey, type RouteCatalogue } from '../platform/http.js';
@@ -16,7 +17,7 @@ import type { TaskEngine } from '../platform/tasks/engine.js';
 import { ENGINE_SURFACES } from './envelopes.js';
 import { Inference } from './infer.js';
 import { readRouteIndex, type RouteEntry } from '../platform/catalogue/routes.js';
-import { ENGINE_TAG, engineOperationId, engineRoutes, type EngineRequest } from './routes.js';
+import { accessOf, ENGINE_TAG, engineOperationId, engineRoutes, type EngineRequest } from './routes.js';
 import { CatalogueService } from './service.js';
 import { engineTaskType } from './tasks.js';
 import { RequestValidator } from './validate.js';
@@ -43,6 +44,14 @@ export interface CatalogueEngine extends Product {
   documented(): DispatchedOperation[];
 }
 
+/** The parts of a request an engine operation reads. */
+interface RequestParts {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  contentType: string | undefined;
+}
+
 interface Runtime {
   inference: Inference;
   validator: RequestValidator;
@@ -53,6 +62,8 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
   let served: RouteEntry[] = [];
   let documented: DispatchedOperation[] = [];
   const servedKeys = new Set<string>();
+  /** The GET operations the engine serves, by operationKey: parents it answers itself. */
+  const servedGets = new Map<string, RouteEntry>();
   const taskNames = new Map<string, string>();
   // The catalogue (1.4 MB) is read, and its plans made, by the first request an engine route answers.
   let runtime: Runtime | undefined;
@@ -73,13 +84,17 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     return runtime;
   };
 
-  const handle = async (entry: RouteEntry, request: EngineRequest) => {
+  const handle = (entry: RouteEntry, request: EngineRequest) =>
+    answer(entry, request, { params: request.params, query: request.query, body: request.body, contentType: request.headers['content-type'] });
+
+  /** The answer to `entry` with these parts of a request, asked by `request`'s caller. */
+  const answer = async (entry: RouteEntry, request: FastifyRequest, parts: RequestParts) => {
     const { inference, validator, service } = load();
     const plan = inference.plan(inference.operation(entry.method, entry.path));
     // Copies, typed as validation leaves them: it coerces their text in place (numbers, booleans, lists).
-    const params: Record<string, unknown> = { ...request.params };
-    const query: Record<string, unknown> = { ...request.query };
-    validator.check(plan.op, { params, query, body: request.body, contentType: request.headers['content-type'] });
+    const params: Record<string, unknown> = { ...parts.params };
+    const query: Record<string, unknown> = { ...parts.query };
+    validator.check(plan.op, { params, query, body: parts.body, contentType: parts.contentType });
     // Public operations answer without a token: an anonymous caller owns nothing.
     const principal = request.principal ?? (entry.public ? ANONYMOUS : principalOf(request));
     return service.handle({
@@ -87,7 +102,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
       caller: callerOf(request, principal),
       params,
       query,
-      body: request.body,
+      body: parts.body,
       exists: (template, ids) => exists(request, template, ids),
       adopt: (template, path) => adopt(request, template, path),
     });
@@ -102,14 +117,28 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
    */
   const exists = async (request: FastifyRequest, template: string, ids: readonly string[]): Promise<boolean> => {
     const principal = request.principal;
-    const direct = principal && deps.routes.existenceCheck(template);
-    if (principal && direct) {
-      if (!isAllowed(principal, direct.access, direct.onBehalf)) return true;
-      const known = await direct.check(callerOf(request, principal), ids);
-      if (known !== undefined) return known;
+    const known = principal ? await existsInProcess(request, principal, template, ids) : undefined;
+    if (known !== undefined) return known;
+    const asked = await app!.inject({ method: 'GET', url: fillPath(template, ids), headers: deps.internal.headers(request.headers.authorization) });
+    return asked.statusCode < 300 || asked.statusCode === 403;
+  };
+
+  /**
+   * `exists` without a request: the engine's own GET operation answered here (the record named, not
+   * whatever route its path would reach), or the modelled route's own check; undefined when neither can tell.
+   */
+  const existsInProcess = async (request: FastifyRequest, principal: Principal, template: string, ids: readonly string[]) => {
+    const own = servedGets.get(operationKey('GET', template));
+    if (own) {
+      if (!isAllowed(principal, accessOf(own), false)) return true;
+      const names = own.path.match(/\{[^}]+\}/g)?.map((segment) => segment.slice(1, -1)) ?? [];
+      const params = Object.fromEntries(names.map((name, i) => [name, ids[i] ?? '']));
+      return existenceBy(() => answer(own, request, { params, query: {}, body: undefined, contentType: undefined }));
     }
-    const answer = await app!.inject({ method: 'GET', url: fillPath(template, ids), headers: deps.internal.headers(request.headers.authorization) });
-    return answer.statusCode < 300 || answer.statusCode === 403;
+    const direct = deps.routes.existenceCheck(template);
+    if (!direct) return undefined;
+    if (!isAllowed(principal, direct.access, direct.onBehalf)) return true;
+    return direct.check({ principal, caller: callerOf(request, principal) }, ids);
   };
 
   /** The record a modelled product's read answers at `path` (the engine's own reads are not asked). */
@@ -139,6 +168,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
       served = [...byRoute.values()];
       documented = unserved.map((e) => ({ method: e.method, path: e.path, operationId: engineOperationId(e), tag: ENGINE_TAG }));
       for (const entry of served) servedKeys.add(operationKey(entry.method, entry.path));
+      for (const entry of served) if (entry.method === 'GET') servedGets.set(operationKey('GET', entry.path), entry);
       registerTaskTypes(deps.tasks, served, taskNames);
       await engineRoutes(instance, deps.routes, served, handle);
       // The build's collector writes every served operation's validators into its pack now.

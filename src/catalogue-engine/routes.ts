@@ -37,7 +37,8 @@ export type EngineHandler = (entry: RouteEntry, request: EngineRequest) => Promi
 // Purge and prefetch have a role of their own (the "Purge and Prefetch only" groups).
 const PURGE = /\/(purge|prefetch)$/;
 
-function accessOf(entry: RouteEntry): Access {
+/** What an engine operation needs of its caller (see Access). */
+export function accessOf(entry: RouteEntry): Access {
   if (entry.public) return 'public';
   if (entry.method === 'GET') return 'read';
   return PURGE.test(entry.path) ? 'purge' : 'write';

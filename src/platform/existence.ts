@@ -4,7 +4,14 @@
 // operations name a project and a region, and a request to the server itself for each cost about two
 // thirds of such an operation's time.
 import type { Caller } from './auth/caller.js';
+import type { Principal } from './auth/principal.js';
 import { AppError } from './errors.js';
+
+/** Who asks: the principal the route would authenticate, and the caller its services take. */
+export interface Asker {
+  principal: Principal;
+  caller: Caller;
+}
 
 /**
  * Whether the record the route's path names exists for this caller, as the route would answer it (a
@@ -13,7 +20,7 @@ import { AppError } from './errors.js';
  * form its validation decides, a failure that is not a refusal). Whether the caller's principal may
  * call the route at all is the caller's to check, from the route's access.
  */
-export type ExistenceCheck = (caller: Caller, ids: readonly string[]) => Promise<boolean | undefined> | boolean | undefined;
+export type ExistenceCheck = (asker: Asker, ids: readonly string[]) => Promise<boolean | undefined> | boolean | undefined;
 
 const POSITIVE_ID = /^[1-9][0-9]{0,15}$/;
 

@@ -25,8 +25,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** The URLs of the requests `inject` was asked for. */
-const urlsOf = (calls: unknown[][]) => calls.map(([options]) => (options as { url: string }).url);
+/** The status of a GET of `url` as `who`, and the URLs of every request made for it (its own first). */
+async function requestsFor(who: TestAccount, url: string): Promise<{ status: number; urls: string[] }> {
+  const inject = vi.spyOn(t.app, 'inject');
+  try {
+    const status = (await t.request('GET', url, { headers: who.headers })).statusCode;
+    return { status, urls: (inject.mock.calls as unknown[][]).map(([options]) => (options as { url: string }).url) };
+  } finally {
+    inject.mockRestore();
+  }
+}
 
 /** Whether a GET of the record answers as an existing one (a role that cannot read it gets 403: the operation decides). */
 const found = async (who: TestAccount, url: string) => [200, 403].includes((await t.request('GET', url, { headers: who.headers })).statusCode);
@@ -82,30 +90,37 @@ describe(`the catalogue engine's place checks (${engineName})`, () => {
     // The owner's and the other client's own network and domain.
     expect(checked).toBe(4);
     // Each answered by its route's own check, with no request to the server itself.
-    const inject = vi.spyOn(t.app, 'inject');
-    try {
-      for (const url of [`/cloud/v1/networks/${projects.owners}/76/${networks[0]}/ports`, `/waap/v1/domains/${domains[0]}/advanced-rules`]) {
-        inject.mockClear();
-        expect((await t.request('GET', url, { headers: owner.headers })).statusCode).toBe(200);
-        expect(urlsOf(inject.mock.calls)).toEqual([url]);
-      }
-    } finally {
-      inject.mockRestore();
+    for (const url of [`/cloud/v1/networks/${projects.owners}/76/${networks[0]}/ports`, `/waap/v1/domains/${domains[0]}/advanced-rules`]) {
+      expect(await requestsFor(owner, url)).toEqual({ status: 200, urls: [url] });
     }
   });
 
-  it("asks no request of the server for a project and region in the routes' form, and the routes for another form", async () => {
-    const inject = vi.spyOn(t.app, 'inject');
-    try {
-      const answered = await t.request('GET', `/cloud/v1/caas/flavors/${projects.owners}/76`, { headers: owner.headers });
-      expect(answered.statusCode).toBe(200);
-      expect(urlsOf(inject.mock.calls)).toEqual([`/cloud/v1/caas/flavors/${projects.owners}/76`]);
-      inject.mockClear();
-      // Region 0 is not in the form the region route's validation writes back: the route itself is asked (and refuses it).
-      expect((await t.request('GET', `/cloud/v1/caas/flavors/${projects.owners}/0`, { headers: owner.headers })).statusCode).toBe(404);
-      expect(urlsOf(inject.mock.calls)).toContain('/cloud/v1/regions/0');
-    } finally {
-      inject.mockRestore();
+  it("agree with the engine's own GET of a parent record (a FastEdge KV store) for every caller and id", async () => {
+    const storeOf = async (who: TestAccount, name: string) =>
+      (await t.request('POST', '/fastedge/v1/kv', { headers: who.headers, body: { name } })).json().id as number;
+    const deleted = await storeOf(owner, 'gone');
+    expect((await t.request('DELETE', `/fastedge/v1/kv/${deleted}`, { headers: owner.headers })).statusCode).toBeLessThan(300);
+    const stores = [await storeOf(owner, 'sessions'), await storeOf(other, 'carts'), deleted, 987_654];
+    let checked = 0;
+    for (const who of [owner, other, reader]) {
+      for (const store of stores) {
+        const engine = await t.request('GET', `/fastedge/v1/kv/${store}/data`, { headers: who.headers });
+        const exists = await found(who, `/fastedge/v1/kv/${store}`);
+        expect(engine.statusCode, `${who.clientId} ${store}: ${engine.body}`).toBe(exists ? 200 : 404);
+        checked += exists ? 1 : 0;
+      }
     }
+    expect(checked).toBe(2);
+    const url = `/fastedge/v1/kv/${stores[0]}/data`;
+    expect(await requestsFor(owner, url)).toEqual({ status: 200, urls: [url] });
+  });
+
+  it("asks no request of the server for a project and region in the routes' form, and the routes for another form", async () => {
+    const url = `/cloud/v1/caas/flavors/${projects.owners}/76`;
+    expect(await requestsFor(owner, url)).toEqual({ status: 200, urls: [url] });
+    // Region 0 is not in the form the region route's validation writes back: the route itself is asked (and refuses it).
+    const other = await requestsFor(owner, `/cloud/v1/caas/flavors/${projects.owners}/0`);
+    expect(other.status).toBe(404);
+    expect(other.urls).toContain('/cloud/v1/regions/0');
   });
 });

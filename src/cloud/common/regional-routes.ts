@@ -66,6 +66,19 @@ export function at<R extends FastifyRequest>(request: R): { caller: Caller; p: R
   return { caller: callerOf(request), p: request.params };
 }
 
+/**
+ * The existence check of a regional item's GET route (see ExistenceCheck): `read` is the route's own
+ * read, given the project, the region and the item's ID from the path.
+ */
+export function existenceIn(
+  [project, region, id]: readonly string[],
+  read: (projectId: number, regionId: number, id: string) => Promise<unknown>,
+): Promise<boolean | undefined> | undefined {
+  const [projectId, regionId] = [positiveIdOf(project), positiveIdOf(region)];
+  if (projectId === undefined || regionId === undefined || id === undefined) return undefined;
+  return existenceBy(() => read(projectId, regionId, id));
+}
+
 /** The ID of the item a route is about: the path parameter `name`, which the route's params schema declares a string. */
 export function itemId(params: Readonly<Record<string, unknown>>, name: string): string {
   const id = params[name];
@@ -127,12 +140,8 @@ export function regionalRoutes<
     {
       schema: { ...common, operationId: get.operationId, summary: get.summary, params: spec.itemParams, ...getQuery, response: { 200: get.response } },
       config: {
-        exists: (caller, [project, region, id]) => {
-          const [projectId, regionId] = [positiveIdOf(project), positiveIdOf(region)];
-          if (projectId === undefined || regionId === undefined || id === undefined) return undefined;
-          // Existence does not depend on the options a get's query may give (statistics, prices).
-          return existenceBy(() => service.get(caller, projectId, regionId, id, {} as Validated<GetQuery>));
-        },
+        // Existence does not depend on the options a get's query may give (statistics, prices).
+        exists: ({ caller }, ids) => existenceIn(ids, (projectId, regionId, id) => service.get(caller, projectId, regionId, id, {} as Validated<GetQuery>)),
       },
     },
     async (request) => {

@@ -33,7 +33,7 @@ export function projectRoutes(fastify: FastifyInstance, projects: ProjectService
     '/cloud/v1/projects/:project_id',
     {
       schema: { ...common, operationId: 'cloud.projects.get', summary: 'Get a project', params: ProjectParams, response: { 200: ProjectSchema } },
-      config: { exists: (caller, [id]) => projects.exists(caller.clientId, positiveIdOf(id)) },
+      config: { exists: ({ caller }, [id]) => projects.exists(caller.clientId, positiveIdOf(id)) },
     },
     async (request) => projects.get(principalOf(request).clientId, request.params.project_id),
   );

@@ -33,7 +33,7 @@ export function regionRoutes(fastify: FastifyInstance, regions: RegionService): 
         querystring: Type.Object({ show_volume_types: Type.Optional(Type.Boolean()) }),
         response: { 200: RegionSchema },
       },
-      config: { exists: (_caller, [id]) => regions.exists(positiveIdOf(id)) },
+      config: { exists: (_asker, [id]) => regions.exists(positiveIdOf(id)) },
     },
     async (request) => regions.get(request.params.region_id),
   );

@@ -26,7 +26,7 @@ export function domainRoutes(app: FastifyInstance, domains: DomainService): void
     {
       schema: { operationId: 'waap.domains.get', tags: ['WAAP'], summary: 'One WAAP domain', params: DomainParams, response: { 200: DomainDetail } },
       config: {
-        exists: (caller, [raw]) => {
+        exists: ({ caller }, [raw]) => {
           const id = positiveIdOf(raw);
           return id === undefined ? undefined : existenceBy(() => domains.get(caller.clientId, id));
         },
