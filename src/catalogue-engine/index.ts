@@ -110,10 +110,10 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
 
   let app: FastifyInstance | undefined;
   /**
-   * Whether the record at `template` with `ids` exists for the caller, whoever serves it: the GET route's
-   * own check when it has one (no request: a project or a region is checked by most engine operations),
-   * otherwise the route asked by a request the server makes to itself as the caller. Either way a role
-   * that may change but not read (purge-only) cannot ask: the operation's own rules then decide.
+   * Whether the record at `template` with `ids` exists for the caller, whoever serves it: answered in
+   * process where it can be (existsInProcess: most engine operations name a project and a region),
+   * otherwise by the route, asked by a request the server makes to itself as the caller. Either way a
+   * role that may change but not read (purge-only) cannot ask: the operation's own rules then decide.
    */
   const exists = async (request: FastifyRequest, template: string, ids: readonly string[]): Promise<boolean> => {
     const principal = request.principal;
