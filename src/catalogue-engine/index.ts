@@ -6,11 +6,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf } from '../platform/auth/caller.js';
 import { principalOf } from '../platform/auth/plugin.js';
 import { readCatalogue } from '../platform/catalogue/index.js';
-import { existenceBy } from '../platform/existence.js';
+import { existenceBy, type ExistenceCheck } from '../platform/existence.js';
 import { plainEnvelope } from '../platform/envelopes.js';
 import type { DispatchedOperation } from '../platform/openapi.js';
 import { type InternalRequests, operationKey, type RouteCatalogue } from '../platform/http.js';
-import { isAllowed, OPERATOR, type Principal } from '../platform/auth/principal.js';
+import { type Access, isAllowed, OPERATOR, type Principal } from '../platform/auth/principal.js';
 import type { PlatformDeps, Product } from '../platform/product.js';
 import type { SchemaCode } from '../platform/schema-code.js';
 import type { TaskEngine } from '../platform/tasks/engine.js';
@@ -21,7 +21,7 @@ import { accessOf, ENGINE_TAG, engineOperationId, engineRoutes, type EngineReque
 import { CatalogueService } from './service.js';
 import { engineTaskType } from './tasks.js';
 import { RequestValidator } from './validate.js';
-import { fillPath } from './words.js';
+import { fillPath, isParam, paramName, segmentsOf } from './words.js';
 
 const ANONYMOUS: Principal = { ...OPERATOR, kind: 'client' };
 
@@ -42,6 +42,13 @@ export interface CatalogueEngine extends Product {
    * another path spelling (the CDN resource PATCHes).
    */
   documented(): DispatchedOperation[];
+}
+
+/** How a parent's existence is answered in process: what its read needs of the caller, and the check. */
+interface InProcessCheck {
+  access: Access;
+  onBehalf: boolean;
+  check(request: FastifyRequest, principal: Principal, ids: readonly string[]): ReturnType<ExistenceCheck>;
 }
 
 /** The parts of a request an engine operation reads. */
@@ -123,22 +130,42 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     return asked.statusCode < 300 || asked.statusCode === 403;
   };
 
-  /**
-   * `exists` without a request: the engine's own GET operation answered here (the record named, not
-   * whatever route its path would reach), or the modelled route's own check; undefined when neither can tell.
-   */
+  /** `exists` without a request, when the parent's pattern has an in-process check; undefined otherwise. */
   const existsInProcess = async (request: FastifyRequest, principal: Principal, template: string, ids: readonly string[]) => {
+    const found = inProcessCheckOf(template);
+    if (!found) return undefined;
+    if (!isAllowed(principal, found.access, found.onBehalf)) return true;
+    return found.check(request, principal, ids);
+  };
+
+  // Found once per parent pattern (a few dozen, all from the catalogue's plans), not at every request.
+  const inProcessChecks = new Map<string, InProcessCheck | null>();
+  const inProcessCheckOf = (template: string): InProcessCheck | undefined => {
+    let found = inProcessChecks.get(template);
+    if (found === undefined) inProcessChecks.set(template, (found = findInProcessCheck(template) ?? null));
+    return found ?? undefined;
+  };
+
+  /**
+   * The engine's own GET operation, answered here (the record the pattern names, not whatever route its
+   * filled path would reach), or the modelled GET route's own check (`config.exists`).
+   */
+  const findInProcessCheck = (template: string): InProcessCheck | undefined => {
     const own = servedGets.get(operationKey('GET', template));
     if (own) {
-      if (!isAllowed(principal, accessOf(own), false)) return true;
-      const names = own.path.match(/\{[^}]+\}/g)?.map((segment) => segment.slice(1, -1)) ?? [];
-      const params = Object.fromEntries(names.map((name, i) => [name, ids[i] ?? '']));
-      return existenceBy(() => answer(own, request, { params, query: {}, body: undefined, contentType: undefined }));
+      const names = segmentsOf(own.path).filter(isParam).map(paramName);
+      return {
+        access: accessOf(own),
+        onBehalf: false,
+        check: (request, _principal, ids) => {
+          const params = Object.fromEntries(names.map((name, i) => [name, ids[i] ?? '']));
+          return existenceBy(() => answer(own, request, { params, query: {}, body: undefined, contentType: undefined }));
+        },
+      };
     }
     const direct = deps.routes.existenceCheck(template);
     if (!direct) return undefined;
-    if (!isAllowed(principal, direct.access, direct.onBehalf)) return true;
-    return direct.check({ principal, caller: callerOf(request, principal) }, ids);
+    return { ...direct, check: (request, principal, ids) => direct.check({ principal, caller: callerOf(request, principal) }, ids) };
   };
 
   /** The record a modelled product's read answers at `path` (the engine's own reads are not asked). */

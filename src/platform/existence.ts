@@ -31,6 +31,12 @@ export function positiveIdOf(text: string | undefined): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
+/** The check of a route whose path names one positive integer id: undefined for an id in any other form. */
+export function byPositiveId(text: string | undefined, check: (id: number) => ReturnType<ExistenceCheck>): ReturnType<ExistenceCheck> {
+  const id = positiveIdOf(text);
+  return id === undefined ? undefined : check(id);
+}
+
 /** The existence the route's own read tells, answered as the route would answer it (see ExistenceCheck). */
 export async function existenceBy(read: () => Promise<unknown>): Promise<boolean | undefined> {
   try {

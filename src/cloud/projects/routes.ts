@@ -6,7 +6,7 @@ import { CLOUD_TAG, TaskIdList } from '../common/schemas.js';
 import { ProjectCreateBody, ProjectListQuery, ProjectParams, ProjectSchema, ProjectUpdateBody } from './schemas.js';
 import type { ProjectService } from './service.js';
 import { typed } from '../../platform/typed.js';
-import { positiveIdOf } from '../../platform/existence.js';
+import { byPositiveId } from '../../platform/existence.js';
 
 export function projectRoutes(fastify: FastifyInstance, projects: ProjectService): void {
   const app = typed(fastify);
@@ -33,7 +33,7 @@ export function projectRoutes(fastify: FastifyInstance, projects: ProjectService
     '/cloud/v1/projects/:project_id',
     {
       schema: { ...common, operationId: 'cloud.projects.get', summary: 'Get a project', params: ProjectParams, response: { 200: ProjectSchema } },
-      config: { exists: ({ caller }, [id]) => projects.exists(caller.clientId, positiveIdOf(id)) },
+      config: { exists: ({ caller }, [id]) => byPositiveId(id, (projectId) => projects.exists(caller.clientId, projectId)) },
     },
     async (request) => projects.get(principalOf(request).clientId, request.params.project_id),
   );

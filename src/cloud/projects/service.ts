@@ -51,9 +51,9 @@ export class ProjectService {
     return { count, results: rows.map(present) };
   }
 
-  /** Whether `get` would find the project (undefined for an id it cannot name: its route decides). */
-  async exists(clientId: number, id: number | undefined): Promise<boolean | undefined> {
-    return id === undefined ? undefined : (await this.live(clientId, id)) !== undefined;
+  /** Whether `get` would find the project. */
+  async exists(clientId: number, id: number): Promise<boolean> {
+    return (await this.live(clientId, id)) !== undefined;
   }
 
   async get(clientId: number, id: number): Promise<Project> {

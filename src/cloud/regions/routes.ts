@@ -5,7 +5,7 @@ import { CLOUD_TAG } from '../common/schemas.js';
 import { RegionListQuery, RegionSchema } from './schemas.js';
 import type { RegionService } from './service.js';
 import { typed } from '../../platform/typed.js';
-import { positiveIdOf } from '../../platform/existence.js';
+import { byPositiveId } from '../../platform/existence.js';
 
 export function regionRoutes(fastify: FastifyInstance, regions: RegionService): void {
   const app = typed(fastify);
@@ -33,7 +33,7 @@ export function regionRoutes(fastify: FastifyInstance, regions: RegionService): 
         querystring: Type.Object({ show_volume_types: Type.Optional(Type.Boolean()) }),
         response: { 200: RegionSchema },
       },
-      config: { exists: (_asker, [id]) => regions.exists(positiveIdOf(id)) },
+      config: { exists: (_asker, [id]) => byPositiveId(id, (regionId) => regions.exists(regionId)) },
     },
     async (request) => regions.get(request.params.region_id),
   );

@@ -25,9 +25,9 @@ export class RegionService {
     return { count: regions.length, results: regions.slice(query.offset, query.offset + query.limit).map(present) };
   }
 
-  /** Whether `get` would find the region (undefined for an id it cannot name: its route decides). */
-  exists(id: number | undefined): boolean | undefined {
-    return id === undefined ? undefined : REGIONS.some((r) => r.id === id);
+  /** Whether `get` would find the region. */
+  exists(id: number): boolean {
+    return REGIONS.some((r) => r.id === id);
   }
 
   get(id: number): Region {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/auth/plugin.js';
-import { existenceBy, positiveIdOf } from '../../platform/existence.js';
+import { byPositiveId, existenceBy } from '../../platform/existence.js';
 import { DomainCreate, DomainDetail, DomainListQuery, DomainPage, DomainParams, DomainUpdate } from './schemas.js';
 import type { DomainService } from './service.js';
 
@@ -26,10 +26,7 @@ export function domainRoutes(app: FastifyInstance, domains: DomainService): void
     {
       schema: { operationId: 'waap.domains.get', tags: ['WAAP'], summary: 'One WAAP domain', params: DomainParams, response: { 200: DomainDetail } },
       config: {
-        exists: ({ caller }, [raw]) => {
-          const id = positiveIdOf(raw);
-          return id === undefined ? undefined : existenceBy(() => domains.get(caller.clientId, id));
-        },
+        exists: ({ caller }, [id]) => byPositiveId(id, (domainId) => existenceBy(() => domains.get(caller.clientId, domainId))),
       },
     },
     async (request) => domains.get(principalOf(request).clientId, request.params.domain_id),
