@@ -1,7 +1,7 @@
 // Time slicing of long loops on the main thread: a slice runs until it has held the thread SLICE_MS, then
 // the loop yields and pending work (another client's request) runs before the next slice.
 import { describe, expect, it } from 'vitest';
-import { jsonListSlices, jsonListText, mapInSlices, TimeSlicer, yieldToLoop } from './cooperative.js';
+import { jsonListSlices, jsonListText, mapInSlices, piecesInSlices, TimeSlicer, yieldToLoop } from './cooperative.js';
 
 function busy(ms: number): void {
   const end = performance.now() + ms;
@@ -79,5 +79,17 @@ describe('mapInSlices', () => {
     expect(out).toEqual([2, 4, 6]);
     expect(order).toEqual(['item 1', 'other request', 'item 2', 'item 3']);
     expect(await mapInSlices([], (n: number) => n)).toEqual([]);
+  });
+});
+
+describe('piecesInSlices', () => {
+  it('hands the pieces on, with a turn of the event loop once a slice is spent', async () => {
+    const order: string[] = [];
+    setImmediate(() => order.push('other request'));
+    // Spent after every second piece.
+    let calls = 0;
+    const everySecond = { spent: () => ++calls % 2 === 0, nextSlice: () => yieldToLoop() } as unknown as TimeSlicer;
+    for await (const piece of piecesInSlices(['a', 'b', 'c', 'd', 'e'], everySecond)) order.push(piece);
+    expect(order).toEqual(['a', 'b', 'other request', 'c', 'd', 'e']);
   });
 });

@@ -65,6 +65,17 @@ export async function* jsonListSlices(items: readonly unknown[], open = '[', clo
   yield text + close;
 }
 
+/**
+ * The pieces a synchronous generator makes, handed on as they come, with a turn of the event loop
+ * whenever a time slice is spent (each piece should be much less work than a slice).
+ */
+export async function* piecesInSlices<T>(pieces: Iterable<T>, slicer = new TimeSlicer(SLICE_MS, 1)): AsyncGenerator<T> {
+  for (const piece of pieces) {
+    yield piece;
+    if (slicer.spent()) await slicer.nextSlice();
+  }
+}
+
 /** All of a list's JSON text, made in slices (see jsonListSlices). */
 export async function jsonListText(items: readonly unknown[], open?: string, close?: string): Promise<string> {
   let text = '';

@@ -1,7 +1,8 @@
 // The worker pool's time limit: a call past it fails at once, its thread (stuck inside the call) is
 // replaced, and the calls queued behind it are answered by the new thread.
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkerPool, WorkerTimeout } from './workers.js';
+import { MessageChannel } from 'node:worker_threads';
+import { serveWorkerCalls, WorkerPool, WorkerTimeout } from './workers.js';
 
 // A thread that answers `{echo}` at once, never answers `{spin: true}` (it loops for ever) and dies on
 // `{crash: true}` (an uncaught error).
@@ -52,5 +53,32 @@ describe('WorkerPool time limit', () => {
     const answer = await one.call<{ echo: string; threadId: number }>({ echo: 'after' });
     expect(answer.echo).toBe('after');
     expect(answer.threadId).not.toBe(first.threadId);
+  });
+});
+
+describe('serveWorkerCalls', () => {
+  it('moves a byte array that owns its memory to the caller, and copies one that shares it', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const own = new Uint8Array(64 * 1024).fill(7);
+    const pooled = Buffer.from("a few bytes: a slice of Buffer's pool");
+    const answers: Record<string, Uint8Array> = { own, pooled };
+    serveWorkerCalls(port1, (message) => answers[message.name as string]);
+    const ask = (id: number, name: string) =>
+      new Promise<Uint8Array>((resolve) => {
+        port2.once('message', (answer: { result: Uint8Array }) => resolve(answer.result));
+        port2.postMessage({ id, name });
+      });
+    try {
+      const moved = await ask(1, 'own');
+      expect(moved.length).toBe(64 * 1024);
+      expect(moved.every((b) => b === 7)).toBe(true);
+      // Moved, not copied: the sender's array no longer has its memory.
+      expect(own.byteLength).toBe(0);
+      const copied = await ask(2, 'pooled');
+      expect(Buffer.from(copied).toString()).toBe("a few bytes: a slice of Buffer's pool");
+      expect(pooled.byteLength).toBeGreaterThan(0);
+    } finally {
+      port1.close();
+    }
   });
 });

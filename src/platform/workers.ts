@@ -173,6 +173,16 @@ require(workerData.module);
   return { source: fileURLToPath(new URL(`./${bundled}`, callerUrl)), eval: false, workerData };
 }
 
+/**
+ * What of a call's answer moves to the caller instead of being copied: the memory of a byte array that
+ * owns all of it (a slice of a larger buffer, such as Buffer's pool, is copied: moving it would take the
+ * rest away from its other users).
+ */
+function transferable(result: unknown): ArrayBuffer[] {
+  if (!(result instanceof Uint8Array) || !(result.buffer instanceof ArrayBuffer)) return [];
+  return result.byteOffset === 0 && result.byteLength === result.buffer.byteLength ? [result.buffer] : [];
+}
+
 /** Serves a pool's calls in a thread: `handle` gets each message and its answer is posted back. */
 export function serveWorkerCalls(
   port: import('node:worker_threads').MessagePort,
@@ -183,7 +193,8 @@ export function serveWorkerCalls(
   port.on('message', (message: Record<string, unknown> & { id: number }) => {
     queue = queue.then(async () => {
       try {
-        port.postMessage({ id: message.id, result: await handle(message) });
+        const result = await handle(message);
+        port.postMessage({ id: message.id, result }, transferable(result));
       } catch (error) {
         const e = error as Error & { code?: string };
         port.postMessage({ id: message.id, error: { message: e.message, code: e.code } });

@@ -127,6 +127,8 @@ describe('reader threads', () => {
       ['topKeys', [range(a.clientId), 'client_ip', 20, 'total']],
       ['topKeys', [range(a.clientId, [{ kind: 'in', column: 'domain_id', values: [domains[1]], negate: false }]), 'rule_name', 20, 'threats']],
       ['traffic', [range(a.clientId), HOUR]],
+      ['trafficJson', [range(a.clientId), 60_000]],
+      ['csvChunk', [range(a.clientId), null, 500, ['id', 'client_ip', 'path', 'user_agent']]],
     ];
     for (const [name, args] of cases) {
       const threaded = await (t.waap.log.run as (n: QueryName, ...x: unknown[]) => Promise<unknown>)(name, ...args);

@@ -171,14 +171,10 @@ const CSV_COLUMNS = Object.keys(EventSummary.properties);
 const CSV_HEADER = `${CSV_COLUMNS.map(csvField).join(',')}\n`;
 
 /**
- * The CSV text: the header line, then each chunk's lines as the reader thread formatted them. Each chunk
- * is a turn of the event loop of its own (the stream asks for the next one when this one has gone out).
+ * The CSV: the header line, then each chunk's lines as the reader thread formatted them. Each chunk is a
+ * turn of the event loop of its own (the stream asks for the next one when this one has gone out).
  */
-async function* csvText(chunks: AsyncIterable<string>): AsyncGenerator<Buffer> {
-  let header = true;
-  for await (const lines of chunks) {
-    yield Buffer.from(header ? CSV_HEADER + lines : lines);
-    header = false;
-  }
-  if (header) yield Buffer.from(CSV_HEADER);
+async function* csvText(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  yield Buffer.from(CSV_HEADER);
+  yield* chunks;
 }

@@ -85,15 +85,15 @@ export class RequestEventService {
   }
 
   /**
-   * Matching events newest first as CSV lines of `columns`, a chunk at a time: formatted where the events
-   * are read (a reader thread), and the next chunk read only when the caller asks for it, so a consumer
-   * that waits (a slow download) holds the reads back.
+   * Matching events newest first as CSV lines of `columns` (UTF-8), a chunk at a time: formatted where the
+   * events are read (a reader thread), and the next chunk read only when the caller asks for it, so a
+   * consumer that waits (a slow download) holds the reads back.
    */
-  async *csvChunks(filter: EventFilter, columns: string[], chunkSize = EXPORT_CHUNK): AsyncGenerator<string> {
+  async *csvChunks(filter: EventFilter, columns: string[], chunkSize = EXPORT_CHUNK): AsyncGenerator<Buffer> {
     let cursor: Cursor | null = null;
     for (;;) {
-      const chunk: { text: string; count: number; cursor: Cursor | null } = await this.log.run('csvChunk', filter, cursor, chunkSize, columns);
-      if (chunk.count > 0) yield chunk.text;
+      const chunk: { bytes: Uint8Array; count: number; cursor: Cursor | null } = await this.log.run('csvChunk', filter, cursor, chunkSize, columns);
+      if (chunk.count > 0) yield Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
       if (chunk.count < chunkSize || !chunk.cursor) return;
       cursor = chunk.cursor;
     }

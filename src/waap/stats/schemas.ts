@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/schema.js';
 import { filterQuery, timeQuery } from '../request-events/schemas.js';
+import { TRAFFIC_FIELDS } from '../request-events/log/index.js';
 
 export const STAT_DIMENSIONS = ['country', 'rule', 'org', 'ip', 'useragent', 'target'] as const;
 export type StatDimension = (typeof STAT_DIMENSIONS)[number];
@@ -32,26 +33,6 @@ export const TrafficQuery = Type.Object({
   resolution: StringEnum(['daily', 'hourly', 'minutely'] as const),
   bucket_size: Type.Optional(Type.Unsafe<number>({ type: 'integer', enum: [60, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400] })),
 });
-
-export const TRAFFIC_FIELDS = [
-  'ajax',
-  'api',
-  'ddosBlocked',
-  'origin2xx',
-  'origin3xx',
-  'originError4xx',
-  'originError5xx',
-  'monitored',
-  'uncategorized',
-  'static',
-  'originTimeout',
-  'customAllowed',
-  'total',
-  'passedToOrigin',
-  'customBlocked',
-  'policyAllowed',
-  'policyBlocked',
-] as const;
 
 export const TrafficSeries = Type.Array(
   Type.Object({

@@ -7,6 +7,7 @@ import { expectConforms } from '../../../tests/support/conformance.js';
 import { createDomain, event, ingest } from '../../../tests/support/waap.js';
 import { samples, type Sample } from '../../../tests/support/waap-oracle.js';
 import { TrafficSeries } from './schemas.js';
+import { TRAFFIC_FIELDS } from '../request-events/log/index.js';
 
 const NOW = Date.parse('2026-03-15T12:34:56.789Z');
 const DAY = 86_400_000;
@@ -99,25 +100,7 @@ function expectedStats(dimension: string, q: Query, now: number) {
 function expectedTraffic(q: Query, bucketSeconds: number, now: number) {
   const size = bucketSeconds * 1000;
   const buckets = new Map<number, Record<string, number>>();
-  const fields = [
-    'ajax',
-    'api',
-    'ddosBlocked',
-    'origin2xx',
-    'origin3xx',
-    'originError4xx',
-    'originError5xx',
-    'monitored',
-    'uncategorized',
-    'static',
-    'originTimeout',
-    'customAllowed',
-    'total',
-    'passedToOrigin',
-    'customBlocked',
-    'policyAllowed',
-    'policyBlocked',
-  ];
+  const fields = TRAFFIC_FIELDS;
   for (const s of selected(q, now)) {
     const bucket = Math.floor(s.time / size) * size;
     const b = buckets.get(bucket) ?? { timestamp: bucket / 1000, ...Object.fromEntries(fields.map((f) => [f, 0])) };

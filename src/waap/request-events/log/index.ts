@@ -14,7 +14,7 @@ import { BlockStore } from './store.js';
 export type { EventRow, FieldName } from './format.js';
 export type { Condition, EventFilter } from './filter.js';
 export type { Cursor, ListSpec, Ordering, QueryArgs, QueryName, QueryResult, StoredEvent } from './queries.js';
-export { TRAFFIC_TYPE_BITS, type KeyTotals, type TopKeys, type TrafficCounts } from './stats.js';
+export { TRAFFIC_FIELDS, trafficSeriesJson, type KeyTotals, type TopKeys, type TrafficCounts } from './stats.js';
 export { csvField } from './csv.js';
 
 export type EventLogOptions = QueryOptions;

@@ -4,7 +4,7 @@
 import { type EventRow, type FieldName, FIELD_PLACE, floorHour, HOUR_MS, INTEGER_FIELDS, Interner, PARTS } from './format.js';
 import { Block, blocksOf, countAll, load, locate, type Plan, plan, partsOf, type Query, rangeBlocks, TIME_PART } from './scan.js';
 import { decodeRow } from './decode.js';
-import { topKeysQuery, trafficQuery } from './stats.js';
+import { topKeysQuery, trafficJsonQuery, trafficQuery } from './stats.js';
 import type { EventFilter } from './filter.js';
 import { csvLines } from './csv.js';
 
@@ -283,9 +283,13 @@ export function* csvChunkQuery(
   cursor: Cursor | null,
   size: number,
   columns: string[],
-): Query<{ text: string; count: number; cursor: Cursor | null }> {
+): Query<{ bytes: Uint8Array; count: number; cursor: Cursor | null }> {
   const chunk = yield* chunkQuery(filter, cursor, size);
-  return { text: csvLines(chunk.rows, columns), count: chunk.rows.length, cursor: chunk.cursor };
+  // As UTF-8 bytes: from a reader thread they move to the main thread without a copy (text was copied
+  // twice, through the message and then into the socket's bytes, on the main thread).
+  const bytes = Buffer.from(csvLines(chunk.rows, columns));
+  // A plain view, as a reader thread's answer arrives (not a Buffer): one type from either place.
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), count: chunk.rows.length, cursor: chunk.cursor };
 }
 
 /** One event in full, by id, if it belongs to the domain and is not older than `notBefore`. */
@@ -317,6 +321,7 @@ export const QUERIES = {
   details: detailsQuery,
   topKeys: topKeysQuery,
   traffic: trafficQuery,
+  trafficJson: trafficJsonQuery,
 } as const;
 export type QueryName = keyof typeof QUERIES;
 export type QueryArgs<K extends QueryName> = Parameters<(typeof QUERIES)[K]>;
