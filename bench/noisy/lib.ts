@@ -123,9 +123,12 @@ export function memoryOf(pid: number): { rss: number; anon: number; file: number
   return { rss: kib('VmRSS') / 1024, anon: kib('RssAnon') / 1024, file: kib('RssFile') / 1024 };
 }
 
-/** CPU time (user + system, all threads) the process has used, in ms. */
-export function cpuMsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** CPU time (user + system) the process has used, in ms: all its threads, or its main thread alone. */
+export function cpuMsOf(pid: number, mainThread = false): number {
+  const fields = fs
+    .readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+    .split(') ')[1]
+    .split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 

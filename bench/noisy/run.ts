@@ -131,7 +131,8 @@ interface Measured {
   noisy: Latencies;
   perRound: { name: string; ratio: number }[][];
   noise: NoiseSummary;
-  cpu: { quiet: number; noisy: number };
+  /** Share of a core, all threads and the main thread, in the quiet and the noisy phases. */
+  cpu: { quiet: number; noisy: number; mainQuiet: number; mainNoisy: number };
 }
 
 async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Promise<Measured> {
@@ -139,17 +140,21 @@ async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Pro
   const noisy: Latencies = {};
   const perRound: { name: string; ratio: number }[][] = [];
   const noise: NoiseSummary = {};
-  const cpu = { quiet: 0, noisy: 0 };
+  const cpu = { quiet: 0, noisy: 0, mainQuiet: 0, mainNoisy: 0 };
   const pid = server.process.pid!;
   await warmUp(fixtures, kinds);
   for (let round = 1; round <= rounds; round += 1) {
     let cpu0 = cpuMsOf(pid);
+    let main0 = cpuMsOf(pid, true);
     const q = await victim(fixtures, phaseMs);
     cpu.quiet += (cpuMsOf(pid) - cpu0) / phaseMs;
+    cpu.mainQuiet += (cpuMsOf(pid, true) - main0) / phaseMs;
     const running = await startNoise(fixtures, kinds);
     cpu0 = cpuMsOf(pid);
+    main0 = cpuMsOf(pid, true);
     const n = await victim(fixtures, phaseMs);
     cpu.noisy += (cpuMsOf(pid) - cpu0) / phaseMs;
+    cpu.mainNoisy += (cpuMsOf(pid, true) - main0) / phaseMs;
     const sent = await running.stop();
     await settle(fixtures.url);
     merge(quiet, q);
@@ -169,7 +174,23 @@ async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Pro
         .join(', ')} (load average ${loadAverage()})`,
     );
   }
-  return { kinds: kinds.join(', '), quiet, noisy, perRound, noise, cpu: { quiet: cpu.quiet / rounds, noisy: cpu.noisy / rounds } };
+  const perRoundShare = (share: number) => share / rounds;
+  return {
+    kinds: kinds.join(', '),
+    quiet,
+    noisy,
+    perRound,
+    noise,
+    cpu: { quiet: perRoundShare(cpu.quiet), noisy: perRoundShare(cpu.noisy), mainQuiet: perRoundShare(cpu.mainQuiet), mainNoisy: perRoundShare(cpu.mainNoisy) },
+  };
+}
+
+/** The main thread's CPU a noise request costs: its extra time in the noisy phases over the requests sent then. */
+function mainPerNoise(m: Measured): string {
+  const sent = Object.values(m.noise).reduce((n, s) => n + s.n, 0);
+  if (sent === 0) return '';
+  const extraMs = (m.cpu.mainNoisy - m.cpu.mainQuiet) * phaseMs * rounds;
+  return ` (${(extraMs / sent).toFixed(1)} ms of the main thread a noise request)`;
 }
 
 function report(m: Measured): string[] {
@@ -187,7 +208,7 @@ function report(m: Measured): string[] {
   }
   lines.push(
     '',
-    `Server CPU: ${(m.cpu.quiet * 100).toFixed(0)}% of a core quiet, ${(m.cpu.noisy * 100).toFixed(0)}% with the noise. Noise sent (p50 / slowest ms, statuses):`,
+    `Server CPU: ${(m.cpu.quiet * 100).toFixed(0)}% of a core quiet, ${(m.cpu.noisy * 100).toFixed(0)}% with the noise; its main thread ${(m.cpu.mainQuiet * 100).toFixed(0)}% and ${(m.cpu.mainNoisy * 100).toFixed(0)}%${mainPerNoise(m)}. Noise sent (p50 / slowest ms, statuses):`,
     '',
   );
   for (const [kind, s] of Object.entries(m.noise))
