@@ -49,10 +49,36 @@ export interface ExistingSets {
 }
 
 /**
+ * Counts the RRsets an import adds to a zone as the quota counts them: a set of a record inside the zone
+ * (not its SOA) that the zone does not have yet. The apex NS set is not counted here: it is dropped when
+ * it names the platform's servers (as every exported file does), and checkPlan counts it exactly once the
+ * sets are known.
+ */
+export class NewSetCount {
+  private added = 0;
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly zone: string,
+    private readonly existing: ExistingSets,
+  ) {}
+
+  /** Counts a record's set; the problem that refuses the import once the sets pass the quota. */
+  add(name: string, type: string): string | undefined {
+    if (type === 'SOA' || !isWithin(name, this.zone)) return undefined;
+    const id = `${name} ${type}`;
+    if (this.seen.has(id)) return undefined;
+    this.seen.add(id);
+    if (name === this.zone && type === 'NS') return undefined;
+    if (this.existing.types.get(name)?.has(type) || this.existing.count + ++this.added <= QUOTAS.rrsets) return undefined;
+    return `the import would make more than ${QUOTAS.rrsets} RRsets, the quota per zone (the zone has ${this.existing.count})`;
+  }
+}
+
+/**
  * Groups records into sets; duplicates dropped, the smallest TTL of a set kept (RFC 2181 5.2). Stops at
- * the first set past the zone's quota, so a file far over it is refused without grouping the rest. The
- * apex NS set is not counted here: it is dropped when it names the platform's servers (as every exported
- * file does), and checkPlan counts it exactly once the sets are known.
+ * the first set past the zone's quota (NewSetCount), so a file far over it is refused without grouping
+ * the rest.
  */
 async function group(
   zone: string,
@@ -63,15 +89,14 @@ async function group(
 ): Promise<Map<string, PlannedSet> | { problem: string }> {
   const sets = new Map<string, PlannedSet>();
   const keys = new Map<string, Set<string>>();
-  let added = 0;
+  const count = new NewSetCount(zone, existing);
   for (const record of records) {
     if (slicer.spent()) await slicer.nextSlice();
     const id = `${record.name} ${record.type}`;
     let set = sets.get(id);
     if (!set) {
-      const apexNs = record.name === zone && record.type === 'NS';
-      if (!apexNs && !existing.types.get(record.name)?.has(record.type) && existing.count + ++added > QUOTAS.rrsets)
-        return { problem: `the import would make more than ${QUOTAS.rrsets} RRsets, the quota per zone (the zone has ${existing.count})` };
+      const problem = count.add(record.name, record.type);
+      if (problem) return { problem };
       sets.set(id, (set = { name: record.name, type: record.type, ttl: record.ttl, records: [] }));
       keys.set(id, new Set());
     }

@@ -123,6 +123,19 @@ describe('parseZoneFile on the main thread', () => {
     expect(records[0].parts).toEqual(['caf\u00e9 \u{1F600} "q"']);
   });
 
+  it('stops at the first record refused, without reading the rest of the file', async () => {
+    // Line 5 would be an error; the third record is refused first.
+    const text = '$TTL 60\na A 192.0.2.1\nb A 192.0.2.2\nc A 192.0.2.3\nd BOGUS x\n';
+    const asked: string[] = [];
+    const parsed = await parseZoneFile(text, 'example.com', (name, type) => {
+      asked.push(`${name} ${type}`);
+      return asked.length === 3 ? 'over the quota' : undefined;
+    });
+    expect(parsed.refused).toBe('over the quota');
+    expect(parsed.records.map((r) => r.name)).toEqual(['a.example.com', 'b.example.com']);
+    expect(asked).toEqual(['a.example.com A', 'b.example.com A', 'c.example.com A']);
+  });
+
   it('gives other work a turn while it reads a large file', async () => {
     const text = '$TTL 60\n' + Array.from({ length: 30_000 }, (_, i) => `h${i} A 192.0.2.${i % 250}\n`).join('');
     const { result, turns } = await turnsDuring(() => parseZoneFile(text, 'example.com'));

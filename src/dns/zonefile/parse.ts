@@ -27,7 +27,12 @@ export interface SkippedRecord {
 export interface ParsedZoneFile {
   records: ParsedRecord[];
   skipped: SkippedRecord[];
+  /** Why reading stopped early: the first record `admit` refused (the rest of the file is not read). */
+  refused?: string;
 }
+
+/** Asked for each record kept: a problem stops reading the file (a quota the file goes past). */
+export type Admit = (name: string, type: RRsetType) => string | undefined;
 
 const CLASSES = new Set(['IN', 'CH', 'HS', 'CS']);
 const MAX_TTL = 2_147_483_647;
@@ -98,8 +103,12 @@ class ZoneFileReader {
   private readonly state: State;
   readonly records: ParsedRecord[] = [];
   readonly skipped: SkippedRecord[] = [];
+  refused: string | undefined;
 
-  constructor(origin: string) {
+  constructor(
+    origin: string,
+    private readonly admit: Admit | undefined,
+  ) {
     this.state = { origin, defaultTtl: undefined, lastTtl: undefined, lastOwner: undefined };
   }
 
@@ -124,7 +133,8 @@ class ZoneFileReader {
     const ttl = head.ttl ?? state.defaultTtl ?? state.lastTtl ?? (type === 'SOA' ? Number(rdata.parts[6]) : undefined);
     if (ttl === undefined) throw new ZoneFileError(entry.line, 'the record has no TTL and no $TTL precedes it');
     state.lastTtl = ttl;
-    this.records.push({ line: entry.line, name: head.name, type, ttl, parts: rdata.parts });
+    this.refused = this.admit?.(head.name, type);
+    if (this.refused === undefined) this.records.push({ line: entry.line, name: head.name, type, ttl, parts: rdata.parts });
   }
 }
 
@@ -132,13 +142,15 @@ const withoutBom = (text: string) => text.replace(/^\uFEFF/, '');
 
 /**
  * The records of a zone file. It runs on the server's main thread, so other requests get a turn whenever
- * a slice of work is spent (a file of 30,000 records held the server for about half a second in one piece).
+ * a slice of work is spent (a file of 30,000 records held the server for about half a second in one piece),
+ * and it stops at the first record `admit` refuses: a file far over a quota is not read to its end.
  */
-export async function parseZoneFile(text: string, origin: string): Promise<ParsedZoneFile> {
-  const reader = new ZoneFileReader(origin);
+export async function parseZoneFile(text: string, origin: string, admit?: Admit): Promise<ParsedZoneFile> {
+  const reader = new ZoneFileReader(origin, admit);
   const slicer = new TimeSlicer();
   for (const entry of entries(withoutBom(text))) {
     reader.read(entry);
+    if (reader.refused !== undefined) return { records: reader.records, skipped: reader.skipped, refused: reader.refused };
     if (slicer.spent()) await slicer.nextSlice();
   }
   return { records: reader.records, skipped: reader.skipped };

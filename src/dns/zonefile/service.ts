@@ -8,7 +8,7 @@ import type { ZoneRow } from '../common/tables.js';
 import type { RRsetType } from '../rrsets/content.js';
 import type { RRsetStore, RRsetWrite, StoredRRset } from '../rrsets/store.js';
 import type { ZoneFinder } from '../zones/finder.js';
-import { type ImportPlan, type PlannedSet, planImport } from './import.js';
+import { type ImportPlan, NewSetCount, type PlannedSet, planImport } from './import.js';
 import { parseZoneFile } from './parse.js';
 import { ZoneFileError } from './tokens.js';
 import { writeZoneFile } from './write.js';
@@ -91,16 +91,19 @@ export class ZoneFileService {
   }
 
   private async plan(zone: ZoneRow, text: string, current: StoredRRset[]): Promise<ImportPlan> {
+    const types = new Map<string, Set<string>>();
+    for (const { row } of current) types.set(row.name, (types.get(row.name) ?? new Set()).add(row.type));
+    const existing = { types, count: current.length };
+    // Counted as the file is read too, so a file far over the quota is refused without reading the rest.
+    const count = new NewSetCount(zone.name, existing);
     let parsed;
     try {
-      parsed = await parseZoneFile(text, zone.name);
+      parsed = await parseZoneFile(text, zone.name, (name, type) => count.add(name, type));
     } catch (error) {
       if (error instanceof ZoneFileError) throw badRequest(`Zone file ${error.message}`);
       throw error;
     }
-    const existing = new Map<string, Set<string>>();
-    for (const { row } of current) existing.set(row.name, (existing.get(row.name) ?? new Set()).add(row.type));
-    const plan = await planImport(zone.name, parsed, { types: existing, count: current.length });
+    const plan = parsed.refused !== undefined ? { problem: parsed.refused } : await planImport(zone.name, parsed, existing);
     if ('problem' in plan) throw badRequest(`Zone file refused: ${plan.problem}`);
     return plan;
   }

@@ -116,6 +116,10 @@ describe('import', () => {
     const over = await importText('quota.example', `$TTL 60\n${lines(QUOTAS.rrsets)}\n`);
     expect(over.statusCode).toBe(400);
     expect(over.body).toContain(`more than ${QUOTAS.rrsets} RRsets`);
+    // Refused at the first set past the quota: a line after it that would not parse is never read.
+    const farOver = await importText('quota.example', `$TTL 60\n${lines(QUOTAS.rrsets)}\nbroken A not-an-address\n`);
+    expect(farOver.statusCode).toBe(400);
+    expect(farOver.body).toContain(`more than ${QUOTAS.rrsets} RRsets`);
     expect(await sets('quota.example')).toHaveLength(1);
     // Sets the file replaces do not count twice: the zone's one set plus 9,999 new ones fit, and the
     // platform's own apex NS (in every exported file) is dropped, not counted.
