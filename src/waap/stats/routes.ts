@@ -32,10 +32,10 @@ export function statsRoutes(app: FastifyInstance, stats: StatsService): void {
       },
     },
     async (request, reply) => {
-      // The response schema's JSON (compact, keys in its order), made by the service: bytes made in a
-      // reader thread, or text streamed a time slice at a time as it is made on the main thread (a
-      // minute's resolution over 30 days is about 10 MB, which serialised at once held the event loop for
-      // a tenth of a second and more).
+      // The response schema's JSON (compact, keys in its order), made by the service: all its bytes from
+      // a reader thread, or its pieces streamed a time slice at a time as they are made on the main
+      // thread (a minute's resolution over 30 days is about 12 MB, which serialised at once held the
+      // event loop for a tenth of a second and more).
       const json = await stats.trafficJson(principalOf(request).clientId, request.query);
       const body = Buffer.isBuffer(json) ? json : Readable.from(json, { objectMode: false, highWaterMark: 1 });
       return reply.type('application/json; charset=utf-8').send(body);

@@ -72,9 +72,9 @@ export function* topKeysQuery(filter: EventFilter, field: FieldName, top: number
 
 /**
  * Events per time bucket, decision, status class and traffic types, column by column (one entry per
- * combination met), in order of bucket: typed arrays cross from a reader thread as one copy each, where
- * an object per combination (hundreds of thousands at a minute's resolution over 30 days) had to be
- * rebuilt one by one on the main thread.
+ * combination met), in order of bucket: typed arrays, not an object per combination (hundreds of
+ * thousands at a minute's resolution over 30 days). A reader thread turns them into the series' JSON
+ * itself (trafficJsonQuery); the main thread does so only when the queries run there.
  */
 export interface TrafficCounts {
   /** The decisions met; `decision` holds indexes into it. */
