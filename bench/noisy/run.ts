@@ -174,14 +174,14 @@ async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Pro
         .join(', ')} (load average ${loadAverage()})`,
     );
   }
-  const perRoundShare = (share: number) => share / rounds;
+  const average = (share: number) => share / rounds;
   return {
     kinds: kinds.join(', '),
     quiet,
     noisy,
     perRound,
     noise,
-    cpu: { quiet: perRoundShare(cpu.quiet), noisy: perRoundShare(cpu.noisy), mainQuiet: perRoundShare(cpu.mainQuiet), mainNoisy: perRoundShare(cpu.mainNoisy) },
+    cpu: { quiet: average(cpu.quiet), noisy: average(cpu.noisy), mainQuiet: average(cpu.mainQuiet), mainNoisy: average(cpu.mainNoisy) },
   };
 }
 

@@ -177,8 +177,15 @@ const BUCKET_START = ascii('{"timestamp":');
 const KEY_BYTES = TRAFFIC_FIELDS.map((field) => ascii(`,"${field}":`));
 const COMMA = 44;
 const BUCKET_END = 125; // }
-/** The most bytes one bucket takes: its keys, 18 numbers of at most 22 characters, braces and a comma. */
-const MAX_BUCKET_BYTES = BUCKET_START.length + KEY_BYTES.reduce((n, key) => n + key.length, 0) + 18 * 22 + 2;
+/** The most bytes one bucket takes: its keys, 18 numbers of at most 24 characters (JSON's longest, `-1.2345678901234567e-308`), the closing brace and a comma. */
+const MAX_BUCKET_BYTES = BUCKET_START.length + KEY_BYTES.reduce((n, key) => n + key.length, 0) + 18 * 24 + 2;
+/** The counter each decision adds to besides the totals (none for a decision the series has no counter for). */
+const DECISION_FIELD = new Map([
+  ['blocked', FIELD.policyBlocked],
+  ['passed', FIELD.uncategorized],
+  ['monitored', FIELD.monitored],
+  ['allowed', FIELD.customAllowed],
+]);
 
 /**
  * The traffic series as JSON: an array of the buckets with events, oldest first, each its `timestamp`
@@ -189,17 +196,7 @@ const MAX_BUCKET_BYTES = BUCKET_START.length + KEY_BYTES.reduce((n, key) => n + 
  */
 export function* trafficSeriesJson(counts: TrafficCounts, bucketsPerPiece = 64): Generator<Buffer> {
   const values: number[] = TRAFFIC_FIELDS.map(() => 0);
-  const decisionField = counts.decisions.map((d) =>
-    d === 'blocked'
-      ? FIELD.policyBlocked
-      : d === 'passed'
-        ? FIELD.uncategorized
-        : d === 'monitored'
-          ? FIELD.monitored
-          : d === 'allowed'
-            ? FIELD.customAllowed
-            : -1,
-  );
+  const decisionField = counts.decisions.map((d) => DECISION_FIELD.get(d) ?? -1);
   const pieceBytes = Math.min(bucketsPerPiece, Math.max(counts.bucket.length, 1)) * MAX_BUCKET_BYTES + 2;
   let piece = Buffer.allocUnsafe(pieceBytes);
   let at = 0;
