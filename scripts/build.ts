@@ -6,6 +6,7 @@
 //   dist/server.cjs.v8-cache  that cache, made here by starting the built server once
 //   dist/index.mjs    the library (`startEdgeplane` for in-process use), also one file
 //   dist/waap-query-worker.cjs  the WAAP request log's reader threads
+//   dist/waap-ingest-worker.cjs the thread large WAAP ingestion bodies are parsed in
 //   dist/cdn-match-worker.cjs   the thread CDN rule patterns are matched in
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
@@ -108,12 +109,18 @@ report(
 
 // The code worker threads run, each found beside the server's (and the library's) bundle (see
 // moduleWorker in src/platform/workers.ts): the WAAP request log's reader threads and the thread CDN rule
-// patterns are matched in (src/cdn/options/matcher.ts). One bundle each; nothing shared between them.
+// patterns are matched in (src/cdn/options/matcher.ts), and the thread large WAAP ingestion bodies are
+// parsed in (src/waap/request-events/ingest.ts). One bundle each; nothing shared between them.
+// The validation libraries (the ingestion thread's record validator and the platform's validation module
+// it comes with) are left to Node's resolution, as dependencies: bundled, they were copied into the
+// package a third time (about 500 KB); a thread loads them once, when it starts, off the main thread.
 report(
   await build({
     ...common,
+    external: [...external, 'ajv', 'ajv-formats', 'fast-json-stringify', 'typebox'],
     entryPoints: {
       'waap-query-worker': 'src/waap/request-events/log/query-worker.ts',
+      'waap-ingest-worker': 'src/waap/request-events/ingest-thread.ts',
       'cdn-match-worker': 'src/cdn/options/match-thread.ts',
     },
     outdir: dist,
@@ -151,6 +158,7 @@ report(
 await writeSchemaCode();
 await writeCodeCache();
 await checkQueryThreads();
+await checkIngestThread();
 // Last: only a complete build that got this far counts as current.
 if (!bundleOnly) fs.writeFileSync(fingerprintFile, fingerprint);
 
@@ -195,6 +203,19 @@ function send(method: string, url: string, headers: Record<string, string> = {},
   });
 }
 
+/** A POST of `body` as `contentType`; resolves with the status and the answer's text. */
+function post(url: string, headers: Record<string, string>, contentType: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': contentType } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (piece: string) => (text += piece));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    request.on('error', reject).end(body);
+  });
+}
+
 /**
  * Every route's request validators and response serialisers, compiled now and written as code into
  * dist/schema-code.pack (see src/platform/schema-code.ts): a route's first call then loads its code instead
@@ -210,7 +231,7 @@ async function writeSchemaCode(): Promise<void> {
   const { SchemaCodeWriter } = await import('../src/platform/schema-code-writer.js');
   const { SCHEMA_CODE_FILE } = await import('../src/platform/schema-code.js');
   const { makeCatalogueAjv } = await import('../src/catalogue-engine/validate.js');
-  const { makeRecordAjv } = await import('../src/waap/request-events/ingest.js');
+  const { makeRecordAjv } = await import('../src/waap/request-events/records.js');
   const config = loadConfig({}, { memory: true, adminToken: 'build-schema-code-operator', logLevel: 'error' });
   const db = await openAndMigrate(config);
   const writer = new SchemaCodeWriter({
@@ -268,6 +289,23 @@ async function writeCodeCache(): Promise<void> {
   if ((await server.stop()) !== 0) throw new Error('the built server did not stop cleanly');
   const cache = path.join(dist, 'server.cjs.v8-cache');
   console.log(`${path.relative(root, cache).padEnd(28)} ${(fs.statSync(cache).size / 1024).toFixed(0).padStart(6)} KiB`);
+}
+
+/**
+ * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs: one such body
+ * (lines refused for missing fields, so nothing needs a domain), so a bundle whose thread cannot start or
+ * load the record validator fails the build, not a user.
+ */
+async function checkIngestThread(): Promise<void> {
+  const server = await startBuilt(['--memory'], { EDGEPLANE_API_KEY: 'build-check-key', EDGEPLANE_ADMIN_TOKEN: 'build-check-operator' });
+  const lines = 10_000;
+  const body = '{"domain_id":1}\n'.repeat(lines);
+  const answer = await post(`${server.url}/_edgeplane/waap/events`, { authorization: 'APIKey build-check-operator' }, 'application/x-ndjson', body);
+  await server.stop();
+  const report = answer.status === 200 ? (JSON.parse(answer.text) as { rejected: number; errors: { detail: string }[] }) : undefined;
+  if (!report || report.rejected !== lines || !/required/.test(report.errors[0]?.detail ?? ''))
+    throw new Error(`the built server's ingestion thread answered ${answer.status} ${answer.text.slice(0, 300)}`);
+  console.log('dist/waap-ingest-worker.cjs   parses an ingestion in its thread');
 }
 
 /**

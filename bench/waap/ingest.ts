@@ -19,7 +19,8 @@ import { Clock } from '../../src/platform/clock.js';
 import { dropPostgresSchema, type Database } from '../../src/platform/db/index.js';
 import { openAndMigrate } from '../../src/server.js';
 import { TrafficGenerator } from '../../src/waap/request-events/generator.js';
-import { EventIngestor, toRow, type DomainInfo } from '../../src/waap/request-events/ingest.js';
+import { EventIngestor } from '../../src/waap/request-events/ingest.js';
+import { toRow, type DomainInfo } from '../../src/waap/request-events/records.js';
 import { EventLog, type EventRow } from '../../src/waap/request-events/log/index.js';
 import type { IngestRecord } from '../../src/waap/request-events/schemas.js';
 

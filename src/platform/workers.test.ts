@@ -6,11 +6,13 @@ import { serveWorkerCalls, WorkerPool, WorkerTimeout } from './workers.js';
 
 // A thread that answers `{echo}` at once, never answers `{spin: true}` (it loops for ever) and dies on
 // `{crash: true}` (an uncaught error).
+// `{bytes}` is answered with their count and sum.
 const SOURCE = `
 const { parentPort, threadId } = require('node:worker_threads');
-parentPort.on('message', ({ id, spin, crash, echo }) => {
+parentPort.on('message', ({ id, spin, crash, echo, bytes }) => {
   if (spin) for (;;) {}
   if (crash) throw new Error('thread crashed');
+  if (bytes) return parentPort.postMessage({ id, result: { length: bytes.length, sum: bytes.reduce((a, b) => a + b, 0) } });
   parentPort.postMessage({ id, result: { echo, threadId } });
 });
 `;
@@ -53,6 +55,27 @@ describe('WorkerPool time limit', () => {
     const answer = await one.call<{ echo: string; threadId: number }>({ echo: 'after' });
     expect(answer.echo).toBe('after');
     expect(answer.threadId).not.toBe(first.threadId);
+  });
+});
+
+describe('WorkerPool calls that move memory', () => {
+  it('moves the listed memory to the thread (the caller no longer has it)', async () => {
+    const one = pool(1);
+    const bytes = new Uint8Array(1024).fill(3);
+    const answer = await one.call<{ length: number; sum: number }>({ bytes }, { transfer: [bytes.buffer] });
+    expect(answer).toEqual({ length: 1024, sum: 3072 });
+    expect(bytes.byteLength).toBe(0);
+  });
+
+  it('fails, rather than sends again empty, a moved call queued behind one past its time', async () => {
+    const one = pool(1);
+    const stuck = one.call({ spin: true }, { timeoutMs: 200 });
+    const bytes = new Uint8Array(16).fill(1);
+    const moved = one.call({ bytes }, { transfer: [bytes.buffer] });
+    const copied = one.call<{ length: number }>({ bytes: new Uint8Array(8) });
+    await expect(stuck).rejects.toBeInstanceOf(WorkerTimeout);
+    await expect(moved).rejects.toBeInstanceOf(WorkerTimeout);
+    expect((await copied).length).toBe(8);
   });
 });
 

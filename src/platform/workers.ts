@@ -18,6 +18,8 @@ export interface WorkerSpec {
 
 interface Pending {
   message: Record<string, unknown>;
+  /** Memory moved to the thread with the message (see CallOptions.transfer). */
+  transfer?: ArrayBuffer[];
   resolve(value: unknown): void;
   reject(error: Error): void;
   timer?: NodeJS.Timeout;
@@ -43,6 +45,11 @@ export class WorkerTimeout extends Error {
 export interface CallOptions {
   /** Past this, the call fails with WorkerTimeout and its thread is replaced (the calls queued behind it go to the new one). */
   timeoutMs?: number;
+  /**
+   * Memory of the message moved to the thread instead of copied (it is detached here). Such a call cannot
+   * be sent again to a replacement thread: if the thread is replaced before answering, the call fails.
+   */
+  transfer?: ArrayBuffer[];
 }
 
 /**
@@ -118,13 +125,18 @@ export class WorkerPool {
     void slot.worker.terminate();
     if (this.closed) return;
     this.spawn(slot);
-    for (const [queuedId, call] of queued) this.post(slot, queuedId, call);
+    for (const [queuedId, call] of queued) {
+      if (call.transfer?.length) {
+        clearTimeout(call.timer);
+        call.reject(new WorkerTimeout(`a call queued behind one that took over ${timeoutMs} ms had moved its data to the replaced thread`));
+      } else this.post(slot, queuedId, call);
+    }
   }
 
   private post(slot: Slot, id: number, call: Pending): void {
     slot.pending.set(id, call);
     slot.worker.ref();
-    slot.worker.postMessage({ ...call.message, id });
+    slot.worker.postMessage({ ...call.message, id }, call.transfer);
   }
 
   call<R>(message: Record<string, unknown>, options: CallOptions = {}): Promise<R> {
@@ -136,7 +148,7 @@ export class WorkerPool {
     const slot = chosen;
     const id = ++this.ids;
     return new Promise<R>((resolve, reject) => {
-      const call: Pending = { message, resolve: resolve as (value: unknown) => void, reject };
+      const call: Pending = { message, transfer: options.transfer, resolve: resolve as (value: unknown) => void, reject };
       if (options.timeoutMs !== undefined) {
         // Counted from when the call is sent; a call queued behind a slow one shares its wait.
         call.timer = setTimeout(() => this.expire(slot, id, options.timeoutMs!), options.timeoutMs);

@@ -12,7 +12,8 @@ import { domainRoutes } from './domains/routes.js';
 import { DomainService } from './domains/service.js';
 import { DomainStore } from './domains/store.js';
 import { generateTraffic, type GenerateOptions } from './request-events/generator.js';
-import { EventIngestor, recordValidator } from './request-events/ingest.js';
+import { EventIngestor } from './request-events/ingest.js';
+import { recordValidator } from './request-events/records.js';
 import { EventLog } from './request-events/log/index.js';
 import { CompactionJob, RetentionJob } from './request-events/maintenance.js';
 import { INGEST_BODY_LIMIT, requestEventControlRoutes, requestEventRoutes } from './request-events/routes.js';
@@ -88,6 +89,7 @@ export function createWaap({ db, clock, config, schemaCode }: PlatformDeps & { s
         await compaction.stop();
         await log.close();
         await inflater.close();
+        await ingestor.close();
       });
     },
   };

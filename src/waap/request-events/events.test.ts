@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../tests/support/app.js';
 import { expectConforms } from '../../../tests/support/conformance.js';
 import { createDomain, event, ingest, rid } from '../../../tests/support/waap.js';
-import { recordValidator } from './ingest.js';
+import { recordValidator } from './records.js';
 import { TrafficGenerator } from './generator.js';
 import { csvField } from './log/index.js';
 import { EXPORT_CHUNK } from './service.js';

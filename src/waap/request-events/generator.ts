@@ -3,7 +3,7 @@
 // a JS challenge. The same seed always gives the same events (ids included).
 import type { Clock } from '../../platform/clock.js';
 import { CATALOGUE, type Attack, type Org, type Agent } from './generator-data.js';
-import { BATCH, toRow, type DomainInfo } from './ingest.js';
+import { BATCH, toRow, type DomainInfo } from './records.js';
 import type { IngestRecord } from './schemas.js';
 import type { EventRow } from './log/index.js';
 

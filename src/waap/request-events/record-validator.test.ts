@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SchemaCodePack } from '../../platform/schema-code.js';
 import { SchemaCodeWriter } from '../../platform/schema-code-writer.js';
 import { TrafficGenerator } from './generator.js';
-import { makeRecordAjv, RECORD_SCHEMA, recordValidator } from './ingest.js';
+import { makeRecordAjv, RECORD_SCHEMA, recordValidator } from './records.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-record-code-'));
 const file = path.join(dir, 'schema-code.pack');

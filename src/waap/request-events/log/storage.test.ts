@@ -13,7 +13,7 @@ import { listQuery, type Query } from './queries.js';
 import { BlockCache, runAsync, runSync } from './reader.js';
 import { PostgresBlockReads, SqliteBlockReads } from './reads.js';
 import { BlockStore, BULK_CACHE_LINGER_MS } from './store.js';
-import { toRow } from '../ingest.js';
+import { toRow } from '../records.js';
 import { testDatabaseUrl } from '../../../config.js';
 import type { IngestRecord } from '../schemas.js';
 
