@@ -58,6 +58,16 @@ describe('WorkerPool time limit', () => {
   });
 });
 
+describe('WorkerPool close', () => {
+  it('fails the calls its threads had not answered, instead of leaving them waiting for ever', async () => {
+    const one = new WorkerPool(() => ({ source: SOURCE, eval: true, workerData: null }), 1);
+    const stuck = one.call({ spin: true });
+    await one.close();
+    await expect(stuck).rejects.toThrow('the worker pool is closed');
+    await expect(one.call({ echo: 'late' })).rejects.toThrow('the worker pool is closed');
+  });
+});
+
 describe('WorkerPool calls that move memory', () => {
   it('moves the listed memory to the thread (the caller no longer has it)', async () => {
     const one = pool(1);

@@ -158,9 +158,16 @@ export class WorkerPool {
     });
   }
 
+  /** Stops the threads; calls not answered yet fail (a stopped thread never answers them). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const slot of this.slots) for (const call of slot.pending.values()) clearTimeout(call.timer);
+    for (const slot of this.slots) {
+      for (const call of slot.pending.values()) {
+        clearTimeout(call.timer);
+        call.reject(new Error('the worker pool is closed'));
+      }
+      slot.pending.clear();
+    }
     await Promise.all(this.slots.map(({ worker }) => worker.terminate()));
   }
 }
