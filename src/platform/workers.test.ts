@@ -61,9 +61,10 @@ describe('WorkerPool time limit', () => {
 describe('WorkerPool close', () => {
   it('fails the calls its threads had not answered, instead of leaving them waiting for ever', async () => {
     const one = new WorkerPool(() => ({ source: SOURCE, eval: true, workerData: null }), 1);
-    const stuck = one.call({ spin: true });
+    // The expectation is attached before the close, which rejects the call.
+    const stuck = expect(one.call({ spin: true })).rejects.toThrow('the worker pool is closed');
     await one.close();
-    await expect(stuck).rejects.toThrow('the worker pool is closed');
+    await stuck;
     await expect(one.call({ echo: 'late' })).rejects.toThrow('the worker pool is closed');
   });
 });

@@ -98,6 +98,23 @@ describe('EventIngestor: a body read in the parsing thread or on the main thread
     expect(inline.report.rejected).toBeGreaterThan(120_000);
   });
 
+  it('answers 503 when the thread stops while pieces are asked ahead, and keeps the batches already written', async () => {
+    let ingestor: EventIngestor | undefined;
+    const log = new MemoryLog();
+    // The first batch is written, then the thread stops with pieces asked for and not taken.
+    const stopping = {
+      insert: async (rows: readonly EventRow[]) => {
+        const inserted = await log.insert(rows);
+        await ingestor!.close();
+        return inserted;
+      },
+    };
+    ingestor = new EventIngestor(stopping, lookup, clock, undefined, undefined, { threadFromBytes: 0 });
+    const text = body(60_000);
+    await expect(ingestor.ingest(Buffer.from(text))).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(log.rows.length).toBeGreaterThan(0);
+  });
+
   it('leaves the caller its body: the thread reads a copy', async () => {
     const sent = Buffer.from(body(200));
     const before = Buffer.from(sent);

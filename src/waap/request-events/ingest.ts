@@ -104,7 +104,13 @@ export class EventIngestor {
     const key = ++this.bodies;
     const copy = new Uint8Array(body.length);
     copy.set(body);
-    const ask = (call: ParseCall, transfer?: ArrayBuffer[]) => pool.call<ThreadPiece>(call as unknown as Record<string, unknown>, { transfer });
+    const ask = (call: ParseCall, transfer?: ArrayBuffer[]) => {
+      const piece = pool.call<ThreadPiece>(call as unknown as Record<string, unknown>, { transfer });
+      // Handled now, awaited later: pieces asked ahead all fail at once when the thread dies or the server
+      // closes, and one left without a handler meanwhile would be an unhandled rejection (the process ends).
+      piece.catch(() => {});
+      return piece;
+    };
     const asked = [ask({ op: 'open', key, body: copy, window, limits: THREAD_PIECE }, [copy.buffer])];
     try {
       for (let ended = false; !ended;) {
@@ -115,7 +121,6 @@ export class EventIngestor {
         yield { ...parsed, rows: fromColumns(columns) as UnplacedRow[] };
       }
     } finally {
-      for (const piece of asked) piece.catch(() => {});
       void pool.call({ op: 'close', key }).catch(() => {});
     }
   }
