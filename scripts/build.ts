@@ -7,6 +7,7 @@
 //   dist/index.mjs    the library (`startEdgeplane` for in-process use), also one file
 //   dist/waap-query-worker.cjs  the WAAP request log's reader threads
 //   dist/waap-ingest-worker.cjs the thread large WAAP ingestion bodies are parsed in
+//   dist/dns-zonefile-worker.cjs the thread large imported zone files are read in
 //   dist/cdn-match-worker.cjs   the thread CDN rule patterns are matched in
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
@@ -109,8 +110,9 @@ report(
 
 // The code worker threads run, each found beside the server's (and the library's) bundle (see
 // moduleWorker in src/platform/workers.ts): the WAAP request log's reader threads and the thread CDN rule
-// patterns are matched in (src/cdn/options/matcher.ts), and the thread large WAAP ingestion bodies are
-// parsed in (src/waap/request-events/ingest.ts). One bundle each; nothing shared between them.
+// patterns are matched in (src/cdn/options/matcher.ts), the thread large WAAP ingestion bodies are
+// parsed in (src/waap/request-events/ingest.ts) and the one large zone files are read in
+// (src/dns/zonefile/reading.ts). One bundle each; nothing shared between them.
 // The validation libraries (the ingestion thread's record validator and the platform's validation module
 // it comes with) are left to Node's resolution, as dependencies: bundled, they were copied into the
 // package a third time (about 500 KB); a thread loads them once, when it starts, off the main thread.
@@ -121,6 +123,7 @@ report(
     entryPoints: {
       'waap-query-worker': 'src/waap/request-events/log/query-worker.ts',
       'waap-ingest-worker': 'src/waap/request-events/ingest-thread.ts',
+      'dns-zonefile-worker': 'src/dns/zonefile/parse-thread.ts',
       'cdn-match-worker': 'src/cdn/options/match-thread.ts',
     },
     outdir: dist,
@@ -158,7 +161,7 @@ report(
 await writeSchemaCode();
 await writeCodeCache();
 await checkQueryThreads();
-await checkIngestThread();
+await checkWorkerThreads();
 // Last: only a complete build that got this far counts as current.
 if (!bundleOnly) fs.writeFileSync(fingerprintFile, fingerprint);
 
@@ -292,20 +295,37 @@ async function writeCodeCache(): Promise<void> {
 }
 
 /**
- * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs: one such body
- * (lines refused for missing fields, so nothing needs a domain), so a bundle whose thread cannot start or
- * load the record validator fails the build, not a user.
+ * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs, and large zone
+ * files read in one running dist/dns-zonefile-worker.cjs: one of each (ingested lines refused for missing
+ * fields, so nothing needs a domain; a zone file of 5,000 records), so a bundle whose thread cannot start
+ * or load what it needs fails the build, not a user.
  */
-async function checkIngestThread(): Promise<void> {
+async function checkWorkerThreads(): Promise<void> {
   const server = await startBuilt(['--memory'], { EDGEPLANE_API_KEY: 'build-check-key', EDGEPLANE_ADMIN_TOKEN: 'build-check-operator' });
-  const lines = 10_000;
-  const body = '{"domain_id":1}\n'.repeat(lines);
-  const answer = await post(`${server.url}/_edgeplane/waap/events`, { authorization: 'APIKey build-check-operator' }, 'application/x-ndjson', body);
-  await server.stop();
-  const report = answer.status === 200 ? (JSON.parse(answer.text) as { rejected: number; errors: { detail: string }[] }) : undefined;
-  if (!report || report.rejected !== lines || !/required/.test(report.errors[0]?.detail ?? ''))
-    throw new Error(`the built server's ingestion thread answered ${answer.status} ${answer.text.slice(0, 300)}`);
-  console.log('dist/waap-ingest-worker.cjs   parses an ingestion in its thread');
+  try {
+    const lines = 10_000;
+    const ingested = await post(
+      `${server.url}/_edgeplane/waap/events`,
+      { authorization: 'APIKey build-check-operator' },
+      'application/x-ndjson',
+      '{"domain_id":1}\n'.repeat(lines),
+    );
+    const report = ingested.status === 200 ? (JSON.parse(ingested.text) as { rejected: number; errors: { detail: string }[] }) : undefined;
+    if (!report || report.rejected !== lines || !/required/.test(report.errors[0]?.detail ?? ''))
+      throw new Error(`the built server's ingestion thread answered ${ingested.status} ${ingested.text.slice(0, 300)}`);
+    console.log('dist/waap-ingest-worker.cjs   parses an ingestion in its thread');
+
+    const client = { authorization: 'APIKey build-check-key' };
+    const zone = await post(`${server.url}/dns/v2/zones`, client, 'application/json', JSON.stringify({ name: 'build-check.example' }));
+    if (zone.status !== 200) throw new Error(`the built server answered a zone create with ${zone.status} ${zone.text.slice(0, 300)}`);
+    const records = Array.from({ length: 5_000 }, (_, i) => `host-${i} IN A 192.0.2.${i % 250}`).join('\n');
+    const imported = await post(`${server.url}/dns/v2/zones/build-check.example/import`, client, 'text/plain', `$TTL 300\n${records}\n`);
+    if (imported.status !== 200 || (JSON.parse(imported.text) as { imported?: { rrsets?: number } }).imported?.rrsets !== 5_000)
+      throw new Error(`the built server's zone-file thread answered ${imported.status} ${imported.text.slice(0, 300)}`);
+    console.log('dist/dns-zonefile-worker.cjs  reads a zone file in its thread');
+  } finally {
+    await server.stop();
+  }
 }
 
 /**

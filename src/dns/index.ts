@@ -69,6 +69,7 @@ export function createDns({ db, clock }: PlatformDeps): DnsProduct {
       dnssecRoutes(app, dnssec);
       statisticsRoutes(app, statistics);
       await zoneFileRoutes(app, files);
+      app.addHook('onClose', () => files.close());
       rrsetRoutes(app, rrsets);
       await mappingRoutes(app, mappings);
       lookupRoutes(app, lookup);

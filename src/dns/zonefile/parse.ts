@@ -141,9 +141,10 @@ class ZoneFileReader {
 const withoutBom = (text: string) => text.replace(/^\uFEFF/, '');
 
 /**
- * The records of a zone file. It runs on the server's main thread, so other requests get a turn whenever
- * a slice of work is spent (a file of 30,000 records held the server for about half a second in one piece),
- * and it stops at the first record `admit` refuses: a file far over a quota is not read to its end.
+ * The records of a zone file. A small file is read on the server's main thread, so other requests get a
+ * turn whenever a slice of work is spent (a file of 30,000 records held the server for about half a second
+ * in one piece); a large one in a thread of its own (reading.ts). It stops at the first record `admit`
+ * refuses: a file far over a quota is not read to its end.
  */
 export async function parseZoneFile(text: string, origin: string, admit?: Admit): Promise<ParsedZoneFile> {
   const reader = new ZoneFileReader(origin, admit);

@@ -8,9 +8,8 @@ import type { ZoneRow } from '../common/tables.js';
 import type { RRsetType } from '../rrsets/content.js';
 import type { RRsetStore, RRsetWrite, StoredRRset } from '../rrsets/store.js';
 import type { ZoneFinder } from '../zones/finder.js';
-import { type ImportPlan, NewSetCount, type PlannedSet, planImport } from './import.js';
-import { parseZoneFile } from './parse.js';
-import { ZoneFileError } from './tokens.js';
+import { type ImportPlan, type PlannedSet, planImport } from './import.js';
+import { ZoneFileReading } from './reading.js';
 import { writeZoneFile } from './write.js';
 
 export interface ImportResult {
@@ -55,7 +54,12 @@ export class ZoneFileService {
     private readonly finder: ZoneFinder,
     private readonly rrsets: RRsetStore,
     private readonly clock: Clock,
+    private readonly reading = new ZoneFileReading(),
   ) {}
+
+  close(): Promise<void> {
+    return this.reading.close();
+  }
 
   async export(principal: Principal, zoneName: string): Promise<{ raw_zone: string }> {
     const zone = await this.finder.owned(principal, zoneName);
@@ -93,17 +97,9 @@ export class ZoneFileService {
   private async plan(zone: ZoneRow, text: string, current: StoredRRset[]): Promise<ImportPlan> {
     const types = new Map<string, Set<string>>();
     for (const { row } of current) types.set(row.name, (types.get(row.name) ?? new Set()).add(row.type));
-    const existing = { types, count: current.length };
-    // Counted as the file is read too, so a file far over the quota is refused without reading the rest.
-    const count = new NewSetCount(zone.name, existing);
-    let parsed;
-    try {
-      parsed = await parseZoneFile(text, zone.name, (name, type) => count.add(name, type));
-    } catch (error) {
-      if (error instanceof ZoneFileError) throw badRequest(`Zone file ${error.message}`);
-      throw error;
-    }
-    const plan = parsed.refused !== undefined ? { problem: parsed.refused } : await planImport(zone.name, parsed, existing);
+    const read = await this.reading.read({ text, origin: zone.name, types: [...types].map(([name, set]) => [name, [...set]]), count: current.length });
+    if ('syntaxError' in read) throw badRequest(`Zone file ${read.syntaxError}`);
+    const plan = 'refused' in read ? { problem: read.refused } : await planImport(zone.name, read.parsed, { types, count: current.length });
     if ('problem' in plan) throw badRequest(`Zone file refused: ${plan.problem}`);
     return plan;
   }
