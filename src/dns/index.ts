@@ -25,6 +25,7 @@ import { statisticsRoutes } from './statistics/routes.js';
 import { StatisticsService } from './statistics/service.js';
 import { CountStore } from './statistics/store.js';
 import { zoneFileRoutes } from './zonefile/routes.js';
+import { ZoneFileReading } from './zonefile/reading.js';
 import { ZoneFileService } from './zonefile/service.js';
 import { ZoneFinder } from './zones/finder.js';
 import { zoneRoutes } from './zones/routes.js';
@@ -45,7 +46,7 @@ export function createDns({ db, clock }: PlatformDeps): DnsProduct {
   const dnssec = new DnssecService(finder, new KeyStore(db.kysely), authority, clock);
   const zones = new ZoneService(zoneStore, rrsetStore, finder, dnssec, clock);
   const rrsets = new RRsetService(rrsetStore, finder, clock);
-  const files = new ZoneFileService(finder, rrsetStore, clock);
+  const files = new ZoneFileService(finder, rrsetStore, clock, new ZoneFileReading());
   const statistics = new StatisticsService(finder, new CountStore(db.kysely), clock);
   const mappings = new MappingService(new MappingStore(db.kysely), clock);
   const lookup = new LookupService(resolver, authority, zoneStore);

@@ -9,7 +9,7 @@ import type { RRsetType } from '../rrsets/content.js';
 import type { RRsetStore, RRsetWrite, StoredRRset } from '../rrsets/store.js';
 import type { ZoneFinder } from '../zones/finder.js';
 import { type ImportPlan, type PlannedSet, planImport } from './import.js';
-import { ZoneFileReading } from './reading.js';
+import type { ZoneFileReading } from './reading.js';
 import { writeZoneFile } from './write.js';
 
 export interface ImportResult {
@@ -54,7 +54,7 @@ export class ZoneFileService {
     private readonly finder: ZoneFinder,
     private readonly rrsets: RRsetStore,
     private readonly clock: Clock,
-    private readonly reading = new ZoneFileReading(),
+    private readonly reading: ZoneFileReading,
   ) {}
 
   close(): Promise<void> {
