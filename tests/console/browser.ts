@@ -2,13 +2,25 @@
 // the whole file), and a listening Edgeplane (the suite's engine: SQLite, or PostgreSQL with
 // EDGEPLANE_TEST_DATABASE_URL) serving the console built in dist/console.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = process.env.EDGEPLANE_CHROMIUM ?? '/usr/bin/chromium';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SCREENSHOTS = path.join(root, 'docs', 'console');
+/**
+ * Where each view is photographed: the documentation's pictures (docs/console/) with
+ * EDGEPLANE_UPDATE_SCREENSHOTS=1; otherwise a temporary folder, so a test run leaves the clone as it found
+ * it (every run on a machine with Chromium rewrote the nine pictures).
+ */
+const UPDATE_SCREENSHOTS = process.env.EDGEPLANE_UPDATE_SCREENSHOTS === '1';
+export const SCREENSHOTS = UPDATE_SCREENSHOTS ? path.join(root, 'docs', 'console') : path.join(os.tmpdir(), `edgeplane-console-${process.pid}`);
+
+/** Removes the pictures of a run that does not update the documentation's. */
+export function dropScreenshots(): void {
+  if (!UPDATE_SCREENSHOTS) fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
+}
 
 // Without these, Chromium on a machine with no network waits on update, sync and QUIC probes.
 // Playwright gives every launch a fresh profile folder (its own --user-data-dir).

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, OPERATOR_TOKEN, type TestAccount, type TestApp } from '../support/app.js';
-import { BROWSER_SUITE_NOTE, BROWSER_TESTS, ensureConsoleBuilt, launchChromium, SCREENSHOTS } from './browser.js';
+import { BROWSER_SUITE_NOTE, BROWSER_TESTS, dropScreenshots, ensureConsoleBuilt, launchChromium, SCREENSHOTS } from './browser.js';
 
 const NOW = '2026-11-20T12:00:00.000Z';
 // More than the API pages through by offset (100,000), so the console must re-anchor its window.
@@ -72,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  dropScreenshots();
 });
 
 describe.skipIf(!BROWSER_TESTS)(`web console${BROWSER_SUITE_NOTE}`, () => {
