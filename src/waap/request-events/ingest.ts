@@ -54,7 +54,8 @@ const THREAD_AHEAD = Math.ceil(BATCH / THREAD_PIECE.maxRows) + 2;
 
 export class EventIngestor {
   private parser: WorkerPool | undefined;
-  private bodies = 0;
+  /** The last key a body sent to the thread was given (the thread keeps each body under its key). */
+  private lastBodyKey = 0;
 
   constructor(
     private readonly log: Pick<EventLog, 'insert'>,
@@ -101,7 +102,7 @@ export class EventIngestor {
    */
   private async *piecesFromThread(body: Buffer, window: TimeWindow): AsyncGenerator<ParsedLines> {
     const pool = (this.parser ??= new WorkerPool(() => moduleWorker(import.meta.url, './ingest-thread.ts', 'waap-ingest-worker.cjs', null), 1));
-    const key = ++this.bodies;
+    const key = ++this.lastBodyKey;
     const copy = new Uint8Array(body.length);
     copy.set(body);
     const ask = (call: ParseCall, transfer?: ArrayBuffer[]) => {
