@@ -8,6 +8,7 @@
 //   dist/waap-query-worker.cjs  the WAAP request log's reader threads
 //   dist/waap-ingest-worker.cjs the thread large WAAP ingestion bodies are parsed in
 //   dist/dns-zonefile-worker.cjs the thread large imported zone files are read in
+//   dist/json-body-worker.cjs   the thread clients' large JSON bodies are checked in
 //   dist/cdn-match-worker.cjs   the thread CDN rule patterns are matched in
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
@@ -111,8 +112,9 @@ report(
 // The code worker threads run, each found beside the server's (and the library's) bundle (see
 // moduleWorker in src/platform/workers.ts): the WAAP request log's reader threads and the thread CDN rule
 // patterns are matched in (src/cdn/options/matcher.ts), the thread large WAAP ingestion bodies are
-// parsed in (src/waap/request-events/ingest.ts) and the one large zone files are read in
-// (src/dns/zonefile/reading.ts). One bundle each; nothing shared between them.
+// parsed in (src/waap/request-events/ingest.ts), the one large zone files are read in
+// (src/dns/zonefile/reading.ts) and the one clients' large JSON bodies are checked in
+// (src/platform/json-body.ts). One bundle each; nothing shared between them.
 // The validation libraries (the ingestion thread's record validator and the platform's validation module
 // it comes with) are left to Node's resolution, as dependencies: bundled, they were copied into the
 // package a third time (about 500 KB); a thread loads them once, when it starts, off the main thread.
@@ -125,6 +127,7 @@ report(
       'waap-ingest-worker': 'src/waap/request-events/ingest-thread.ts',
       'dns-zonefile-worker': 'src/dns/zonefile/parse-thread.ts',
       'cdn-match-worker': 'src/cdn/options/match-thread.ts',
+      'json-body-worker': 'src/platform/json-body-thread.ts',
     },
     outdir: dist,
     outExtension: { '.js': '.cjs' },
@@ -295,9 +298,10 @@ async function writeCodeCache(): Promise<void> {
 }
 
 /**
- * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs, and large zone
- * files read in one running dist/dns-zonefile-worker.cjs: one of each (ingested lines refused for missing
- * fields, so nothing needs a domain; a zone file of 5,000 records), so a bundle whose thread cannot start
+ * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs, large zone
+ * files read in one running dist/dns-zonefile-worker.cjs, and large JSON bodies checked in one running
+ * dist/json-body-worker.cjs: one of each (ingested lines refused for missing fields, so nothing needs a
+ * domain; a zone file of 5,000 records; a 100 KB rule template), so a bundle whose thread cannot start
  * or load what it needs fails the build, not a user.
  */
 async function checkWorkerThreads(): Promise<void> {
@@ -323,6 +327,13 @@ async function checkWorkerThreads(): Promise<void> {
     if (imported.status !== 200 || (JSON.parse(imported.text) as { imported?: { rrsets?: number } }).imported?.rrsets !== 5_000)
       throw new Error(`the built server's zone-file thread answered ${imported.status} ${imported.text.slice(0, 300)}`);
     console.log('dist/dns-zonefile-worker.cjs  reads a zone file in its thread');
+
+    // A template body of 100 KB, most of it a member the route does not declare: created, without it.
+    const template = JSON.stringify({ name: 'build-check', rule: '/build-check', ruleType: 0, padding: 'p'.repeat(100_000) });
+    const made = await post(`${server.url}/cdn/resources/rule_templates`, client, 'application/json', template);
+    if (made.status !== 201 || 'padding' in (JSON.parse(made.text) as object))
+      throw new Error(`the built server's JSON body thread answered ${made.status} ${made.text.slice(0, 300)}`);
+    console.log('dist/json-body-worker.cjs     checks a large JSON body in its thread');
   } finally {
     await server.stop();
   }

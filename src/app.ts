@@ -20,7 +20,8 @@ import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { registerCors } from './platform/cors.js';
-import { answerHeadAsGet, registerJsonParser, registerRequestContext, requestIdFor, ROUTER_OPTIONS, trackRoutes } from './platform/http.js';
+import { answerHeadAsGet, registerRequestContext, requestIdFor, ROUTER_OPTIONS, trackRoutes } from './platform/http.js';
+import { JsonBodyReading, registerJsonParser } from './platform/json-body.js';
 import { builtSchemaCode, type SchemaCode } from './platform/schema-code.js';
 import { registerLandingPage } from './platform/landing.js';
 import { loggerOptions } from './platform/logging.js';
@@ -114,7 +115,9 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   const { operator, generated } = await OperatorToken.load(db.kysely, config.adminToken);
   // Before authentication: a preflight carries no credentials.
   registerCors(app, config.cors);
-  registerJsonParser(app);
+  const largeBodies = new JsonBodyReading();
+  app.addHook('onClose', () => largeBodies.close());
+  registerJsonParser(app, largeBodies);
   registerQueryArrays(app);
   registerTaskFaultSlot(app);
   registerAuth(app, iam.tokens, operator);

@@ -5,6 +5,7 @@ import { _, Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
+import { type BodyShape, bodyShape, isMarkedPruned, pruneUndeclared } from './body-shape.js';
 import { type FieldError, type FieldLocation, invalid, type AppError } from './errors.js';
 import type { PlatformValidatorKind, SchemaCode, Serialize } from './schema-code.js';
 
@@ -126,7 +127,8 @@ export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<
     };
     // The build's collector sees every schema now, not just those of the routes it happens to call.
     if (ahead?.collects) compile();
-    return finiteOnly(compile, kind === 'text' ? numberSyntax(schema) : undefined);
+    const validate = finiteOnly(compile, kind === 'text' ? numberSyntax(schema) : undefined);
+    return kind === 'api-body' ? pruningFirst(validate, schema) : validate;
   };
   // Compiled on first use, not at start: compiling every route's schemas up front took most of a second.
   return ({ schema, httpPart, url }) => {
@@ -213,6 +215,25 @@ export function finiteOnly(compile: () => ValidateFunction, before?: (data: unkn
     if (problems === null) return true;
     wrapped.errors = problems;
     return false;
+  }) as ValidateFunction;
+  return wrapped;
+}
+
+/**
+ * A body validator that first drops the members the route does not declare (see body-shape.ts), unless
+ * the thread did (a large body) or the value may hold what validation refuses anywhere, declared or not
+ * (a NUL character, a non-finite number: not marked storable).
+ */
+function pruningFirst(validate: ValidateFunction, schema: unknown): ValidateFunction {
+  // Worked out on first use, like the validator: most routes are never called in a process.
+  let shape: BodyShape | null = null;
+  let known = false;
+  const wrapped = ((data: unknown) => {
+    if (!known) [shape, known] = [bodyShape(schema), true];
+    if (shape && isMarkedStorable(data) && !isMarkedPruned(data)) pruneUndeclared(data, shape);
+    const valid = validate(data);
+    wrapped.errors = validate.errors;
+    return valid;
   }) as ValidateFunction;
   return wrapped;
 }

@@ -265,7 +265,7 @@ describe('read-only fields', () => {
       ]) {
         const res = await t.request(method, url, { headers: a.headers, body: { rule: '/ro', ruleType: 0, [field]: value } });
         expect(res.statusCode).toBe(400);
-        expect(res.json().errors).toEqual({ [field]: ['Read-only field: it is returned but cannot be set'] });
+        expect(res.json().errors).toEqual({ [field]: ['This field is read-only and cannot be set'] });
       }
     });
   }

@@ -2,7 +2,7 @@
 // Bodies are open objects, as the reference leaves them: unknown fields are ignored; the read-only fields
 // the seed names are refused by the service.
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum } from '../../platform/schema.js';
+import { Nullable, ReadOnlyField, StringEnum } from '../../platform/schema.js';
 import { ListOf, PageQuery } from '../http.js';
 import { MAX_LENGTH } from '../limits.js';
 import { RuleOptionsInput, RuleOptionsOutput } from '../options/catalogue.js';
@@ -18,8 +18,14 @@ export const RuleType = Type.Integer({ minimum: 0, maximum: 1, description: '0: 
 export const Weight = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Order: the lowest matching weight applies' });
 export const OverrideOriginProtocol = Nullable(StringEnum(PROTOCOLS), { description: 'HTTPS, HTTP, MATCH, or null to inherit the resource originProtocol' });
 
-/** Fields returned but never accepted (the seed says so). */
-export const READ_ONLY_FIELDS = ['id', 'client', 'deleted', 'template', 'default'] as const;
+/** Fields returned but never accepted (the seed says so): refused by name when sent. */
+const ReadOnlyFields = {
+  id: Type.Optional(ReadOnlyField()),
+  client: Type.Optional(ReadOnlyField()),
+  deleted: Type.Optional(ReadOnlyField()),
+  template: Type.Optional(ReadOnlyField()),
+  default: Type.Optional(ReadOnlyField()),
+};
 
 export const RuleTemplateSchema = Type.Object(
   {
@@ -47,6 +53,7 @@ export const RuleTemplateBody = Type.Object({
   weight: Type.Optional(Weight),
   overrideOriginProtocol: Type.Optional(OverrideOriginProtocol),
   options: Type.Optional(RuleOptionsInput),
+  ...ReadOnlyFields,
 });
 export type RuleTemplateInput = Static<typeof RuleTemplateBody>;
 

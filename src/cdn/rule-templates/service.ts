@@ -4,7 +4,7 @@
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Clock } from '../../platform/clock.js';
 import { mapInSlices } from '../../platform/cooperative.js';
-import { AppError, bodyField, type FieldError, notFound } from '../../platform/errors.js';
+import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import type { Page } from '../../platform/pagination.js';
 import { limitReached, refused } from '../errors.js';
 import type { ListRequest } from '../http.js';
@@ -15,7 +15,7 @@ import type { RuleMatcher } from '../options/matcher.js';
 import { requestPath } from '../options/pattern.js';
 import { deprecationsOf } from '../options/rules.js';
 import { allOptions, applyOptions, parseOptions, readOptions } from '../options/states.js';
-import { READ_ONLY_FIELDS, type RuleTemplate, type RuleTemplateInput, type RuleTemplatePatchInput } from './schemas.js';
+import { type RuleTemplate, type RuleTemplateInput, type RuleTemplatePatchInput } from './schemas.js';
 import type { RuleTemplateFields, RuleTemplateRow, RuleTemplateStore } from './store.js';
 import { SYSTEM_CLIENT_ID, SYSTEM_TEMPLATES } from './system-templates.js';
 
@@ -58,12 +58,6 @@ function asObject<T>(body: unknown): Partial<T> {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Partial<T>) : {};
 }
 
-/** The seed's read-only fields are refused when sent; other unknown fields are ignored. */
-function readOnlyProblems(body: unknown): FieldError[] {
-  const sent = asObject<Record<string, unknown>>(body);
-  return READ_ONLY_FIELDS.filter((field) => field in sent).map((field) => bodyField([field], 'Read-only field: it is returned but cannot be set', 'read_only'));
-}
-
 interface Candidate {
   rule: unknown;
   ruleType: unknown;
@@ -71,9 +65,8 @@ interface Candidate {
 }
 
 /** Every problem of a request at once: schema problems, then the rules on what would be stored. */
-function check(body: unknown, schemaFields: FieldError[], candidate: Candidate, extra: FieldError[]): void {
+function check(schemaFields: FieldError[], candidate: Candidate, extra: FieldError[]): void {
   const fields = [
-    ...readOnlyProblems(body),
     ...schemaFields,
     ...extra,
     ...patternProblems(schemaFields, candidate.rule, candidate.ruleType),
@@ -104,7 +97,7 @@ export class RuleTemplateService {
     const input = asObject<RuleTemplateInput>(body);
     const sent = readOptions(input.options, RULE_OPTION_SCHEMAS);
     const options = applyOptions({}, sent.options);
-    check(body, schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, sent.errors);
+    check(schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, sent.errors);
     if ((await this.store.countOwn(principal.clientId)) >= QUOTAS.ruleTemplates) {
       throw limitReached('bad_request', `The account already has ${QUOTAS.ruleTemplates} rule templates, its limit: delete one to create another`);
     }
@@ -118,7 +111,7 @@ export class RuleTemplateService {
     const input = asObject<RuleTemplateInput>(body);
     const sent = readOptions(input.options, RULE_OPTION_SCHEMAS);
     const options = applyOptions({}, sent.options);
-    check(body, schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, sent.errors);
+    check(schemaFields, { rule: input.rule, ruleType: input.ruleType, options }, sent.errors);
     await this.store.update(principal.clientId, id, this.fields(input as RuleTemplateInput, options), this.clock.now());
     return this.get(principal, id);
   }
@@ -131,7 +124,7 @@ export class RuleTemplateService {
     const options = applyOptions(parseOptions(row.options), sent.options);
     const rule = input.rule ?? row.rule;
     const ruleType = input.ruleType ?? row.rule_type;
-    check(body, schemaFields, { rule, ruleType, options }, sent.errors);
+    check(schemaFields, { rule, ruleType, options }, sent.errors);
     const fields: RuleTemplateFields = {
       name: input.name ?? row.name,
       rule,

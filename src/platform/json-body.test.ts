@@ -1,9 +1,12 @@
-// The one pass over a JSON body before it is parsed: how deep it nests, and whether its value can hold a
-// NUL character or a non-finite number (when it cannot, validation skips its walk for them).
-import { describe, expect, it } from 'vitest';
+// JSON bodies: the one pass over the text before it is parsed (how deep it nests, and whether its value
+// can hold a NUL character or a non-finite number: when it cannot, validation skips its walk for them),
+// and large bodies, checked and pruned in a thread, then parsed a piece at a time.
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../tests/support/app.js';
 import { turnsDuring } from '../../tests/support/event-loop.js';
-import { JsonScanner, LARGE_JSON, parseLargeJson, scanJson } from './http.js';
+import { bodyShape, isMarkedPruned } from './body-shape.js';
+import { JsonBodyReading, LARGE_JSON } from './json-body.js';
+import { checkJsonText, JsonScanner, scanJson } from './json-text.js';
 
 describe('scanJson', () => {
   it('measures nesting outside strings only, escapes honoured', () => {
@@ -48,7 +51,10 @@ describe('bodies the scan marks storable still meet every check', () => {
   });
 });
 
-describe('large JSON bodies, parsed a piece at a time', () => {
+describe('large JSON bodies, checked in the thread and parsed a piece at a time', () => {
+  const reading = new JsonBodyReading();
+  afterAll(() => reading.close());
+  const parseLargeJson = (text: string) => reading.read(text, null);
   const padded = (value: Record<string, unknown>) => JSON.stringify({ ...value, padding: 'p'.repeat(LARGE_JSON) });
 
   it('scans in pieces as in one go, with an escape cut at a piece boundary', () => {
@@ -105,6 +111,56 @@ describe('large JSON bodies, parsed a piece at a time', () => {
       const broken = await post(padded({ name: 'cut', rule: '/a', ruleType: 0 }).slice(0, -1));
       expect(broken.statusCode).toBe(400);
       expect(broken.json().message ?? broken.body).toMatch(/JSON parse error/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('members a route does not declare', () => {
+  const TEMPLATES = '/cdn/resources/rule_templates';
+  const padding = Array.from({ length: 20_000 }, (_, i) => ({ k: i % 10 }));
+
+  it('are dropped in the thread: the main thread parses only the rest', async () => {
+    const shape = bodyShape({ type: 'object', properties: { name: { type: 'string' } } });
+    const text = JSON.stringify({ name: 'big', padding });
+    expect(text.length).toBeGreaterThan(LARGE_JSON);
+    expect(checkJsonText(text, shape)).toEqual({ storable: true, pruned: '{"name":"big"}' });
+    const reading = new JsonBodyReading();
+    try {
+      const value = await reading.read(text, shape);
+      expect(value).toEqual({ name: 'big' });
+      expect(isMarkedPruned(value)).toBe(true);
+      // What may hold a NUL or an infinite number is not pruned: validation refuses it wherever it is.
+      expect(checkJsonText(text.replace('"k":1', '"k":1e400'), shape)).toEqual({ storable: false });
+      expect(checkJsonText(`[${text}]`, shape)).toEqual({ storable: true });
+    } finally {
+      await reading.close();
+    }
+  });
+
+  it('are dropped from small and large bodies alike; declared read-only fields are still refused by name', async () => {
+    const t = await createTestApp();
+    try {
+      const a = await t.account();
+      const post = (body: unknown) => t.request('POST', TEMPLATES, { headers: a.headers, body });
+      const small = await post({
+        name: 'small',
+        rule: '/small',
+        ruleType: 0,
+        padding: [{ k: 1 }],
+        options: { gzipOn: { enabled: true, value: true, extra: 1 } },
+      });
+      const large = await post({ name: 'large', rule: '/large', ruleType: 0, padding, options: { gzipOn: { enabled: true, value: true, extra: 1 } } });
+      expect(small.statusCode, small.body).toBe(201);
+      expect(large.statusCode, large.body).toBe(201);
+      const { id: _small, name: _n, rule: _r, ...smallRest } = small.json();
+      const { id: _large, name: _m, rule: _s, ...largeRest } = large.json();
+      expect(largeRest).toEqual(smallRest);
+      expect(JSON.stringify(large.json())).not.toMatch(/padding|extra/);
+      const readOnly = await post({ rule: '/ro', ruleType: 0, id: 5, padding });
+      expect(readOnly.statusCode).toBe(400);
+      expect(readOnly.json().errors).toEqual({ id: ['This field is read-only and cannot be set'] });
     } finally {
       await t.close();
     }

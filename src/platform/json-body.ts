@@ -1,0 +1,100 @@
+// JSON request bodies. Official clients send `Content-Type: application/json` on DELETE with no body, so
+// an empty body is "no body", not an error. Prototype-poisoning keys are refused (Fastify's own parser
+// does that). A client's large body is checked in a thread of its own (json-body-thread.ts): a client
+// sending 1 MB bodies one after another, nested too deep or full of members no route reads, kept the
+// main thread 77-94% busy parsing what it then refused or dropped.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type BodyShape, bodyShape, markPruned } from './body-shape.js';
+import { AppError } from './errors.js';
+import { parseJsonInPieces } from './json-pieces.js';
+import { type JsonCheck, MAX_JSON_DEPTH, scanJson } from './json-text.js';
+import { markStorable } from './validation.js';
+import { moduleWorker, WorkerPool } from './workers.js';
+
+/**
+ * Clients' bodies longer than this are checked in the thread, and what the main thread still parses of
+ * them is parsed a piece at a time, with turns of the event loop between pieces: JSON.parse of a 1 MB
+ * body held the main thread 9 to 20 ms in one piece, and every other client waited (see json-pieces.ts).
+ */
+export const LARGE_JSON = 64 * 1024;
+
+const tooDeep = () => new AppError('bad_request', `JSON parse error - arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep`);
+const notJson = (message: string) => new AppError('bad_request', `JSON parse error - ${message}`);
+const poisoned = () => notJson('Object contains forbidden prototype property');
+const threadFailed = (error: Error): never => {
+  throw new AppError('service_unavailable', `Reading the body stopped before its end (${error.message}); send it again.`);
+};
+
+/** Bodies of the provider's API (not the control API's, which refuse unknown fields): where pruning applies. */
+const isApiRoute = (url: string | undefined) => url !== undefined && !url.startsWith('/_edgeplane');
+
+/** Large bodies, checked and pruned in the thread; its pool starts on the first one. */
+export class JsonBodyReading {
+  private pool: WorkerPool | undefined;
+  private readonly shapes = new WeakMap<object, BodyShape | null>();
+
+  constructor(readonly largeFrom = LARGE_JSON) {}
+
+  /** What the route of a request declares of its body (null: nothing to prune, or not an API route). */
+  shapeFor(request: FastifyRequest): BodyShape | null {
+    const route = request.routeOptions;
+    const schema = route.schema?.body;
+    if (!schema || typeof schema !== 'object' || !isApiRoute(route.url)) return null;
+    let shape = this.shapes.get(schema);
+    if (shape === undefined) this.shapes.set(schema, (shape = bodyShape(schema)));
+    return shape;
+  }
+
+  /**
+   * The value of a large body. The thread refuses it or sends back what to parse: the body without the
+   * members its route does not declare, or nothing when there were none (the text here is parsed then).
+   */
+  async read(text: string, shape: BodyShape | null): Promise<unknown> {
+    this.pool ??= new WorkerPool(() => moduleWorker(import.meta.url, './json-body-thread.ts', 'json-body-worker.cjs', null), 1);
+    const check = await this.pool.call<JsonCheck>({ text, shape }).catch(threadFailed);
+    if (check.refused !== undefined) throw check.refused === 'syntax' ? notJson(check.message) : check.refused === 'too-deep' ? tooDeep() : poisoned();
+    const source = check.pruned ?? text;
+    let value: unknown;
+    try {
+      value = source.length > this.largeFrom ? await parseJsonInPieces(source) : JSON.parse(source);
+    } catch (error) {
+      // The thread's parse accepted this text; the pieces' parse agrees with JSON.parse (json-pieces.test.ts).
+      throw notJson((error as Error).message);
+    }
+    if (check.storable) {
+      markStorable(value);
+      if (shape) markPruned(value);
+    }
+    return value;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+}
+
+export function registerJsonParser(app: FastifyInstance, large: JsonBodyReading): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Only JSON is accepted by default; a route that takes another type adds its own parser.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    // The operator's routes (state import, seed: up to 256 MiB) are no tenant's traffic: they keep the
+    // one-piece parse on the main thread, where a copy to a thread and the pieces would add seconds.
+    if (text.length > large.largeFrom && request.facts.access !== 'operator') {
+      large.read(text, large.shapeFor(request)).then(
+        (value) => done(null, value),
+        (error: Error) => done(error, undefined),
+      );
+      return;
+    }
+    const scan = scanJson(text, MAX_JSON_DEPTH);
+    if (scan.tooDeep) return done(tooDeep(), undefined);
+    parseJson(request, text, (error: Error | null, value?: unknown) => {
+      if (error) return done(notJson(error.message), undefined);
+      if (scan.storable) markStorable(value);
+      done(null, value);
+    });
+  });
+}

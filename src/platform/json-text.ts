@@ -1,0 +1,135 @@
+// JSON text as a client sent it, checked before its value reaches a route: how deep it nests, whether
+// it may hold what no store can keep, whether it poisons a prototype; and, for a large body, all of that
+// with the parse and the pruning of undeclared members in one call (checkJsonText), which the thread of
+// json-body-thread.ts runs so the main thread never parses what it would refuse or drop.
+// Pure, importing only body-shape.ts: the thread's bundle stays small.
+import { type BodyShape, pruneUndeclared } from './body-shape.js';
+
+/**
+ * How deep a JSON body may nest. No operation's body nests past a dozen levels; a body nested thousands
+ * deep (a few kilobytes of brackets) would overflow the stack of every recursive walk after the parse
+ * (validation, copying, hashing), so it is refused before parsing.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Digits of a number literal past which its value may be infinite (1.8e308 has 309). */
+const MANTISSA_DIGITS = 300;
+/** Exponent digits past which a number literal may be infinite (e99 is always finite). */
+const EXPONENT_DIGITS = 2;
+
+export interface JsonScan {
+  /** Arrays and objects nest deeper than the limit. */
+  tooDeep: boolean;
+  /**
+   * No `\u0000` escape and no number literal long enough to overflow: the parsed value holds neither a
+   * NUL character nor a non-finite number, and validation need not walk it for them (a walk of a 1 MB
+   * body was 4 ms of the main thread).
+   */
+  storable: boolean;
+}
+
+/**
+ * One pass over JSON text before it is parsed: its nesting depth and what it may hold (strings skipped,
+ * escapes honoured). Resumable: `scan(text, end)` goes on from where the last call stopped, so a large
+ * body is scanned a piece at a time, between its parser's pieces.
+ */
+export class JsonScanner {
+  private at = 0;
+  private depth = 0;
+  private inString = false;
+  private digits = 0;
+  private exponent = false;
+  private readonly found: JsonScan = { tooDeep: false, storable: true };
+
+  constructor(private readonly limit: number) {}
+
+  scan(text: string, end = text.length): JsonScan {
+    let i = this.at;
+    for (; i < end && !this.found.tooDeep; i += 1) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (c === 0x5c) {
+          // A backslash: \u0000 is a NUL character; the escaped character is skipped either way.
+          if (text.charCodeAt(i + 1) === 0x75 && text.startsWith('0000', i + 2)) this.found.storable = false;
+          i += 1;
+        } else if (c === 0x22) this.inString = false;
+      } else if (c >= 0x30 && c <= 0x39) {
+        this.digits += 1;
+        if (this.digits > (this.exponent ? EXPONENT_DIGITS : MANTISSA_DIGITS)) this.found.storable = false;
+      } else if (c === 0x65 || c === 0x45) {
+        this.exponent = true;
+        this.digits = 0;
+      } else if (c !== 0x2b && c !== 0x2d) {
+        this.digits = 0;
+        this.exponent = false;
+        if (c === 0x22) this.inString = true;
+        else if (c === 0x5b || c === 0x7b) {
+          this.depth += 1;
+          if (this.depth > this.limit) this.found.tooDeep = true;
+        } else if (c === 0x5d || c === 0x7d) this.depth -= 1;
+      }
+    }
+    this.at = i;
+    return this.found;
+  }
+}
+
+export function scanJson(text: string, limit: number): JsonScan {
+  return new JsonScanner(limit).scan(text);
+}
+
+/** Text that may hold a `__proto__` or `constructor` key, spelled out or escaped (then the parsed value is checked). */
+export const MAY_POISON = /__proto__|constructor|\\u00/i;
+
+/**
+ * A `__proto__` key (JSON.parse keeps it as an own key) or a `constructor` object with a `prototype`:
+ * what Fastify's parser refuses ('error' for both). Walked without recursion: the value may nest to the
+ * depth limit and be wide.
+ */
+export function holdsPrototypeKey(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const item of node) pending.push(item);
+      continue;
+    }
+    if (Object.getPrototypeOf(node) !== Object.prototype || Object.hasOwn(node, '__proto__')) return true;
+    const record = node as Record<string, unknown>;
+    const made = record.constructor;
+    if (Object.hasOwn(record, 'constructor') && made !== null && typeof made === 'object' && Object.hasOwn(made, 'prototype')) return true;
+    for (const key of Object.keys(record)) pending.push(record[key]);
+  }
+  return false;
+}
+
+/** What checkJsonText found: why the text is refused, or what the caller parses (`pruned`, else its own text). */
+export type JsonCheck =
+  | { refused: 'too-deep' | 'prototype' }
+  | { refused: 'syntax'; message: string }
+  | {
+      refused?: undefined;
+      /** As JsonScan.storable: neither a NUL character nor a non-finite number anywhere in the value. */
+      storable: boolean;
+      /** The value without its undeclared members, as JSON, when there were any to drop. */
+      pruned?: string;
+    };
+
+/**
+ * Every check of a JSON body, and the pruning of what its route does not declare. A value that may not
+ * be storable is not pruned: validation refuses a NUL or an infinite number wherever it is, declared or not.
+ */
+export function checkJsonText(text: string, shape: BodyShape | null): JsonCheck {
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  if (scan.tooDeep) return { refused: 'too-deep' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { refused: 'syntax', message: (error as Error).message };
+  }
+  if (MAY_POISON.test(text) && holdsPrototypeKey(value)) return { refused: 'prototype' };
+  if (!scan.storable || !shape || !pruneUndeclared(value, shape)) return { storable: scan.storable };
+  return { storable: true, pruned: JSON.stringify(value) };
+}
