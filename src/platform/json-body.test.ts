@@ -54,7 +54,7 @@ describe('bodies the scan marks storable still meet every check', () => {
 describe('large JSON bodies, checked in the thread and parsed a piece at a time', () => {
   const reading = new JsonBodyReading();
   afterAll(() => reading.close());
-  const parseLargeJson = (text: string) => reading.read(text, null);
+  const parseLargeJson = (text: string) => reading.read(Buffer.from(text), null);
   const padded = (value: Record<string, unknown>) => JSON.stringify({ ...value, padding: 'p'.repeat(LARGE_JSON) });
 
   it('scans in pieces as in one go, with an escape cut at a piece boundary', () => {
@@ -88,6 +88,21 @@ describe('large JSON bodies, checked in the thread and parsed a piece at a time'
         ? text
         : text.replace(/^([[{])/, (open) => (open === '{' ? `{"padding":"${'p'.repeat(LARGE_JSON)}",` : `["${'p'.repeat(LARGE_JSON)}",`));
     await expect(parseLargeJson(body)).rejects.toMatchObject({ code: 'bad_request' });
+  });
+
+  it('moves bytes that own their memory to the thread, and copies a view of shared memory', async () => {
+    const text = JSON.stringify({ a: 'é😀', padding: 'p'.repeat(LARGE_JSON) });
+    const owned = new Uint8Array(Buffer.from(text));
+    expect(await reading.read(owned, null)).toEqual(JSON.parse(text));
+    expect(owned.byteLength).toBe(0);
+    const shared = Buffer.alloc(text.length + 16);
+    const view = shared.subarray(8, 8 + shared.write(text, 8));
+    expect(await reading.read(view, null)).toEqual(JSON.parse(text));
+    expect(shared.subarray(8, 8 + view.length).toString()).toBe(text);
+  });
+
+  it('takes a body of nothing but white space as no body, as a small one', async () => {
+    expect(await reading.read(Buffer.from(' \n'.repeat(LARGE_JSON)), null)).toBeUndefined();
   });
 
   it('gives other work a turn while it parses a 1 MB body', async () => {
@@ -125,15 +140,16 @@ describe('members a route does not declare', () => {
     const shape = bodyShape({ type: 'object', properties: { name: { type: 'string' } } });
     const text = JSON.stringify({ name: 'big', padding });
     expect(text.length).toBeGreaterThan(LARGE_JSON);
-    expect(checkJsonText(text, shape)).toEqual({ storable: true, pruned: '{"name":"big"}' });
+    expect(checkJsonText(text, shape)).toEqual({ storable: true, parse: '{"name":"big"}' });
     const reading = new JsonBodyReading();
     try {
-      const value = await reading.read(text, shape);
+      const value = await reading.read(Buffer.from(text), shape);
       expect(value).toEqual({ name: 'big' });
       expect(isMarkedPruned(value)).toBe(true);
       // What may hold a NUL or an infinite number is not pruned: validation refuses it wherever it is.
-      expect(checkJsonText(text.replace('"k":1', '"k":1e400'), shape)).toEqual({ storable: false });
-      expect(checkJsonText(`[${text}]`, shape)).toEqual({ storable: true });
+      const unstorable = text.replace('"k":1', '"k":1e400');
+      expect(checkJsonText(unstorable, shape)).toEqual({ storable: false, parse: unstorable });
+      expect(checkJsonText(`[${text}]`, shape)).toEqual({ storable: true, parse: `[${text}]` });
     } finally {
       await reading.close();
     }

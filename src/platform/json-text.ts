@@ -104,7 +104,7 @@ export function holdsPrototypeKey(value: unknown): boolean {
   return false;
 }
 
-/** What checkJsonText found: why the text is refused, or what the caller parses (`pruned`, else its own text). */
+/** What checkJsonText found: why the text is refused, or what the caller parses. */
 export type JsonCheck =
   | { refused: 'too-deep' | 'prototype' }
   | { refused: 'syntax'; message: string }
@@ -112,8 +112,8 @@ export type JsonCheck =
       refused?: undefined;
       /** As JsonScan.storable: neither a NUL character nor a non-finite number anywhere in the value. */
       storable: boolean;
-      /** The value without its undeclared members, as JSON, when there were any to drop. */
-      pruned?: string;
+      /** The text to parse: the value without its undeclared members, as JSON, when there were any; else the text itself. */
+      parse: string;
     };
 
 /**
@@ -121,6 +121,8 @@ export type JsonCheck =
  * be storable is not pruned: validation refuses a NUL or an infinite number wherever it is, declared or not.
  */
 export function checkJsonText(text: string, shape: BodyShape | null): JsonCheck {
+  // Nothing but white space is no body (see json-body.ts).
+  if (text.trim() === '') return { storable: true, parse: '' };
   const scan = scanJson(text, MAX_JSON_DEPTH);
   if (scan.tooDeep) return { refused: 'too-deep' };
   let value: unknown;
@@ -130,6 +132,6 @@ export function checkJsonText(text: string, shape: BodyShape | null): JsonCheck 
     return { refused: 'syntax', message: (error as Error).message };
   }
   if (MAY_POISON.test(text) && holdsPrototypeKey(value)) return { refused: 'prototype' };
-  if (!scan.storable || !shape || !pruneUndeclared(value, shape)) return { storable: scan.storable };
-  return { storable: true, pruned: JSON.stringify(value) };
+  if (!scan.storable || !shape || !pruneUndeclared(value, shape)) return { storable: scan.storable, parse: text };
+  return { storable: true, parse: JSON.stringify(value) };
 }
