@@ -9,6 +9,7 @@
 //   dist/waap-ingest-worker.cjs the thread large WAAP ingestion bodies are parsed in
 //   dist/dns-zonefile-worker.cjs the thread large imported zone files are read in
 //   dist/json-body-worker.cjs   the thread clients' large JSON bodies are checked in
+//   dist/dns-mappings-worker.cjs the thread network-mapping imports (YAML) are read in
 //   dist/cdn-match-worker.cjs   the thread CDN rule patterns are matched in
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
@@ -113,21 +114,24 @@ report(
 // moduleWorker in src/platform/workers.ts): the WAAP request log's reader threads and the thread CDN rule
 // patterns are matched in (src/cdn/options/matcher.ts), the thread large WAAP ingestion bodies are
 // parsed in (src/waap/request-events/ingest.ts), the one large zone files are read in
-// (src/dns/zonefile/reading.ts) and the one clients' large JSON bodies are checked in
-// (src/platform/json-body.ts). One bundle each; nothing shared between them.
+// (src/dns/zonefile/reading.ts), the one clients' large JSON bodies are checked in
+// (src/platform/json-body.ts) and the one network-mapping imports are read in
+// (src/dns/network-mappings/yaml.ts). One bundle each; nothing shared between them.
 // The validation libraries (the ingestion thread's record validator and the platform's validation module
-// it comes with) are left to Node's resolution, as dependencies: bundled, they were copied into the
-// package a third time (about 500 KB); a thread loads them once, when it starts, off the main thread.
+// it comes with) and the YAML parser are left to Node's resolution, as dependencies: bundled, they were
+// copied into the package again (about 500 KB, and 264 KB for YAML); a thread loads them once, when it
+// starts, off the main thread.
 report(
   await build({
     ...common,
-    external: [...external, 'ajv', 'ajv-formats', 'fast-json-stringify', 'typebox'],
+    external: [...external, 'ajv', 'ajv-formats', 'fast-json-stringify', 'typebox', 'yaml'],
     entryPoints: {
       'waap-query-worker': 'src/waap/request-events/log/query-worker.ts',
       'waap-ingest-worker': 'src/waap/request-events/ingest-thread.ts',
       'dns-zonefile-worker': 'src/dns/zonefile/parse-thread.ts',
       'cdn-match-worker': 'src/cdn/options/match-thread.ts',
       'json-body-worker': 'src/platform/json-body-thread.ts',
+      'dns-mappings-worker': 'src/dns/network-mappings/yaml-thread.ts',
     },
     outdir: dist,
     outExtension: { '.js': '.cjs' },
@@ -300,8 +304,9 @@ async function writeCodeCache(): Promise<void> {
 /**
  * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs, large zone
  * files read in one running dist/dns-zonefile-worker.cjs, and large JSON bodies checked in one running
- * dist/json-body-worker.cjs: one of each (ingested lines refused for missing fields, so nothing needs a
- * domain; a zone file of 5,000 records; a 100 KB rule template), so a bundle whose thread cannot start
+ * dist/json-body-worker.cjs, and network-mapping imports read in one running dist/dns-mappings-worker.cjs:
+ * one of each (ingested lines refused for missing fields, so nothing needs a domain; a zone file of 5,000
+ * records; a 100 KB rule template; a mapping of 500 entries), so a bundle whose thread cannot start
  * or load what it needs fails the build, not a user.
  */
 async function checkWorkerThreads(): Promise<void> {
@@ -334,6 +339,11 @@ async function checkWorkerThreads(): Promise<void> {
     if (made.status !== 201 || 'padding' in (JSON.parse(made.text) as object))
       throw new Error(`the built server's JSON body thread answered ${made.status} ${made.text.slice(0, 300)}`);
     console.log('dist/json-body-worker.cjs     checks a large JSON body in its thread');
+
+    const cidrs = Array.from({ length: 500 }, (_, i) => `  - tags: [t${i}]\n    cidr4: [10.0.${i % 250}.0/24]`).join('\n');
+    const mappings = await post(`${server.url}/dns/v2/network-mappings/import`, client, 'text/yaml', `name: build-check\nmapping:\n${cidrs}\n`);
+    if (mappings.status !== 200) throw new Error(`the built server's network-mapping thread answered ${mappings.status} ${mappings.text.slice(0, 300)}`);
+    console.log('dist/dns-mappings-worker.cjs  reads a network-mapping import in its thread');
   } finally {
     await server.stop();
   }

@@ -17,6 +17,7 @@ export const ALL_KINDS = [
   'gzip-bomb',
   'gzip-lines',
   'dns-import',
+  'dns-mappings',
   'csv-export',
 ];
 

@@ -33,6 +33,10 @@ const deepJson = Buffer.from(`{"name":"deep","rule":"/deep","ruleType":0,"x":${'
 const gzipBomb = (kinds: string[]) => (kinds.includes('gzip-bomb') ? gzipSync(Buffer.alloc(300 * 1024 * 1024, 0x20), { level: 9 }) : Buffer.alloc(0));
 /** 1,000,000 lines every one of which is refused (a valid JSON object missing required fields): 16 MB inflated. */
 const badLines = (kinds: string[]) => (kinds.includes('gzip-lines') ? gzipSync(Buffer.from(`{"domain_id":1}\n`.repeat(1_000_000))) : Buffer.alloc(0));
+/** A network-mapping import of about 1 MB (22,000 entries), refused once read: at most 1,000 entries. */
+const mappingImport = Buffer.from(
+  `name: noisy\nmapping:\n${Array.from({ length: 22_000 }, (_, i) => `  - tags: [t${i}]\n    cidr4: [${i === 21_999 ? '300.0.0.0/8' : `10.${i % 250}.${(i >> 8) % 250}.0/24`}]`).join('\n')}\n`,
+);
 /** A zone file of 30,000 A records (about 900 KB). */
 const zoneFile = Buffer.from(`$ORIGIN ${fixtures.zone}.\n$TTL 300\n` + Array.from({ length: 30_000 }, (_, i) => `h${i} IN A 192.0.2.${i % 250}\n`).join(''));
 
@@ -71,6 +75,7 @@ function makeKinds(kinds: string[]): Record<string, () => Noise> {
       body: lines,
     }),
     'dns-import': () => ({ method: 'POST', path: `/dns/v2/zones/${fixtures.zone}/import`, token: noisy.token, contentType: 'text/plain', body: zoneFile }),
+    'dns-mappings': () => ({ method: 'POST', path: '/dns/v2/network-mappings/import', token: noisy.token, contentType: 'text/plain', body: mappingImport }),
     'csv-export': () => ({ method: 'GET', path: `/_edgeplane/waap/requests.csv?client_id=${noisy.clientId}&start=${start()}`, token: operator }),
   };
 }

@@ -13,6 +13,7 @@ import { LookupService } from './lookup/service.js';
 import { monitoringRoutes } from './monitoring/routes.js';
 import { MonitorService } from './monitoring/service.js';
 import { mappingRoutes } from './network-mappings/routes.js';
+import { MappingImportReading } from './network-mappings/yaml.js';
 import { MappingService } from './network-mappings/service.js';
 import { MappingStore } from './network-mappings/store.js';
 import { pickerRoutes } from './pickers/routes.js';
@@ -48,7 +49,8 @@ export function createDns({ db, clock }: PlatformDeps): DnsProduct {
   const rrsets = new RRsetService(rrsetStore, finder, clock);
   const files = new ZoneFileService(finder, rrsetStore, clock, new ZoneFileReading());
   const statistics = new StatisticsService(finder, new CountStore(db.kysely), clock);
-  const mappings = new MappingService(new MappingStore(db.kysely), clock);
+  const mappingImports = new MappingImportReading();
+  const mappings = new MappingService(new MappingStore(db.kysely), clock, mappingImports);
   const lookup = new LookupService(resolver, authority, zoneStore);
   const monitors = new MonitorService(rrsetStore);
   return {
@@ -73,6 +75,7 @@ export function createDns({ db, clock }: PlatformDeps): DnsProduct {
       app.addHook('onClose', () => files.close());
       rrsetRoutes(app, rrsets);
       await mappingRoutes(app, mappings);
+      app.addHook('onClose', () => mappingImports.close());
       lookupRoutes(app, lookup);
       monitoringRoutes(app, monitors);
       locationRoutes(app);

@@ -106,6 +106,10 @@ describe('network mappings', () => {
     ['a bad network', 'name: z\nmapping:\n  - cidr4: [300.0.0.0/8]', /not an IPv4 network/],
     ['an alias bomb', 'a: &a [x]\nb: *a\nname: n', /YAML document 1/],
     ['an empty body', '', /YAML documents/],
+    ['1,001 entries', `name: n\nmapping:\n${'  - cidr4: [10.0.0.0/8]\n'.repeat(1001)}`, /at most 1000 entries/],
+    ['101 tags', `name: n\nmapping:\n  - tags: [${Array.from({ length: 101 }, (_, i) => `t${i}`).join(', ')}]`, /mapping\[0\]: at most 100 tags/],
+    ['1,001 networks', `name: n\nmapping:\n  - cidr6: [${Array(1001).fill('aa::/64').join(', ')}]`, /cidr6: at most 1000 networks/],
+    ['a tag of 256 characters', `name: n\nmapping:\n  - tags: [${'t'.repeat(256)}]`, /longer than 255 characters/],
     ['brackets nested 33 deep', `name: n\nmapping: ${'['.repeat(33)}${']'.repeat(33)}`, /nested more than 32 levels/],
     ['a line nested by 200 block indicators', `name: n\nmapping:\n${'- '.repeat(100)}x`, /more than 128 characters deep/],
   ])('refuses an import with %s, storing nothing', async (_label, text, message) => {

@@ -1,18 +1,19 @@
 // Request and response schemas of the network mapping operations.
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../platform/schema.js';
+import { MAPPING_LIMITS as LIMITS } from './limits.js';
 
-const Strings = (description: string, maxItems: number) => Type.Array(Type.String({ maxLength: 255 }), { maxItems, description });
+const Strings = (description: string, maxItems: number) => Type.Array(Type.String({ maxLength: LIMITS.text }), { maxItems, description });
 
 export const MappingEntry = Type.Object({
-  tags: Type.Optional(Strings('Tags given to the networks of this entry', 100)),
-  cidr4: Type.Optional(Strings('IPv4 networks, CIDR form (192.0.2.0/24)', 1000)),
-  cidr6: Type.Optional(Strings('IPv6 networks, CIDR form (2001:db8::/48)', 1000)),
+  tags: Type.Optional(Strings('Tags given to the networks of this entry', LIMITS.tags)),
+  cidr4: Type.Optional(Strings('IPv4 networks, CIDR form (192.0.2.0/24)', LIMITS.networks)),
+  cidr6: Type.Optional(Strings('IPv6 networks, CIDR form (2001:db8::/48)', LIMITS.networks)),
 });
 
 export const MappingBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 255, description: 'Name, unique per client (required to create)' })),
-  mapping: Type.Optional(Type.Array(MappingEntry, { maxItems: 1000 })),
+  name: Type.Optional(Type.String({ maxLength: LIMITS.text, description: 'Name, unique per client (required to create)' })),
+  mapping: Type.Optional(Type.Array(MappingEntry, { maxItems: LIMITS.entries })),
 });
 export type MappingInput = Static<typeof MappingBody>;
 
