@@ -304,9 +304,10 @@ async function writeCodeCache(): Promise<void> {
 /**
  * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs, large zone
  * files read in one running dist/dns-zonefile-worker.cjs, and large JSON bodies checked in one running
- * dist/json-body-worker.cjs, and network-mapping imports read in one running dist/dns-mappings-worker.cjs:
- * one of each (ingested lines refused for missing fields, so nothing needs a domain; a zone file of 5,000
- * records; a 100 KB rule template; a mapping of 500 entries), so a bundle whose thread cannot start
+ * dist/json-body-worker.cjs, CDN rules matched in one running dist/cdn-match-worker.cjs, and network-mapping
+ * imports read in one running dist/dns-mappings-worker.cjs: one of each (ingested lines refused for missing
+ * fields, so nothing needs a domain; a zone file of 5,000 records; a 100 KB rule template, then matched; a
+ * mapping of 500 entries), so a bundle whose thread cannot start
  * or load what it needs fails the build, not a user.
  */
 async function checkWorkerThreads(): Promise<void> {
@@ -339,6 +340,18 @@ async function checkWorkerThreads(): Promise<void> {
     if (made.status !== 201 || 'padding' in (JSON.parse(made.text) as object))
       throw new Error(`the built server's JSON body thread answered ${made.status} ${made.text.slice(0, 300)}`);
     console.log('dist/json-body-worker.cjs     checks a large JSON body in its thread');
+
+    const { client: clientId } = JSON.parse(made.text) as { client: number };
+    const operator = { authorization: 'APIKey build-check-operator' };
+    const matched = await post(
+      `${server.url}/_edgeplane/cdn/rule-templates/match`,
+      operator,
+      'application/json',
+      JSON.stringify({ client_id: clientId, uri: '/build-check' }),
+    );
+    if (matched.status !== 200 || (JSON.parse(matched.text) as { template: { name?: string } | null }).template?.name !== 'build-check')
+      throw new Error(`the built server's CDN rule-matching thread answered ${matched.status} ${matched.text.slice(0, 300)}`);
+    console.log('dist/cdn-match-worker.cjs     matches CDN rules in its thread');
 
     const cidrs = Array.from({ length: 500 }, (_, i) => `  - tags: [t${i}]\n    cidr4: [10.0.${i % 250}.0/24]`).join('\n');
     const mappings = await post(`${server.url}/dns/v2/network-mappings/import`, client, 'text/yaml', `name: build-check\nmapping:\n${cidrs}\n`);
