@@ -11,6 +11,7 @@
 // WAAP parts in src/control/state/state.test.ts and ownership.test.ts; role table in src/iam/users/users.test.ts,
 // src/iam/tokens/tokens.test.ts and tests/reliability/isolation.test.ts; the email 422 in users.test.ts;
 // `0x10` path ids in tests/reliability/regressions.test.ts; cloud string bounds in src/cloud/fidelity.test.ts.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globToRegExp } from '../../src/control/faults/service.js';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
@@ -40,6 +41,20 @@ async function timed(send: () => ReturnType<TestApp['request']>): Promise<{ res:
 }
 
 const start = () => new Date(NOW - 29 * DAY).toISOString();
+
+/**
+ * A request, with the longest the event loop waited while it was served. The histogram's timer must have
+ * ticked once before the request (a block before its first tick is not recorded) and once after it.
+ */
+async function blocking(send: () => ReturnType<TestApp['request']>): Promise<{ res: Awaited<ReturnType<TestApp['request']>>; blockedMs: number }> {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  const res = await send();
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  delay.disable();
+  return { res, blockedMs: delay.max / 1e6 };
+}
 
 describe(`attacks of issue 14 (${engineName})`, () => {
   it('WAAP path globs: star-heavy globs against a 2,000-character path answer at once (list, CSV export), and another client is served', async () => {
@@ -227,5 +242,31 @@ describe(`attacks of issue 14 (${engineName})`, () => {
       expect(templates).toHaveLength(24);
       expect(templates.every((row) => row.name.length === size)).toBe(true);
     }
+  });
+  it('large bodies from one client (1 MB of JSON members no route reads, 1 MB nested past the limit, a 1 MB network-mapping import) leave the event loop free', async () => {
+    const json = (body: string) => () =>
+      t.request('POST', '/cdn/resources/rule_templates', { headers: { ...a.headers, 'content-type': 'application/json' }, body });
+    const yaml = (body: string) => () =>
+      t.request('POST', '/dns/v2/network-mappings/import', { headers: { ...a.headers, 'content-type': 'text/plain' }, body });
+    const entries = (count: number) =>
+      Array.from({ length: count }, (_, i) => `  - tags: [t${i}]\n    cidr4: [10.${i % 250}.${(i >> 8) % 250}.0/24]`).join('\n');
+    // The threads start on their first body: not what is measured.
+    expect((await json(JSON.stringify({ rule: '/warm', ruleType: 0, padding: 'p'.repeat(100_000) }))()).statusCode).toBe(201);
+    expect((await yaml(`name: warm\nmapping:\n${entries(500)}\n`)()).statusCode).toBe(200);
+
+    const undeclared = await blocking(
+      json(JSON.stringify({ name: 'big', rule: '/big', ruleType: 0, padding: Array.from({ length: 130_000 }, (_, i) => ({ k: i % 10 })) })),
+    );
+    expect(undeclared.res.statusCode, undeclared.res.body).toBe(201);
+    expect(undeclared.res.json()).not.toHaveProperty('padding');
+    const nested = await blocking(json(`{"name":"deep","rule":"/deep","ruleType":0,"x":${'['.repeat(500_000)}${']'.repeat(500_000)}}`));
+    expect(nested.res.statusCode).toBe(400);
+    expect(nested.res.body).toMatch(/nest more than 64 levels/);
+    // 22,000 entries, past the bound of 1,000: refused once read. Read on the main thread, it held it 1-1.7 s.
+    const imported = await blocking(yaml(`name: big\nmapping:\n${entries(22_000)}\n`));
+    expect(imported.res.statusCode).toBe(400);
+    expect(imported.res.json().error).toMatch(/at most 1000 entries/);
+    for (const { blockedMs } of [undeclared, nested, imported]) expect(blockedMs).toBeLessThan(300);
+    expect((await t.request('GET', '/dns/v2/network-mappings', { headers: b.headers })).statusCode).toBe(200);
   });
 });
