@@ -17,9 +17,19 @@ const MANTISSA_DIGITS = 300;
 /** Exponent digits past which a number literal may be infinite (e99 is always finite). */
 const EXPONENT_DIGITS = 2;
 
+/**
+ * Items the arrays of a client's body may hold in all. No operation's arrays declare more than 1,000 (the
+ * reference's largest bound is 600); validation checks every item of an array even past its bound, and an
+ * array of 400,000 wrong items held the event loop for seconds, so a body with more is refused before
+ * parsing. Counted in all, not per array, so that many arrays nested in one another add up too.
+ */
+export const MAX_ARRAY_ITEMS = 10_000;
+
 export interface JsonScan {
   /** Arrays and objects nest deeper than the limit. */
   tooDeep: boolean;
+  /** The arrays hold more than MAX_ARRAY_ITEMS items in all. */
+  tooLong: boolean;
   /**
    * No `\u0000` escape and no number literal long enough to overflow: the parsed value holds neither a
    * NUL character nor a non-finite number, and validation need not walk it for them (a walk of a 1 MB
@@ -39,7 +49,11 @@ export class JsonScanner {
   private inString = false;
   private digits = 0;
   private exponent = false;
-  private readonly found: JsonScan = { tooDeep: false, storable: true };
+  /** For each open container, by depth: whether it is an array. */
+  private readonly arrays: boolean[] = [];
+  /** Commas between array items so far (items, less one per array). */
+  private items = 0;
+  private readonly found: JsonScan = { tooDeep: false, tooLong: false, storable: true };
 
   constructor(private readonly limit: number) {}
 
@@ -66,7 +80,9 @@ export class JsonScanner {
         else if (c === 0x5b || c === 0x7b) {
           this.depth += 1;
           if (this.depth > this.limit) this.found.tooDeep = true;
+          else this.arrays[this.depth] = c === 0x5b;
         } else if (c === 0x5d || c === 0x7d) this.depth -= 1;
+        else if (c === 0x2c && this.arrays[this.depth] && ++this.items >= MAX_ARRAY_ITEMS) this.found.tooLong = true;
       }
     }
     this.at = i;
@@ -106,7 +122,7 @@ export function holdsPrototypeKey(value: unknown): boolean {
 
 /** What checkJsonText found: why the text is refused, or what the caller parses. */
 export type JsonCheck =
-  | { refused: 'too-deep' | 'prototype' }
+  | { refused: 'too-deep' | 'too-long' | 'prototype' }
   | { refused: 'syntax'; message: string }
   | {
       refused?: undefined;
@@ -125,6 +141,7 @@ export function checkJsonText(text: string, shape: BodyShape | null): JsonCheck 
   if (text.trim() === '') return { storable: true, parse: '' };
   const scan = scanJson(text, MAX_JSON_DEPTH);
   if (scan.tooDeep) return { refused: 'too-deep' };
+  if (scan.tooLong) return { refused: 'too-long' };
   let value: unknown;
   try {
     value = JSON.parse(text);
