@@ -90,14 +90,3 @@ export function pruneUndeclared(value: unknown, shape: BodyShape): boolean {
   }
   return dropped;
 }
-
-/** Set (not enumerable, so never copied or serialised) on a body already pruned, so validation does not walk it again. */
-const PRUNED = Symbol('pruned');
-
-export function markPruned(value: unknown): void {
-  if (value !== null && typeof value === 'object') Object.defineProperty(value, PRUNED, { value: true });
-}
-
-export function isMarkedPruned(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && (value as { [PRUNED]?: boolean })[PRUNED] === true;
-}

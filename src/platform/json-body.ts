@@ -4,11 +4,11 @@
 // sending 1 MB bodies one after another, nested too deep or full of members no route reads, kept the
 // main thread 77-94% busy parsing what it then refused or dropped.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type BodyShape, bodyShape, markPruned } from './body-shape.js';
+import { type BodyShape, bodyShape } from './body-shape.js';
 import { AppError } from './errors.js';
 import { parseJsonInPieces } from './json-pieces.js';
 import { type JsonCheck, MAX_ARRAY_ITEMS, MAX_JSON_DEPTH, scanJson } from './json-text.js';
-import { markStorable } from './validation.js';
+import { markPruned, markStorable } from './validation.js';
 import { moduleWorker, WorkerPool } from './workers.js';
 
 /**

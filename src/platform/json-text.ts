@@ -38,71 +38,55 @@ export interface JsonScan {
   storable: boolean;
 }
 
-/**
- * One pass over JSON text before it is parsed: its nesting depth and what it may hold (strings skipped,
- * escapes honoured). Resumable: `scan(text, end)` goes on from where the last call stopped, so a large
- * body is scanned a piece at a time, between its parser's pieces.
- */
-export class JsonScanner {
-  private at = 0;
-  private depth = 0;
-  private inString = false;
-  private digits = 0;
-  private exponent = false;
-  /** For each open container, by depth: whether it is an array. */
-  private readonly arrays: boolean[] = [];
-  /** Commas between array items so far (items, less one per array). */
-  private items = 0;
-  private readonly found: JsonScan = { tooDeep: false, tooLong: false, storable: true };
-
-  constructor(private readonly limit: number) {}
-
-  scan(text: string, end = text.length): JsonScan {
-    let i = this.at;
-    for (; i < end && !this.found.tooDeep; i += 1) {
-      const c = text.charCodeAt(i);
-      if (this.inString) {
-        if (c === 0x5c) {
-          // A backslash: \u0000 is a NUL character; the escaped character is skipped either way.
-          if (text.charCodeAt(i + 1) === 0x75 && text.startsWith('0000', i + 2)) this.found.storable = false;
-          i += 1;
-        } else if (c === 0x22) this.inString = false;
-      } else if (c >= 0x30 && c <= 0x39) {
-        this.digits += 1;
-        if (this.digits > (this.exponent ? EXPONENT_DIGITS : MANTISSA_DIGITS)) this.found.storable = false;
-      } else if (c === 0x65 || c === 0x45) {
-        this.exponent = true;
-        this.digits = 0;
-      } else if (c !== 0x2b && c !== 0x2d) {
-        this.digits = 0;
-        this.exponent = false;
-        if (c === 0x22) this.inString = true;
-        else if (c === 0x5b || c === 0x7b) {
-          this.depth += 1;
-          if (this.depth > this.limit) this.found.tooDeep = true;
-          else this.arrays[this.depth] = c === 0x5b;
-        } else if (c === 0x5d || c === 0x7d) this.depth -= 1;
-        else if (c === 0x2c && this.arrays[this.depth] && ++this.items >= MAX_ARRAY_ITEMS) this.found.tooLong = true;
-      }
-    }
-    this.at = i;
-    return this.found;
-  }
-}
-
+/** One pass over JSON text before it is parsed: its nesting depth, its array items and what it may hold (strings skipped, escapes honoured). */
 export function scanJson(text: string, limit: number): JsonScan {
-  return new JsonScanner(limit).scan(text);
+  const found: JsonScan = { tooDeep: false, tooLong: false, storable: true };
+  let depth = 0;
+  let inString = false;
+  let digits = 0;
+  let exponent = false;
+  /** For each open container, by depth: whether it is an array. */
+  const arrays: boolean[] = [];
+  /** Commas between array items so far (items, less one per array). */
+  let items = 0;
+  for (let i = 0; i < text.length && !found.tooDeep; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) {
+        // A backslash: \u0000 is a NUL character; the escaped character is skipped either way.
+        if (text.charCodeAt(i + 1) === 0x75 && text.startsWith('0000', i + 2)) found.storable = false;
+        i += 1;
+      } else if (c === 0x22) inString = false;
+    } else if (c >= 0x30 && c <= 0x39) {
+      digits += 1;
+      if (digits > (exponent ? EXPONENT_DIGITS : MANTISSA_DIGITS)) found.storable = false;
+    } else if (c === 0x65 || c === 0x45) {
+      exponent = true;
+      digits = 0;
+    } else if (c !== 0x2b && c !== 0x2d) {
+      digits = 0;
+      exponent = false;
+      if (c === 0x22) inString = true;
+      else if (c === 0x5b || c === 0x7b) {
+        depth += 1;
+        if (depth > limit) found.tooDeep = true;
+        else arrays[depth] = c === 0x5b;
+      } else if (c === 0x5d || c === 0x7d) depth -= 1;
+      else if (c === 0x2c && arrays[depth] && ++items >= MAX_ARRAY_ITEMS) found.tooLong = true;
+    }
+  }
+  return found;
 }
 
 /** Text that may hold a `__proto__` or `constructor` key, spelled out or escaped (then the parsed value is checked). */
-export const MAY_POISON = /__proto__|constructor|\\u00/i;
+const MAY_POISON = /__proto__|constructor|\\u00/i;
 
 /**
  * A `__proto__` key (JSON.parse keeps it as an own key) or a `constructor` object with a `prototype`:
  * what Fastify's parser refuses ('error' for both). Walked without recursion: the value may nest to the
  * depth limit and be wide.
  */
-export function holdsPrototypeKey(value: unknown): boolean {
+function holdsPrototypeKey(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const node = pending.pop();

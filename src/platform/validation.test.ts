@@ -48,4 +48,24 @@ describe('union errors', () => {
       { location: 'body', path: ['target'], message: 'Input does not match any allowed form', type: 'value_error' },
     ]);
   });
+
+  it("judge each item of a list of unions on its own errors: item 1's union does not take item 10's", () => {
+    const targets = Array.from({ length: 11 }, (_, i) => (i === 1 ? 7 : i === 10 ? { name: 'web', port: 70000 } : 'ok'));
+    const fields = fieldsFor({ type: 'object', properties: { targets: { type: 'array', items: listener.properties.target } } }, { targets });
+    expect(fields).toEqual([
+      { location: 'body', path: ['targets', 1], message: 'Input does not match any allowed form', type: 'value_error' },
+      {
+        location: 'body',
+        path: ['targets', 10],
+        message: 'Input does not match any allowed form (closest: form 2, where port: Input must be <= 65535)',
+        type: 'value_error',
+      },
+    ]);
+  });
+
+  it('name at most the first 100 failing fields', () => {
+    const fields = fieldsFor({ type: 'array', items: listener.properties.target }, Array(500).fill(7));
+    expect(fields).toHaveLength(100);
+    expect(fields[99].path).toEqual([99]);
+  });
 });

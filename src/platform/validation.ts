@@ -5,7 +5,7 @@ import { _, Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
-import { type BodyShape, bodyShape, isMarkedPruned, pruneUndeclared } from './body-shape.js';
+import { type BodyShape, bodyShape, pruneUndeclared } from './body-shape.js';
 import { type FieldError, type FieldLocation, invalid, type AppError } from './errors.js';
 import type { PlatformValidatorKind, SchemaCode, Serialize } from './schema-code.js';
 
@@ -300,17 +300,26 @@ export function numberSyntax(schema: unknown): ((data: unknown) => ErrorObject[]
   };
 }
 
-/** Set (not enumerable, so never copied, serialised or validated) on a parsed body its text proved storable. */
-const STORABLE = Symbol('storable');
-
-/** Marks a value parsed from text that holds no NUL escape and no number long enough to overflow (see scanJson). */
-export function markStorable(value: unknown): void {
-  if (value !== null && typeof value === 'object') Object.defineProperty(value, STORABLE, { value: true });
+/** A mark set on a parsed body: a symbol-keyed property, not enumerable, so never copied, serialised or validated. */
+function valueMark(name: string): { set(value: unknown): void; on(value: unknown): boolean } {
+  const key = Symbol(name);
+  return {
+    set: (value) => {
+      if (value !== null && typeof value === 'object') Object.defineProperty(value, key, { value: true });
+    },
+    on: (value) => value !== null && typeof value === 'object' && (value as Record<symbol, unknown>)[key] === true,
+  };
 }
 
-function isMarkedStorable(data: unknown): boolean {
-  return data !== null && typeof data === 'object' && (data as { [STORABLE]?: boolean })[STORABLE] === true;
-}
+/** On a value parsed from text that holds no NUL escape and no number long enough to overflow (see scanJson). */
+const STORABLE = valueMark('storable');
+/** On a body already pruned (by the thread that checks large bodies), so validation does not walk it again. */
+const PRUNED = valueMark('pruned');
+
+export const markStorable = STORABLE.set;
+const isMarkedStorable = STORABLE.on;
+export const markPruned = PRUNED.set;
+export const isMarkedPruned = PRUNED.on;
 
 /** Infinity or a NUL character anywhere in validated data, as an Ajv error (null when there is none). */
 export function unstorableErrors(data: unknown): ErrorObject[] | null {
@@ -437,11 +446,7 @@ function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
     }
     if (isUnion(error) || !owned) kept.push(error);
   }
-  // Worked out when the union's message is made: only the first MAX_FIELD_ERRORS fields are reported.
-  for (const [union, failed] of inside) {
-    let closest: string | undefined | null = null;
-    Object.defineProperty(union, 'closest', { get: () => (closest === null ? (closest = closestForm(union, failed)) : closest) });
-  }
+  for (const [union, failed] of inside) (union as UnionError).closest = closestForm(union, failed);
   return kept;
 }
 
@@ -506,7 +511,7 @@ export function ajvErrorsToFields(errors: ErrorObject[], location: FieldLocation
  * The failing fields one refusal names, at most (the first ones, in the order validation found them). A
  * list of 400,000 wrong items made 400,000 messages: a 69 MB answer, and seconds of the event loop.
  */
-export const MAX_FIELD_ERRORS = 100;
+const MAX_FIELD_ERRORS = 100;
 
 /** Fastify's schema-validation error (error.validation set) as an AppError. */
 export function fromFastifyValidation(errors: ErrorObject[], context: string | undefined): AppError {

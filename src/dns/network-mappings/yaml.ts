@@ -66,7 +66,7 @@ const MAX_FLOW_DEPTH = 32;
 const MAX_BLOCK_PREFIX = 128;
 
 /** Why the text nests too deeply for an import, if it does: flow brackets, or a line's indentation and block indicators. */
-export function yamlNestingProblem(text: string): string | undefined {
+function yamlNestingProblem(text: string): string | undefined {
   let depth = 0;
   let lineStart = true;
   let prefix = 0;
