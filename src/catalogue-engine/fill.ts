@@ -49,6 +49,15 @@ export function seededInt(seed: string, min: number, max: number): number {
   return min + Math.floor(unit(seed) * (max - min + 1));
 }
 
+/**
+ * A short seed standing for a long text (a request's query and body). Every generated value hashes its
+ * seed, so a report's seeds begin with this digest rather than the request: with the request itself, each
+ * of a report's thousands of values hashed it again, and a 16 KB query held the event loop 0.3 s.
+ */
+export function seedDigest(text: string): string {
+  return createHash('sha1').update(text).digest('base64url');
+}
+
 export function seededUuid(seed: string): string {
   const hex = createHash('sha1').update(seed).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16], 16) % 4]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

@@ -7,7 +7,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Database } from '../platform/db/index.js';
 import { AppError, type ErrorCode, notFound } from '../platform/errors.js';
 import type { TaskEngine } from '../platform/tasks/engine.js';
-import { fill, type FillContext, seededInt, seededUuid } from './fill.js';
+import { fill, type FillContext, seedDigest, seededInt, seededUuid } from './fill.js';
 import type { Inference, Plan, Resource } from './infer.js';
 import { completeRecord, fromBody, type Json, mergeRecords, project } from './present.js';
 import { seriesFor } from './report.js';
@@ -386,7 +386,7 @@ export class CatalogueService {
   private generated(call: Call, extra: Partial<FillContext>): unknown {
     const { plan } = call;
     if (!plan.responseSchema) return undefined;
-    const seed = `${plan.op.method} ${plan.op.path} ${stableJson(call.params)} ${stableJson(call.query)} ${stableJson(call.body ?? null)}`;
+    const seed = `${plan.op.method} ${plan.op.path} ${seedDigest(`${stableJson(call.params)} ${stableJson(call.query)} ${stableJson(call.body ?? null)}`)}`;
     return fill(plan.responseSchema, seed, this.fillContext(call, this.clock.now(), {}, plan.kind === 'report', extra));
   }
 

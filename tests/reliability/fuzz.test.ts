@@ -145,6 +145,9 @@ async function confirmedBlocks(): Promise<{ ms: number; lateMs: number; during: 
       const { request } = suspect;
       delay.reset();
       delay.enable();
+      // The histogram records nothing until its timer has ticked once: without this wait a request that
+      // blocks at once goes unseen.
+      await new Promise((resolve) => setTimeout(resolve, 2));
       await t.app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload });
       await new Promise((resolve) => setTimeout(resolve, 2));
       delay.disable();
