@@ -26,6 +26,8 @@ const ops = [
   operation('GET', '/cloud/v1/availablenetworks/{project_id}/{region_id}'),
   operation('GET', '/cloud/v1/ddos/profiles/{project_id}/{region_id}'),
   operation('POST', '/security/iaas/v2/profiles'),
+  // Its interfaces are an array of a union of referenced components.
+  operation('POST', '/cloud/v3/gpu/virtual/{project_id}/{region_id}/check_limits'),
 ];
 
 const writer = new SchemaCodeWriter({
@@ -116,6 +118,28 @@ describe('catalogue validators compiled by the build', () => {
     });
     expect(outcome(loaded, op, parts('10.0.0.0/24'))).toHaveProperty('ok');
     expect(outcome(loaded, op, parts('999.1.1.1'))).toHaveProperty('refused');
+  });
+
+  it("gathers the errors of referenced schemas in linear time, from the pack as compiled (Ajv's copy of every error so far at each failing reference took 9,000 wrong items 6.5 s)", () => {
+    const op = ops[4];
+    const parts = (interfaces: unknown[]): RequestParts => ({
+      params: { project_id: '1', region_id: '76' },
+      query: {},
+      body: { flavor: 'x', servers_count: 1, servers_settings: { interfaces } },
+      contentType: 'application/json',
+    });
+    const few = outcome(loaded, op, parts([1, { type: 'nope' }, 'x']));
+    expect(few).toEqual(outcome(compiled, op, parts([1, { type: 'nope' }, 'x'])));
+    expect(few).toHaveProperty('refused');
+    expect(fs.readFileSync(pack, 'utf8')).not.toMatch(/vErrors\.concat\(/);
+    for (const validator of [loaded, compiled]) {
+      const started = performance.now();
+      const many = outcome(validator, op, parts(Array(9_000).fill(1)));
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(many).toHaveProperty('refused');
+      // Named up to the platform's bound of 100 fields.
+      expect((many as { refused: { fields: unknown[] } }).refused.fields).toHaveLength(100);
+    }
   });
 
   it('found every validator it used in the pack', () => {

@@ -10,7 +10,16 @@ import type { Catalogue, CatalogueOperation, JsonSchema } from '../platform/cata
 import { AppError, type ErrorCode, type FieldError, type FieldLocation } from '../platform/errors.js';
 import type { SchemaCode } from '../platform/schema-code.js';
 import { readRouteIndex } from '../platform/catalogue/routes.js';
-import { ajvErrorsToFields, boundStrings, finiteOnly, foldNestedQuery, numberSyntax, safeIntegers, splitCommaLists } from '../platform/validation.js';
+import {
+  ajvErrorsToFields,
+  appendErrorsInPlace,
+  boundStrings,
+  finiteOnly,
+  foldNestedQuery,
+  numberSyntax,
+  safeIntegers,
+  splitCommaLists,
+} from '../platform/validation.js';
 import { normaliseSchema, PROVIDER_FORMATS, type Schema, Schemas } from './schema.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -189,7 +198,7 @@ export function makeCatalogueAjv(coerceTypes: false | 'array', source = false): 
     validateFormats: true,
     inlineRefs: false,
     unicodeRegExp: false,
-    code: { optimize: false, ...(source ? { source: true, formats: _`require(${CATALOGUE_FORMATS_MODULE})` } : {}) },
+    code: { optimize: false, process: appendErrorsInPlace, ...(source ? { source: true, formats: _`require(${CATALOGUE_FORMATS_MODULE})` } : {}) },
     // The catalogue is derived by scripts/reference.ts and checked by its tests; checking its components
     // against the meta-schema again took about 35 ms of each instance's making.
     validateSchema: false,

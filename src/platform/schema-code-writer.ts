@@ -7,7 +7,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { transformSync } from 'esbuild';
 import fastJson from 'fast-json-stringify';
 import { type ProductValidatorKind, type SchemaCode, schemaCodeKey, type Serialize, type ValidatorKind, writeSchemaCodePack } from './schema-code.js';
-import { isPlatformKind, makeAjv } from './validation.js';
+import { appendErrorsInPlace, isPlatformKind, makeAjv } from './validation.js';
 
 // ajv's standalone module is CommonJS with a default export.
 const writeStandalone = ((standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode) as unknown as (
@@ -37,7 +37,8 @@ export class SchemaCodeWriter implements SchemaCode {
         let ajv = this.ajvs.get(kind);
         if (!ajv) this.ajvs.set(kind, (ajv = this.sourceAjv(kind)));
         // A copy: Ajv keeps the schema object it compiled, and the caller compiles the same one again.
-        return writeStandalone(ajv, ajv.compile(structuredClone(schema)));
+        // Standalone code is written from the code before Ajv's `code.process`: the same rewrite again.
+        return appendErrorsInPlace(writeStandalone(ajv, ajv.compile(structuredClone(schema))));
       });
     }
     return undefined;

@@ -59,6 +59,7 @@ const SERVICE_RULES: Record<string, string> = {
   'cdn.ruleTemplates.create': 'CDN option values (CORS domains, country codes, durations, edge_app/fastedge) are checked by the service',
   'waap.requestEvents.list': 'the time window (end after start, within retention) and IP/CIDR filters are checked by the service',
   'waap.analytics.stats': 'the time window (end after start, within retention) and IP/CIDR filters are checked by the service',
+  'waap.analytics.traffic': 'the time window (end not before start) is checked by the service',
   'control.waap.events.exportCsv': 'the time window (end after start, at most the retention period) is checked by the service',
   'control.waap.events.ingest': 'takes NDJSON (application/x-ndjson), which the JSON generator does not produce',
   'dns.zones.create': 'zone names must be domains of two or more labels',
