@@ -19,6 +19,8 @@ export const ALL_KINDS = [
   'dns-import',
   'dns-mappings',
   'csv-export',
+  'engine-report',
+  'engine-wrong-items',
 ];
 
 export interface Fixtures {

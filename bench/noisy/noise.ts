@@ -39,6 +39,10 @@ const badLines = (kinds: string[]) => (kinds.includes('gzip-lines') ? gzipSync(B
 const mappingImport = Buffer.from(
   `name: noisy\nmapping:\n${Array.from({ length: 22_000 }, (_, i) => `  - tags: [t${i}]\n    cidr4: [${i === 21_999 ? '300.0.0.0/8' : `10.${i % 250}.${(i >> 8) % 250}.0/24`}]`).join('\n')}\n`,
 );
+/** A catalogue-engine report over 17 years, filtered by a 12,000-character value: 200 generated points. */
+const longFilter = 'x'.repeat(12_000);
+/** A catalogue-engine body of 9,000 array items, each failing every form of a referenced union. */
+const wrongItems = Buffer.from(JSON.stringify({ flavor: 'x', servers_count: 1, servers_settings: { interfaces: Array(9_000).fill(1) } }));
 /** A zone file of 30,000 A records (about 900 KB). */
 const zoneFile = Buffer.from(`$ORIGIN ${fixtures.zone}.\n$TTL 300\n` + Array.from({ length: 30_000 }, (_, i) => `h${i} IN A 192.0.2.${i % 250}\n`).join(''));
 
@@ -79,6 +83,18 @@ function makeKinds(kinds: string[]): Record<string, () => Noise> {
     'dns-import': () => ({ method: 'POST', path: `/dns/v2/zones/${fixtures.zone}/import`, token: noisy.token, contentType: 'text/plain', body: zoneFile }),
     'dns-mappings': () => ({ method: 'POST', path: '/dns/v2/network-mappings/import', token: noisy.token, contentType: 'text/plain', body: mappingImport }),
     'csv-export': () => ({ method: 'GET', path: `/_edgeplane/waap/requests.csv?client_id=${noisy.clientId}&start=${start()}`, token: operator }),
+    'engine-report': () => ({
+      method: 'GET',
+      path: `/streaming/statistics/views?date_from=2000-01-01T00:00:00Z&date_to=2017-07-05T00:00:00Z&country=${longFilter}`,
+      token: noisy.token,
+    }),
+    'engine-wrong-items': () => ({
+      method: 'POST',
+      path: '/cloud/v3/gpu/virtual/1/76/check_limits',
+      token: noisy.token,
+      contentType: 'application/json',
+      body: wrongItems,
+    }),
   };
 }
 

@@ -430,7 +430,8 @@ function describe(error: ErrorObject): { extra: string[]; message: string; type:
       return { extra: [], message: 'Items must be unique', type: 'value_error' };
     case 'anyOf':
     case 'oneOf': {
-      const closest = (error as UnionError).closest;
+      const failed = (error as UnionError).inside;
+      const closest = failed && closestForm(error, failed);
       return { extra: [], message: `Input does not match any allowed form${closest ? ` (closest: ${closest})` : ''}`, type: 'value_error' };
     }
     default:
@@ -447,23 +448,45 @@ function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
   // Unions by the place they judge; each error is then matched against the unions at its own place and
   // above (at most the nesting depth), not against every union: an array of 4,000 wrong items (a union
   // each) took 13 s when every error was compared with every union.
-  const unionsAt = new Map<string, ErrorObject[]>();
-  for (const error of errors) if (isUnion(error)) listAt(unionsAt, error.instancePath).push(error);
+  const unionsAt = new Map<string, { union: ErrorObject; prefix: string }[]>();
+  const prefixes = new Set<string>();
+  for (const error of errors) {
+    if (!isUnion(error)) continue;
+    const prefix = `${error.schemaPath}/`;
+    listAt(unionsAt, error.instancePath).push({ union: error, prefix });
+    prefixes.add(prefix);
+  }
   if (unionsAt.size === 0) return errors;
+  // Only an error whose schema lies under some union's can be that union's; its place is looked at only
+  // then. Schema paths are few (the schema's), places many (the body's): most of the errors of 9,000 wrong
+  // items come from referenced schemas, and looking up their places was most of the refusal's time.
+  const underUnion = new Map<string, boolean>();
+  const mayBeOwned = (schemaPath: string) => {
+    let under = underUnion.get(schemaPath);
+    if (under === undefined) {
+      under = false;
+      for (let at = schemaPath.indexOf('/'); at !== -1 && !under; at = schemaPath.indexOf('/', at + 1)) under = prefixes.has(schemaPath.slice(0, at + 1));
+      underUnion.set(schemaPath, under);
+    }
+    return under;
+  };
   const inside = new Map<ErrorObject, ErrorObject[]>();
   const kept: ErrorObject[] = [];
   for (const error of errors) {
     let owned = false;
-    for (const place of placesAbove(error.instancePath)) {
-      for (const union of unionsAt.get(place) ?? []) {
-        if (union === error || !error.schemaPath.startsWith(`${union.schemaPath}/`)) continue;
-        owned = true;
-        listAt(inside, union).push(error);
+    if (mayBeOwned(error.schemaPath)) {
+      for (const place of placesAbove(error.instancePath)) {
+        for (const { union, prefix } of unionsAt.get(place) ?? []) {
+          if (union === error || !error.schemaPath.startsWith(prefix)) continue;
+          owned = true;
+          listAt(inside, union).push(error);
+        }
       }
     }
     if (isUnion(error) || !owned) kept.push(error);
   }
-  for (const [union, failed] of inside) (union as UnionError).closest = closestForm(union, failed);
+  // Its closest form is worked out when the union is named: a refusal names 100 fields at most.
+  for (const [union, failed] of inside) (union as UnionError).inside = failed;
   return kept;
 }
 
@@ -476,14 +499,15 @@ function listAt<K, V>(map: Map<K, V[]>, key: K): V[] {
 }
 
 /** A JSON pointer and every pointer above it, the document's root ("") first. */
-function* placesAbove(pointer: string): Generator<string> {
-  yield '';
-  for (let at = pointer.indexOf('/', 1); at !== -1; at = pointer.indexOf('/', at + 1)) yield pointer.slice(0, at);
-  if (pointer !== '') yield pointer;
+function placesAbove(pointer: string): string[] {
+  const places = [''];
+  for (let at = pointer.indexOf('/', 1); at !== -1; at = pointer.indexOf('/', at + 1)) places.push(pointer.slice(0, at));
+  if (pointer !== '') places.push(pointer);
+  return places;
 }
 
-/** A union's error, with what its closest form lacked (see closestForm). */
-type UnionError = ErrorObject & { closest?: string };
+/** A union's error, with the errors of its forms (see closestForm). */
+type UnionError = ErrorObject & { inside?: ErrorObject[] };
 
 /**
  * Which form of a union the input came closest to, and what failed in it (`inside`: the errors at or below
