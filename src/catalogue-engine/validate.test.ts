@@ -131,7 +131,8 @@ describe('catalogue validators compiled by the build', () => {
     const few = outcome(loaded, op, parts([1, { type: 'nope' }, 'x']));
     expect(few).toEqual(outcome(compiled, op, parts([1, { type: 'nope' }, 'x'])));
     expect(few).toHaveProperty('refused');
-    expect(fs.readFileSync(pack, 'utf8')).not.toMatch(/vErrors\.concat\(/);
+    // The pack is minified (Ajv's `vErrors` is renamed): no error list is concatenated anywhere in it.
+    expect(fs.readFileSync(pack, 'utf8')).not.toMatch(/\.concat\(/);
     for (const validator of [loaded, compiled]) {
       const started = performance.now();
       const many = outcome(validator, op, parts(Array(9_000).fill(1)));

@@ -43,8 +43,7 @@ const APPEND_ERRORS = 'ajvAppendErrors';
  * code) and for the build's standalone code: the helper is a function declaration at the end, hoisted.
  */
 export function appendErrorsInPlace(code: string): string {
-  if (!CONCAT_ERRORS.test(code)) return code;
-  CONCAT_ERRORS.lastIndex = 0;
+  if (!code.includes('vErrors.concat(')) return code;
   return `${code.replace(CONCAT_ERRORS, `${APPEND_ERRORS}(vErrors, $1)`)}
 function ${APPEND_ERRORS}(all, more) { for (let i = 0; i < more.length; i++) all.push(more[i]); return all; }`;
 }
