@@ -68,4 +68,25 @@ describe('union errors', () => {
     expect(fields).toHaveLength(100);
     expect(fields[99].path).toEqual([99]);
   });
+
+  it('look no further than the errors of the fields they name: the rest of 9,000 wrong items is never placed', () => {
+    const validate = ajv.compile({ type: 'array', items: listener.properties.target });
+    expect(validate(Array(9_000).fill({ port: 'x' }))).toBe(false);
+    const errors = validate.errors ?? [];
+    const named = ajvErrorsToFields(errors, 'body');
+    // Past the 150th item, reading where an error of a form lies throws: the refusal must not need it.
+    const unread = errors.map((error) => {
+      if (error.keyword === 'anyOf' || Number(error.instancePath.split('/')[1]) < 150) return error;
+      return Object.defineProperty({ ...error }, 'instancePath', {
+        get: () => {
+          throw new Error(`placed ${error.instancePath}`);
+        },
+      });
+    });
+    expect(ajvErrorsToFields(unread, 'body')).toEqual(named);
+    expect(named).toHaveLength(100);
+    expect(named[99]).toMatchObject({ path: [99], message: expect.stringMatching(/closest: form 2/) });
+    // Mapped again, the same errors name the same fields (each union's forms are gathered afresh).
+    expect(ajvErrorsToFields(errors, 'body')).toEqual(named);
+  });
 });
