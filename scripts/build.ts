@@ -9,6 +9,7 @@
 //   dist/waap-ingest-worker.cjs the thread large WAAP ingestion bodies are parsed in
 //   dist/dns-zonefile-worker.cjs the thread large imported zone files are read in
 //   dist/json-body-worker.cjs   the thread clients' large JSON bodies are checked in
+//   dist/engine-validate-worker.cjs the thread the catalogue engine checks JSON bodies of many items in
 //   dist/dns-mappings-worker.cjs the thread network-mapping imports (YAML) are read in
 //   dist/cdn-match-worker.cjs   the thread CDN rule patterns are matched in
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
@@ -115,7 +116,8 @@ report(
 // patterns are matched in (src/cdn/options/matcher.ts), the thread large WAAP ingestion bodies are
 // parsed in (src/waap/request-events/ingest.ts), the one large zone files are read in
 // (src/dns/zonefile/reading.ts), the one clients' large JSON bodies are checked in
-// (src/platform/json-body.ts) and the one network-mapping imports are read in
+// (src/platform/json-body.ts), the one the catalogue engine checks JSON bodies of many items in
+// (src/catalogue-engine/validate.ts) and the one network-mapping imports are read in
 // (src/dns/network-mappings/yaml.ts). One bundle each; nothing shared between them.
 // The validation libraries (the ingestion thread's record validator and the platform's validation module
 // it comes with) and the YAML parser are left to Node's resolution, as dependencies: bundled, they were
@@ -131,6 +133,7 @@ report(
       'dns-zonefile-worker': 'src/dns/zonefile/parse-thread.ts',
       'cdn-match-worker': 'src/cdn/options/match-thread.ts',
       'json-body-worker': 'src/platform/json-body-thread.ts',
+      'engine-validate-worker': 'src/catalogue-engine/validate-thread.ts',
       'dns-mappings-worker': 'src/dns/network-mappings/yaml-thread.ts',
     },
     outdir: dist,
@@ -304,10 +307,11 @@ async function writeCodeCache(): Promise<void> {
 /**
  * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs, large zone
  * files read in one running dist/dns-zonefile-worker.cjs, and large JSON bodies checked in one running
- * dist/json-body-worker.cjs, CDN rules matched in one running dist/cdn-match-worker.cjs, and network-mapping
+ * dist/json-body-worker.cjs, CDN rules matched in one running dist/cdn-match-worker.cjs, catalogue-engine
+ * bodies of many items checked in one running dist/engine-validate-worker.cjs, and network-mapping
  * imports read in one running dist/dns-mappings-worker.cjs: one of each (ingested lines refused for missing
- * fields, so nothing needs a domain; a zone file of 5,000 records; a 100 KB rule template, then matched; a
- * mapping of 500 entries), so a bundle whose thread cannot start
+ * fields, so nothing needs a domain; a zone file of 5,000 records; a 100 KB rule template, then matched;
+ * a GPU cluster check with 2,000 wrong interfaces; a mapping of 500 entries), so a bundle whose thread cannot start
  * or load what it needs fails the build, not a user.
  */
 async function checkWorkerThreads(): Promise<void> {
@@ -340,6 +344,12 @@ async function checkWorkerThreads(): Promise<void> {
     if (made.status !== 201 || 'padding' in (JSON.parse(made.text) as object))
       throw new Error(`the built server's JSON body thread answered ${made.status} ${made.text.slice(0, 300)}`);
     console.log('dist/json-body-worker.cjs     checks a large JSON body in its thread');
+
+    const limits = JSON.stringify({ flavor: 'x', servers_count: 1, servers_settings: { interfaces: Array(2_000).fill(1) } });
+    const checked = await post(`${server.url}/cloud/v3/gpu/virtual/1/76/check_limits`, client, 'application/json', limits);
+    const fields = checked.status === 400 ? (JSON.parse(checked.text) as { errors?: unknown[] }).errors : undefined;
+    if (fields?.length !== 100) throw new Error(`the built server's engine body thread answered ${checked.status} ${checked.text.slice(0, 300)}`);
+    console.log('dist/engine-validate-worker.cjs checks an engine body of many items in its thread');
 
     const { client: clientId } = JSON.parse(made.text) as { client: number };
     const operator = { authorization: 'APIKey build-check-operator' };

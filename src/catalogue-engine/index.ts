@@ -14,16 +14,23 @@ import { type Access, isAllowed, OPERATOR, type Principal } from '../platform/au
 import type { PlatformDeps, Product } from '../platform/product.js';
 import type { SchemaCode } from '../platform/schema-code.js';
 import type { TaskEngine } from '../platform/tasks/engine.js';
+import type { FieldError } from '../platform/errors.js';
+import { moduleWorker, WorkerPool } from '../platform/workers.js';
 import { ENGINE_SURFACES } from './envelopes.js';
 import { Inference } from './infer.js';
 import { readRouteIndex, type RouteEntry } from '../platform/catalogue/routes.js';
 import { accessOf, ENGINE_TAG, engineOperationId, engineRoutes, type EngineRequest } from './routes.js';
 import { CatalogueService } from './service.js';
 import { engineTaskType } from './tasks.js';
-import { RequestValidator } from './validate.js';
+import { type BodyCheck, RequestValidator } from './validate.js';
 import { fillPath, isParam, paramName, segmentsOf } from './words.js';
 
 const ANONYMOUS: Principal = { ...OPERATOR, kind: 'client' };
+/**
+ * How long a body's check in the thread may take (its first compiles the operation's validator when the
+ * build's pack lacks it) before the thread is replaced and the body checked on the main thread.
+ */
+const BODY_CHECK_MS = 10_000;
 
 export interface CatalogueEngineDeps extends PlatformDeps {
   routes: RouteCatalogue;
@@ -72,13 +79,20 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
   /** The GET operations the engine serves, by operationKey: parents it answers itself. */
   const servedGets = new Map<string, RouteEntry>();
   const taskNames = new Map<string, string>();
+  // The thread JSON bodies of many items are checked in (see RequestValidator.check), started by the first.
+  let bodyThread: WorkerPool | undefined;
+  const checkInThread = (check: BodyCheck) => {
+    bodyThread ??= new WorkerPool(() => moduleWorker(import.meta.url, './validate-thread.ts', 'engine-validate-worker.cjs', null), 1);
+    return bodyThread.call<FieldError[]>({ ...check }, { timeoutMs: BODY_CHECK_MS });
+  };
   // The catalogue (1.4 MB) is read, and its plans made, by the first request an engine route answers.
   let runtime: Runtime | undefined;
   const load = (): Runtime => {
     if (runtime) return runtime;
     const catalogue = readCatalogue();
     const inference = new Inference(catalogue);
-    const validator = new RequestValidator(catalogue, deps.schemaCode);
+    // The build's collector only gathers schemas: it checks no body.
+    const validator = new RequestValidator(catalogue, deps.schemaCode, deps.schemaCode?.collects ? undefined : checkInThread);
     const service = new CatalogueService(
       deps.db,
       deps.clock,
@@ -101,7 +115,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     // Copies, typed as validation leaves them: it coerces their text in place (numbers, booleans, lists).
     const params: Record<string, unknown> = { ...parts.params };
     const query: Record<string, unknown> = { ...parts.query };
-    validator.check(plan.op, { params, query, body: parts.body, contentType: parts.contentType });
+    await validator.check(plan.op, { params, query, body: parts.body, contentType: parts.contentType });
     // Public operations answer without a token: an anonymous caller owns nothing.
     const principal = request.principal ?? (entry.public ? ANONYMOUS : principalOf(request));
     return service.handle({
@@ -187,6 +201,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     documented: () => documented,
     async register(instance) {
       app = instance;
+      instance.addHook('onClose', async () => bodyThread?.close());
       // Everything registered before this point is a modelled product: it keeps its operations.
       // Operations one route answers (three PATCHes of /cdn/resources/{...}): the last, most general, serves.
       const byRoute = new Map<string, RouteEntry>();

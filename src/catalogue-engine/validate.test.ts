@@ -8,7 +8,8 @@ import { readCatalogue } from '../platform/catalogue/index.js';
 import { AppError } from '../platform/errors.js';
 import { type SchemaCode, SchemaCodePack } from '../platform/schema-code.js';
 import { SchemaCodeWriter } from '../platform/schema-code-writer.js';
-import { CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE, makeCatalogueAjv, RequestValidator, type RequestParts } from './validate.js';
+import { keepBodyText } from '../platform/json-body.js';
+import { type BodyCheck, bodyChecker, CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE, makeCatalogueAjv, RequestValidator, type RequestParts } from './validate.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-engine-code-'));
 const pack = path.join(dir, 'schema-code.pack');
@@ -146,5 +147,64 @@ describe('catalogue validators compiled by the build', () => {
   it('found every validator it used in the pack', () => {
     expect(asked).toBeGreaterThanOrEqual(ops.length);
     expect(found).toBe(asked);
+  });
+});
+
+describe('JSON bodies that kept their text (many items), checked in a thread', () => {
+  const op = ops[4];
+  const parts = (params: Record<string, unknown>, interfaces: unknown[]): RequestParts => ({
+    params,
+    query: {},
+    body: { flavor: 'x', servers_count: 1, servers_settings: { interfaces } },
+    contentType: 'application/json',
+  });
+  /** The parts with the body's text kept, as the JSON parser keeps it for a body of many items. */
+  const withText = (p: RequestParts): RequestParts => {
+    keepBodyText(p.body, JSON.stringify(p.body));
+    return p;
+  };
+  const checker = bodyChecker(fromPack);
+  const sent: BodyCheck[] = [];
+  const threaded = new RequestValidator(catalogue, counting, async (check) => {
+    sent.push(check);
+    return checker(structuredClone(check));
+  });
+  const failing = new RequestValidator(catalogue, counting, () => Promise.reject(new Error('thread stopped')));
+
+  async function outcomeOf(validator: RequestValidator, p: RequestParts) {
+    try {
+      await validator.check(op, p);
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { refused: { code: error.code, message: error.message, fields: error.fields } };
+    }
+  }
+
+  it('refuse and accept as the main thread does, path errors and body errors in one answer', async () => {
+    const cases = [
+      parts({ project_id: '1', region_id: '76' }, Array(9_000).fill(1)),
+      parts({ project_id: 'x', region_id: '76' }, [1, { type: 'nope' }, 'x']),
+      parts({ project_id: '1', region_id: '76' }, []),
+      parts({ project_id: '1', region_id: '76' }, Array(1_500).fill({ type: 'external' })),
+    ];
+    for (const [i, p] of cases.entries()) {
+      const main = outcome(loaded, op, p);
+      const before = sent.length;
+      expect(await outcomeOf(threaded, withText(structuredClone(p))), `case ${i}`).toEqual('ok' in main ? { ok: true } : main);
+      expect(sent.length, `case ${i} went to the thread`).toBe(before + 1);
+    }
+    expect(outcome(loaded, op, cases[0])).toHaveProperty('refused');
+    // The thread finds the validator the main thread loaded, by the pack's own key.
+    expect(fromPack.validator('catalogue-body', JSON.parse(sent[0].schema) as object)).toBeDefined();
+  });
+
+  it('check on the main thread a body that kept no text, and one whose thread could not answer', async () => {
+    const p = parts({ project_id: '1', region_id: '76' }, Array(2_000).fill(1));
+    const before = sent.length;
+    const main = outcome(loaded, op, p);
+    expect(await outcomeOf(threaded, structuredClone(p))).toEqual(main);
+    expect(sent.length).toBe(before);
+    expect(await outcomeOf(failing, withText(structuredClone(p)))).toEqual(main);
   });
 });

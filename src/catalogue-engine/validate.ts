@@ -8,7 +8,8 @@ import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue, CatalogueOperation, JsonSchema } from '../platform/catalogue/index.js';
 import { AppError, type ErrorCode, type FieldError, type FieldLocation } from '../platform/errors.js';
-import type { SchemaCode } from '../platform/schema-code.js';
+import { bodyTextOf } from '../platform/json-body.js';
+import { type SchemaCode, schemaCodeKey } from '../platform/schema-code.js';
 import { readRouteIndex } from '../platform/catalogue/routes.js';
 import {
   ajvErrorsToFields,
@@ -37,8 +38,41 @@ interface Compiled {
   arrayQuery: string[];
   objectQuery: string[];
   bodies: Map<string, ValidateFunction>;
+  /** The JSON body's schema as its validator compiles it, and as a thread is sent it (made when first sent). */
+  jsonBody?: { schema: object; sent?: Omit<BodyCheck, 'body'> };
   bodyRequired: boolean;
   code: ErrorCode;
+}
+
+/**
+ * A JSON body checked in a thread (see validate-thread.ts): its validator's key and schema (JSON), and the
+ * body's text. The answer is the body's failing fields (none: valid).
+ */
+export interface BodyCheck {
+  key: string;
+  schema: string;
+  body: string;
+}
+
+/** Checks bodies in a thread; rejects when the thread could not answer (the body is then checked here). */
+export type BodyThread = (check: BodyCheck) => Promise<FieldError[]>;
+
+/**
+ * What answers BodyChecks in the thread: each validator made on its first body, from the build's pack
+ * (`ahead`) or compiled, wrapped as the engine's are (finiteOnly), so the fields are the ones the main
+ * thread would name. A body validator neither coerces nor fills in defaults: the verdict is all it gives.
+ */
+export function bodyChecker(ahead?: SchemaCode): (check: BodyCheck) => FieldError[] {
+  const made = new Map<string, ValidateFunction>();
+  let ajv: Ajv2020 | undefined;
+  return ({ key, schema, body }) => {
+    let validate = made.get(key);
+    if (!validate) {
+      const parsed = JSON.parse(schema) as object;
+      made.set(key, (validate = finiteOnly(() => ahead?.validator('catalogue-body', parsed) ?? (ajv ??= makeCatalogueAjv(false)).compile(parsed))));
+    }
+    return validate(JSON.parse(body)) ? [] : errors(validate, 'body');
+  };
 }
 
 export class RequestValidator {
@@ -47,10 +81,14 @@ export class RequestValidator {
   private readonly compiled = new Map<CatalogueOperation, Compiled>();
   private readonly productCodes = new Map<string, ErrorCode>();
 
-  /** `ahead`: the build's compiled validators (or, while building, its collector of schemas). */
+  /**
+   * `ahead`: the build's compiled validators (or, while building, its collector of schemas). `thread`:
+   * where JSON bodies that kept their text (large ones, or of many items: see MANY_ITEMS) are checked.
+   */
   constructor(
     private readonly catalogue: Catalogue,
     private readonly ahead?: SchemaCode,
+    private readonly thread?: BodyThread,
   ) {}
 
   // Two instances: bodies are not coerced, parameters (text on the wire) are. Each validator carries only
@@ -87,19 +125,34 @@ export class RequestValidator {
     for (const op of ops) this.compile(op);
   }
 
-  /** Checks a request, coercing its parameters in place; throws every problem at once. */
-  check(op: CatalogueOperation, parts: RequestParts): void {
+  /**
+   * Checks a request, coercing its parameters in place; throws every problem at once. A JSON body that
+   * kept its text is checked in the thread (the answer is then a promise): what refusing 9,000 wrong
+   * items cost was the main thread's, and every other client's wait.
+   */
+  check(op: CatalogueOperation, parts: RequestParts): void | Promise<void> {
     const compiled = this.compile(op);
     const fields: FieldError[] = [];
     if (compiled.params && !compiled.params(parts.params)) fields.push(...errors(compiled.params, 'path'));
     foldNestedQuery(parts.query, compiled.objectQuery);
     splitCommaLists(parts.query, compiled.arrayQuery);
     if (compiled.query && !compiled.query(parts.query)) fields.push(...errors(compiled.query, 'query'));
-    fields.push(...this.checkBody(compiled, parts));
-    if (fields.length > 0) {
-      const summary = fields.map((f) => `${[f.location, ...f.path].join('.')}: ${f.message}`).join('; ');
-      throw new AppError(compiled.code, summary, { fields });
+    const validate = this.bodyValidator(compiled, parts);
+    const text = validate && validate === compiled.bodies.get('application/json') && this.thread ? bodyTextOf(parts.body) : undefined;
+    if (text === undefined) {
+      fields.push(...this.checkBody(compiled, validate, parts));
+      return refuse(compiled, fields);
     }
+    return this.thread!({ ...this.sent(compiled.jsonBody!), body: text }).then(
+      (bodyFields) => refuse(compiled, [...fields, ...bodyFields]),
+      // A thread that could not answer (replaced past its time, or stopped): the body is checked here.
+      () => refuse(compiled, [...fields, ...this.checkBody(compiled, validate, parts)]),
+    );
+  }
+
+  /** A JSON body's schema as a thread is sent it: its JSON, and its key (the pack's, so the thread finds the same code). */
+  private sent(body: NonNullable<Compiled['jsonBody']>): Omit<BodyCheck, 'body'> {
+    return (body.sent ??= { key: schemaCodeKey('catalogue-body', body.schema), schema: JSON.stringify(body.schema) });
   }
 
   /** The error code a refused request of this operation gets. */
@@ -107,14 +160,18 @@ export class RequestValidator {
     return this.compile(op).code;
   }
 
-  private checkBody(compiled: Compiled, parts: RequestParts): FieldError[] {
+  /** The validator of a body by its media type (a parsed body of another type is JSON's); none for bytes. */
+  private bodyValidator(compiled: Compiled, parts: RequestParts): ValidateFunction | undefined {
+    if (parts.body === undefined || parts.body === null || Buffer.isBuffer(parts.body)) return undefined;
+    const type = (parts.contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
+    return compiled.bodies.get(type) ?? compiled.bodies.get('application/json');
+  }
+
+  private checkBody(compiled: Compiled, validate: ValidateFunction | undefined, parts: RequestParts): FieldError[] {
     if (parts.body === undefined || parts.body === null) {
       return compiled.bodyRequired ? [{ location: 'body', path: [], message: 'A request body is required', type: 'missing' }] : [];
     }
-    if (compiled.bodies.size === 0) return [];
-    const type = (parts.contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
-    const validate = compiled.bodies.get(type) ?? (Buffer.isBuffer(parts.body) ? undefined : compiled.bodies.get('application/json'));
-    if (!validate || Buffer.isBuffer(parts.body)) return [];
+    if (!validate) return [];
     return validate(parts.body) ? [] : errors(validate, 'body');
   }
 
@@ -124,11 +181,13 @@ export class RequestValidator {
     const path = op.parameters.filter((p) => p.in === 'path');
     const query = op.parameters.filter((p) => p.in === 'query');
     const bodies = new Map<string, ValidateFunction>();
+    let jsonBody: Compiled['jsonBody'];
     const components = this.catalogue.components.schemas as Record<string, JsonSchema>;
     for (const [type, schema] of Object.entries(op.requestBody?.content ?? {})) {
-      if (type === 'application/json')
-        bodies.set(type, this.validator('catalogue-body', withComponents(loosenAnyValue(prepare(schema)) as Schema, components, true)));
-      else if (type === 'application/x-www-form-urlencoded')
+      if (type === 'application/json') {
+        jsonBody = { schema: withComponents(loosenAnyValue(prepare(schema)) as Schema, components, true) };
+        bodies.set(type, this.validator('catalogue-body', jsonBody.schema));
+      } else if (type === 'application/x-www-form-urlencoded')
         bodies.set(type, this.validator('catalogue-text', withComponents(prepare(schema) as Schema, components, false)));
     }
     compiled = {
@@ -137,6 +196,7 @@ export class RequestValidator {
       arrayQuery: query.filter((p) => isArraySchema(p.schema)).map((p) => p.name),
       objectQuery: query.filter((p) => this.isObjectSchema(p.schema)).map((p) => p.name),
       bodies,
+      jsonBody,
       bodyRequired: op.requestBody?.required === true,
       code: this.codeOf(op),
     };
@@ -272,6 +332,13 @@ function objectOf(params: CatalogueOperation['parameters']): object {
 function isArraySchema(schema: JsonSchema): boolean {
   const node = schema as Schema;
   return node.type === 'array' || (Array.isArray(node.anyOf) && node.anyOf.some((b: Schema) => b.type === 'array'));
+}
+
+/** Throws the refusal of a request with these failing fields, if any. */
+function refuse(compiled: Compiled, fields: FieldError[]): void {
+  if (fields.length === 0) return;
+  const summary = fields.map((f) => `${[f.location, ...f.path].join('.')}: ${f.message}`).join('; ');
+  throw new AppError(compiled.code, summary, { fields });
 }
 
 function errors(validate: ValidateFunction, location: FieldLocation): FieldError[] {

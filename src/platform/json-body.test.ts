@@ -1,11 +1,12 @@
 // JSON bodies: the one pass over the text before it is parsed (how deep it nests, and whether its value
 // can hold a NUL character or a non-finite number: when it cannot, validation skips its walk for them),
 // and large bodies, checked and pruned in a thread, then parsed a piece at a time.
+import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../tests/support/app.js';
 import { turnsDuring } from '../../tests/support/event-loop.js';
 import { bodyShape } from './body-shape.js';
-import { JsonBodyReading, LARGE_JSON } from './json-body.js';
+import { bodyTextOf, JsonBodyReading, LARGE_JSON, MANY_ITEMS, registerJsonParser } from './json-body.js';
 import { checkJsonText, scanJson } from './json-text.js';
 import { isMarkedPruned } from './validation.js';
 
@@ -155,6 +156,45 @@ describe('the bound on array items', () => {
       expect(seeded.body).toMatch(/many/);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the text a body keeps for a check in a thread (bodyTextOf)', () => {
+  it('is kept by a small body of many items and by every large one, exactly as parsed', async () => {
+    const reading = new JsonBodyReading();
+    const app = Fastify();
+    app.decorateRequest('facts', null as never);
+    app.addHook('onRequest', async (request) => {
+      request.facts = { access: 'read' } as never;
+    });
+    registerJsonParser(app, reading);
+    app.post('/kept', async (request) => ({ text: bodyTextOf(request.body) ?? null }));
+    try {
+      const kept = async (body: string) =>
+        (await app.inject({ method: 'POST', url: '/kept', headers: { 'content-type': 'application/json' }, body })).json().text;
+      // Counted as the commas between items: MANY_ITEMS of them, in one array or several.
+      const many = `{"a":[${Array(MANY_ITEMS + 1)
+        .fill(1)
+        .join(',')}]}`;
+      expect(await kept(many)).toBe(many);
+      expect(
+        await kept(
+          `[[${Array(MANY_ITEMS / 2 + 1)
+            .fill(1)
+            .join(',')}],[${Array(MANY_ITEMS / 2 + 1)
+            .fill(1)
+            .join(',')}]]`,
+        ),
+      ).not.toBeNull();
+      expect(await kept(`{"a":[${Array(MANY_ITEMS).fill(1).join(',')}]}`)).toBeNull();
+      expect(await kept('{"a":1}')).toBeNull();
+      const large = JSON.stringify({ a: 1, padding: 'p'.repeat(LARGE_JSON) });
+      expect(await kept(large)).toBe(large);
+      expect(bodyTextOf(await reading.read(Buffer.from(large), null))).toBe(large);
+    } finally {
+      await app.close();
+      await reading.close();
     }
   });
 });

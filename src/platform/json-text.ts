@@ -36,11 +36,13 @@ export interface JsonScan {
    * body was 4 ms of the main thread).
    */
   storable: boolean;
+  /** Commas between array items (the items, less one per array), counted up to MAX_ARRAY_ITEMS. */
+  items: number;
 }
 
 /** One pass over JSON text before it is parsed: its nesting depth, its array items and what it may hold (strings skipped, escapes honoured). */
 export function scanJson(text: string, limit: number): JsonScan {
-  const found: JsonScan = { tooDeep: false, tooLong: false, storable: true };
+  const found: JsonScan = { tooDeep: false, tooLong: false, storable: true, items: 0 };
   let depth = 0;
   let inString = false;
   let digits = 0;
@@ -75,6 +77,7 @@ export function scanJson(text: string, limit: number): JsonScan {
       else if (c === 0x2c && arrays[depth] && ++items >= MAX_ARRAY_ITEMS) found.tooLong = true;
     }
   }
+  found.items = items;
   return found;
 }
 

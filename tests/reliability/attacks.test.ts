@@ -299,6 +299,23 @@ describe(`attacks of issue 14 (${engineName})`, () => {
     expect(long.res.body).toMatch(/arrays hold more than 10000 items in all/);
   });
 
+  it('catalogue-engine bodies of many wrong items are refused from a thread, naming what the main thread names', async () => {
+    const check = (interfaces: unknown[]) =>
+      t.request('POST', '/cloud/v3/gpu/virtual/1/76/check_limits', {
+        headers: a.headers,
+        body: { flavor: 'x', servers_count: 1, servers_settings: { interfaces } },
+      });
+    // 900 items: checked on the main thread; 9,000: the body keeps its text and is checked in the thread.
+    const few = await check(Array(900).fill(1));
+    const many = await blocking(() => check(Array(9_000).fill(1)));
+    expect(few.statusCode).toBe(400);
+    expect(many.res.statusCode).toBe(400);
+    expect(many.res.json().errors).toHaveLength(100);
+    expect(many.res.json().errors).toEqual(few.json().errors);
+    expect(many.res.json().message).toBe(few.json().message);
+    expect(many.blockedMs).toBeLessThan(BLOCK_MS);
+  });
+
   it('a generated report costs the same however long the request: a 12,000-character filter, 1 MB of body (each of its values hashed the whole request)', async () => {
     const report = (country: string) =>
       blocking(() =>
