@@ -82,7 +82,10 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
     ...serverLimits(config),
   });
   const ahead = deps.schemaCode === undefined ? builtSchemaCode({ [CATALOGUE_FORMATS_MODULE]: CATALOGUE_FORMATS }) : (deps.schemaCode ?? undefined);
-  app.setValidatorCompiler(createSchemaCompiler(ahead));
+  // The thread clients' large JSON bodies are read in; the provider API's bodies of many items are also validated there first.
+  const largeBodies = new JsonBodyReading();
+  app.addHook('onClose', () => largeBodies.close());
+  app.setValidatorCompiler(createSchemaCompiler(ahead, (check) => largeBodies.check(check)));
   app.setSerializerCompiler(createSerializerCompiler(ahead));
 
   answerHeadAsGet(app);
@@ -115,8 +118,6 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   const { operator, generated } = await OperatorToken.load(db.kysely, config.adminToken);
   // Before authentication: a preflight carries no credentials.
   registerCors(app, config.cors);
-  const largeBodies = new JsonBodyReading();
-  app.addHook('onClose', () => largeBodies.close());
   registerJsonParser(app, largeBodies);
   registerQueryArrays(app);
   registerTaskFaultSlot(app);

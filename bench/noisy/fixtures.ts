@@ -21,6 +21,7 @@ export const ALL_KINDS = [
   'csv-export',
   'engine-report',
   'engine-wrong-items',
+  'cloud-wrong-items',
 ];
 
 export interface Fixtures {

@@ -43,6 +43,8 @@ const mappingImport = Buffer.from(
 const longFilter = 'x'.repeat(12_000);
 /** A catalogue-engine body of 9,000 array items, each failing every form of a referenced union. */
 const wrongItems = Buffer.from(JSON.stringify({ flavor: 'x', servers_count: 1, servers_settings: { interfaces: Array(9_000).fill(1) } }));
+/** A security-group PATCH of 9,000 rule changes, each failing every form of the rule union (inline, not referenced). */
+const wrongRules = Buffer.from(JSON.stringify({ name: 'noisy', changed_rules: Array(9_000).fill(1) }));
 /** A zone file of 30,000 A records (about 900 KB). */
 const zoneFile = Buffer.from(`$ORIGIN ${fixtures.zone}.\n$TTL 300\n` + Array.from({ length: 30_000 }, (_, i) => `h${i} IN A 192.0.2.${i % 250}\n`).join(''));
 
@@ -94,6 +96,14 @@ function makeKinds(kinds: string[]): Record<string, () => Noise> {
       token: noisy.token,
       contentType: 'application/json',
       body: wrongItems,
+    }),
+    // Refused by validation, before the group is looked for.
+    'cloud-wrong-items': () => ({
+      method: 'PATCH',
+      path: '/cloud/v1/securitygroups/1/76/00000000-0000-4000-8000-000000000000',
+      token: noisy.token,
+      contentType: 'application/json',
+      body: wrongRules,
     }),
   };
 }

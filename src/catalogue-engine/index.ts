@@ -16,21 +16,17 @@ import type { SchemaCode } from '../platform/schema-code.js';
 import type { TaskEngine } from '../platform/tasks/engine.js';
 import type { FieldError } from '../platform/errors.js';
 import { moduleWorker, WorkerPool } from '../platform/workers.js';
+import { BODY_CHECK_MS, type BodyCheck } from '../platform/validation.js';
 import { ENGINE_SURFACES } from './envelopes.js';
 import { Inference } from './infer.js';
 import { readRouteIndex, type RouteEntry } from '../platform/catalogue/routes.js';
 import { accessOf, ENGINE_TAG, engineOperationId, engineRoutes, type EngineRequest } from './routes.js';
 import { CatalogueService } from './service.js';
 import { engineTaskType } from './tasks.js';
-import { type BodyCheck, RequestValidator } from './validate.js';
+import { RequestValidator } from './validate.js';
 import { fillPath, isParam, paramName, segmentsOf } from './words.js';
 
 const ANONYMOUS: Principal = { ...OPERATOR, kind: 'client' };
-/**
- * How long a body's check in the thread may take (its first compiles the operation's validator when the
- * build's pack lacks it) before the thread is replaced and the body checked on the main thread.
- */
-const BODY_CHECK_MS = 10_000;
 
 export interface CatalogueEngineDeps extends PlatformDeps {
   routes: RouteCatalogue;
@@ -83,7 +79,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
   let bodyThread: WorkerPool | undefined;
   const checkInThread = (check: BodyCheck) => {
     bodyThread ??= new WorkerPool(() => moduleWorker(import.meta.url, './validate-thread.ts', 'engine-validate-worker.cjs', null), 1);
-    return bodyThread.call<FieldError[]>({ ...check }, { timeoutMs: BODY_CHECK_MS });
+    return bodyThread.call<FieldError[]>({ check }, { timeoutMs: BODY_CHECK_MS });
   };
   // The catalogue (1.4 MB) is read, and its plans made, by the first request an engine route answers.
   let runtime: Runtime | undefined;

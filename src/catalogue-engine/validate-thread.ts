@@ -4,9 +4,10 @@
 import { parentPort } from 'node:worker_threads';
 import { builtSchemaCode } from '../platform/schema-code.js';
 import { lowerThreadPriority, serveWorkerCalls } from '../platform/workers.js';
-import { type BodyCheck, bodyChecker, CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE } from './validate.js';
+import type { BodyCheck } from '../platform/validation.js';
+import { CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE, engineBodyChecker } from './validate.js';
 
-const check = bodyChecker(builtSchemaCode({ [CATALOGUE_FORMATS_MODULE]: CATALOGUE_FORMATS }));
+const check = engineBodyChecker(builtSchemaCode({ [CATALOGUE_FORMATS_MODULE]: CATALOGUE_FORMATS }));
 
 lowerThreadPriority();
-serveWorkerCalls(parentPort!, (message) => check(message as unknown as BodyCheck));
+serveWorkerCalls(parentPort!, (message) => check(message.check as BodyCheck));

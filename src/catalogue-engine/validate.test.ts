@@ -8,8 +8,9 @@ import { readCatalogue } from '../platform/catalogue/index.js';
 import { AppError } from '../platform/errors.js';
 import { type SchemaCode, SchemaCodePack } from '../platform/schema-code.js';
 import { SchemaCodeWriter } from '../platform/schema-code-writer.js';
-import { keepBodyText } from '../platform/json-body.js';
-import { type BodyCheck, bodyChecker, CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE, makeCatalogueAjv, RequestValidator, type RequestParts } from './validate.js';
+import { keepBodyText } from '../platform/json-body-text.js';
+import type { BodyCheck } from '../platform/validation.js';
+import { CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE, engineBodyChecker, makeCatalogueAjv, RequestValidator, type RequestParts } from './validate.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-engine-code-'));
 const pack = path.join(dir, 'schema-code.pack');
@@ -163,7 +164,7 @@ describe('JSON bodies that kept their text (many items), checked in a thread', (
     keepBodyText(p.body, JSON.stringify(p.body));
     return p;
   };
-  const checker = bodyChecker(fromPack);
+  const checker = engineBodyChecker(fromPack);
   const sent: BodyCheck[] = [];
   const threaded = new RequestValidator(catalogue, counting, async (check) => {
     sent.push(check);

@@ -8,17 +8,21 @@ import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue, CatalogueOperation, JsonSchema } from '../platform/catalogue/index.js';
 import { AppError, type ErrorCode, type FieldError, type FieldLocation } from '../platform/errors.js';
-import { bodyTextOf } from '../platform/json-body.js';
-import { type SchemaCode, schemaCodeKey } from '../platform/schema-code.js';
+import { bodyTextOf } from '../platform/json-body-text.js';
+import type { SchemaCode } from '../platform/schema-code.js';
 import { readRouteIndex } from '../platform/catalogue/routes.js';
 import {
   ajvErrorsToFields,
   appendErrorsInPlace,
+  type BodyCheck,
+  bodyChecker,
+  type BodyThread,
   boundStrings,
   finiteOnly,
   foldNestedQuery,
   numberSyntax,
   safeIntegers,
+  sentSchema,
   splitCommaLists,
 } from '../platform/validation.js';
 import { normaliseSchema, PROVIDER_FORMATS, type Schema, Schemas } from './schema.js';
@@ -39,40 +43,19 @@ interface Compiled {
   objectQuery: string[];
   bodies: Map<string, ValidateFunction>;
   /** The JSON body's schema as its validator compiles it, and as a thread is sent it (made when first sent). */
-  jsonBody?: { schema: object; sent?: Omit<BodyCheck, 'body'> };
+  jsonBody?: { schema: object; sent?: Pick<BodyCheck, 'key' | 'schema'> };
   bodyRequired: boolean;
   code: ErrorCode;
 }
 
 /**
- * A JSON body checked in a thread (see validate-thread.ts): its validator's key and schema (JSON), and the
- * body's text. The answer is the body's failing fields (none: valid).
+ * What answers BodyChecks in the engine's thread (validate-thread.ts): validators made as the main
+ * thread's (finiteOnly, from the pack or compiled). A body validator neither coerces nor fills in
+ * defaults: the thread's verdict is all there is to it.
  */
-export interface BodyCheck {
-  key: string;
-  schema: string;
-  body: string;
-}
-
-/** Checks bodies in a thread; rejects when the thread could not answer (the body is then checked here). */
-export type BodyThread = (check: BodyCheck) => Promise<FieldError[]>;
-
-/**
- * What answers BodyChecks in the thread: each validator made on its first body, from the build's pack
- * (`ahead`) or compiled, wrapped as the engine's are (finiteOnly), so the fields are the ones the main
- * thread would name. A body validator neither coerces nor fills in defaults: the verdict is all it gives.
- */
-export function bodyChecker(ahead?: SchemaCode): (check: BodyCheck) => FieldError[] {
-  const made = new Map<string, ValidateFunction>();
+export function engineBodyChecker(ahead?: SchemaCode): (check: BodyCheck) => FieldError[] {
   let ajv: Ajv2020 | undefined;
-  return ({ key, schema, body }) => {
-    let validate = made.get(key);
-    if (!validate) {
-      const parsed = JSON.parse(schema) as object;
-      made.set(key, (validate = finiteOnly(() => ahead?.validator('catalogue-body', parsed) ?? (ajv ??= makeCatalogueAjv(false)).compile(parsed))));
-    }
-    return validate(JSON.parse(body)) ? [] : errors(validate, 'body');
-  };
+  return bodyChecker((schema) => finiteOnly(() => ahead?.validator('catalogue-body', schema) ?? (ajv ??= makeCatalogueAjv(false)).compile(schema)));
 }
 
 export class RequestValidator {
@@ -150,9 +133,8 @@ export class RequestValidator {
     );
   }
 
-  /** A JSON body's schema as a thread is sent it: its JSON, and its key (the pack's, so the thread finds the same code). */
-  private sent(body: NonNullable<Compiled['jsonBody']>): Omit<BodyCheck, 'body'> {
-    return (body.sent ??= { key: schemaCodeKey('catalogue-body', body.schema), schema: JSON.stringify(body.schema) });
+  private sent(body: NonNullable<Compiled['jsonBody']>): Pick<BodyCheck, 'key' | 'schema'> {
+    return (body.sent ??= sentSchema('catalogue-body', body.schema));
   }
 
   /** The error code a refused request of this operation gets. */

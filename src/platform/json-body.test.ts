@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../tests/support/app.js';
 import { turnsDuring } from '../../tests/support/event-loop.js';
 import { bodyShape } from './body-shape.js';
-import { bodyTextOf, JsonBodyReading, LARGE_JSON, MANY_ITEMS, registerJsonParser } from './json-body.js';
+import { JsonBodyReading, LARGE_JSON, registerJsonParser } from './json-body.js';
+import { bodyTextOf, MANY_ITEMS } from './json-body-text.js';
 import { checkJsonText, scanJson } from './json-text.js';
 import { isMarkedPruned } from './validation.js';
 

@@ -5,10 +5,11 @@
 // main thread 77-94% busy parsing what it then refused or dropped.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type BodyShape, bodyShape } from './body-shape.js';
-import { AppError } from './errors.js';
+import { AppError, type FieldError } from './errors.js';
+import { keepBodyText, MANY_ITEMS } from './json-body-text.js';
 import { parseJsonInPieces } from './json-pieces.js';
 import { type JsonCheck, MAX_ARRAY_ITEMS, MAX_JSON_DEPTH, scanJson } from './json-text.js';
-import { markPruned, markStorable } from './validation.js';
+import { BODY_CHECK_MS, type BodyCheck, markPruned, markStorable } from './validation.js';
 import { moduleWorker, WorkerPool } from './workers.js';
 
 /**
@@ -17,24 +18,6 @@ import { moduleWorker, WorkerPool } from './workers.js';
  * body held the main thread 9 to 20 ms in one piece, and every other client waited (see json-pieces.ts).
  */
 export const LARGE_JSON = 64 * 1024;
-
-/**
- * A client's body whose arrays hold this many items in all keeps its JSON text with it (bodyTextOf), so
- * that what checks it can do so in a thread of its own from the text: refusing 9,000 wrong items of a
- * union took 9-13 ms of the main thread (Ajv's 36,000 errors), however small the body.
- */
-export const MANY_ITEMS = 1_000;
-const BODY_TEXT = Symbol('JSON text of the body');
-
-/** Keeps `text`, which parses to `value`, with it (a hidden key; a value that is no object keeps nothing). */
-export function keepBodyText(value: unknown, text: string): void {
-  if (value !== null && typeof value === 'object') Object.defineProperty(value, BODY_TEXT, { value: text });
-}
-
-/** The JSON text a large body, or one of many items, was parsed from (see MANY_ITEMS). */
-export function bodyTextOf(value: unknown): string | undefined {
-  return value !== null && typeof value === 'object' ? (value as Record<symbol, string | undefined>)[BODY_TEXT] : undefined;
-}
 
 const tooDeep = () => new AppError('bad_request', `JSON parse error - arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep`);
 const tooLong = () => new AppError('bad_request', `The body's arrays hold more than ${MAX_ARRAY_ITEMS} items in all`);
@@ -71,11 +54,11 @@ export class JsonBodyReading {
    * body without the members its route does not declare, or all of it when there were none.
    */
   async read(bytes: Uint8Array, shape: BodyShape | null): Promise<unknown> {
-    this.pool ??= new WorkerPool(() => moduleWorker(import.meta.url, './json-body-thread.ts', 'json-body-worker.cjs', null), 1);
+    const pool = this.threads();
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     // A view of shared memory (Buffer's pool) is copied: moving it would detach the others' bytes.
     const sent = own ? bytes : new Uint8Array(bytes);
-    const check = await this.pool.call<JsonCheck>({ bytes: sent, shape }, { transfer: [sent.buffer as ArrayBuffer] }).catch(threadFailed);
+    const check = await pool.call<JsonCheck>({ bytes: sent, shape }, { transfer: [sent.buffer as ArrayBuffer] }).catch(threadFailed);
     if (check.refused !== undefined) throw check.refused === 'syntax' ? notJson(check.message) : REFUSALS[check.refused]();
     if (check.parse === '') return undefined;
     let value: unknown;
@@ -91,6 +74,15 @@ export class JsonBodyReading {
     }
     keepBodyText(value, check.parse);
     return value;
+  }
+
+  /** A body's validation in the thread (see inThreadFirst, validation.ts): its failing fields. */
+  check(check: BodyCheck): Promise<FieldError[]> {
+    return this.threads().call<FieldError[]>({ check }, { timeoutMs: BODY_CHECK_MS });
+  }
+
+  private threads(): WorkerPool {
+    return (this.pool ??= new WorkerPool(() => moduleWorker(import.meta.url, './json-body-thread.ts', 'json-body-worker.cjs', null), 1));
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { ajvErrorsToFields } from './validation.js';
+import { keepBodyText } from './json-body-text.js';
+import { ajvErrorsToFields, type BodyCheck, bodyChecker, type BodyThread, createSchemaCompiler, finiteOnly, makeAjv, markStorable } from './validation.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const fieldsFor = (schema: object, data: unknown) => {
@@ -88,5 +89,59 @@ describe('union errors', () => {
     expect(named[99]).toMatchObject({ path: [99], message: expect.stringMatching(/closest: form 2/) });
     // Mapped again, the same errors name the same fields (each union's forms are gathered afresh).
     expect(ajvErrorsToFields(errors, 'body')).toEqual(named);
+  });
+});
+
+describe('bodies of many items, checked in a thread first', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', default: 'unnamed' },
+      targets: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }] } },
+    },
+    required: ['targets'],
+  };
+  const checks: BodyCheck[] = [];
+  const inThread = bodyChecker((prepared) => finiteOnly(() => makeAjv('api-body').compile(prepared)));
+  const compilerWith = (thread?: BodyThread) => createSchemaCompiler(undefined, thread)({ schema, httpPart: 'body', url: '/things', method: 'POST' });
+  const threaded = compilerWith(async (check) => {
+    checks.push(check);
+    return inThread(structuredClone(check));
+  });
+  const mainOnly = compilerWith();
+  /** A parsed body as the JSON parser leaves one of many items: marked storable, its text kept. */
+  const parsed = (value: unknown) => {
+    const text = JSON.stringify(value);
+    const data = JSON.parse(text) as Record<string, unknown>;
+    markStorable(data);
+    keepBodyText(data, text);
+    return data;
+  };
+
+  it('refuse with the fields the main thread names, and send the thread what to drop first', async () => {
+    const body = { targets: [...Array(2_000).fill(7), { nome: 'x' }], extra: 1 };
+    const answer = threaded(parsed(body));
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toBe(false);
+    const fields = ajvErrorsToFields(threaded.errors ?? [], 'query');
+    expect(mainOnly(structuredClone(body))).toBe(false);
+    expect(fields).toEqual(ajvErrorsToFields(mainOnly.errors ?? [], 'query'));
+    expect(fields).toHaveLength(100);
+    expect(checks.at(-1)?.prune).toBeDefined();
+  });
+
+  it('accept as the main thread does, which still fills in defaults and drops undeclared members', async () => {
+    const data = parsed({ targets: Array(2_000).fill('ok'), extra: 1 });
+    expect(await threaded(data)).toBe(true);
+    expect(data).toEqual({ name: 'unnamed', targets: Array(2_000).fill('ok') });
+  });
+
+  it('check on the main thread a body that kept no text, and one whose thread could not answer', async () => {
+    const before = checks.length;
+    expect(threaded({ targets: [7] })).toBe(false);
+    expect(checks).toHaveLength(before);
+    const failing = compilerWith(() => Promise.reject(new Error('thread stopped')));
+    expect(await failing(parsed({ targets: Array(2_000).fill(7) }))).toBe(false);
+    expect(ajvErrorsToFields(failing.errors ?? [], 'body')).toHaveLength(100);
   });
 });

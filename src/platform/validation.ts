@@ -7,7 +7,8 @@ import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import { type BodyShape, bodyShape, pruneUndeclared } from './body-shape.js';
 import { type FieldError, type FieldLocation, invalid, type AppError } from './errors.js';
-import type { PlatformValidatorKind, SchemaCode, Serialize } from './schema-code.js';
+import { bodyTextOf } from './json-body-text.js';
+import { type PlatformValidatorKind, type SchemaCode, schemaCodeKey, type Serialize, type ValidatorKind } from './schema-code.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -125,9 +126,11 @@ export function withoutAnnotations(schema: unknown): unknown {
 
 /**
  * Fastify's validator compiler. Each validator is compiled on first use; when `ahead` has its code,
- * compiled by the build (platform/schema-code.ts), that code is loaded instead.
+ * compiled by the build (platform/schema-code.ts), that code is loaded instead. `thread`: where the
+ * provider API's JSON bodies that kept their text (large ones, or of many items: see MANY_ITEMS) are
+ * checked first.
  */
-export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<unknown> {
+export function createSchemaCompiler(ahead?: SchemaCode, thread?: BodyThread): FastifySchemaCompiler<unknown> {
   const ajvs = { 'api-body': makeAjv('api-body'), 'control-body': makeAjv('control-body'), text: makeAjv('text') };
   // One validator per schema object and kind: a HEAD route shares its GET route's schemas, and many
   // routes share one parameter or body schema (a cloud project and region, a CDN resource id).
@@ -137,14 +140,17 @@ export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<
     text: new WeakMap<object, ValidateFunction>(),
   };
   const validatorFor = (kind: PlatformValidatorKind, schema: unknown): ValidateFunction => {
+    let prepared: object | undefined;
     const compile = () => {
-      const prepared = prepareSchema(kind, schema);
+      prepared ??= prepareSchema(kind, schema);
       return ahead?.validator(kind, prepared) ?? (ajvs[kind].compile(prepared) as ValidateFunction);
     };
     // The build's collector sees every schema now, not just those of the routes it happens to call.
     if (ahead?.collects) compile();
     const validate = finiteOnly(compile, kind === 'text' ? numberSyntax(schema) : undefined);
-    return kind === 'api-body' ? pruningFirst(validate, schema) : validate;
+    if (kind !== 'api-body') return validate;
+    const pruning = pruningFirst(validate, schema);
+    return thread ? inThreadFirst(pruning, () => (prepared ??= prepareSchema(kind, schema)), schema, thread) : pruning;
   };
   // Compiled on first use, not at start: compiling every route's schemas up front took most of a second.
   return ({ schema, httpPart, url }) => {
@@ -154,6 +160,81 @@ export function createSchemaCompiler(ahead?: SchemaCode): FastifySchemaCompiler<
     if (!validate) made[kind].set(schema, (validate = validatorFor(kind, schema)));
     return validate;
   };
+}
+
+/**
+ * A JSON body checked in a thread: its validator's key (the build pack's, so the thread finds the same
+ * code) and schema as the validator compiles it (JSON), the body's text, and the members to drop first
+ * (what the main thread drops before validating, see pruningFirst). The answer: the failing fields.
+ */
+export interface BodyCheck {
+  key: string;
+  schema: string;
+  body: string;
+  prune?: BodyShape;
+}
+
+/**
+ * How long a body's check in a thread may take (its first compiles the validator when the build's pack
+ * lacks it) before the thread is replaced and the body checked on the main thread.
+ */
+export const BODY_CHECK_MS = 10_000;
+
+/** Checks bodies in a thread; rejects when the thread could not answer (the body is then checked here). */
+export type BodyThread = (check: BodyCheck) => Promise<FieldError[]>;
+
+/** What a thread is sent of a validator's schema: made once per validator, when first sent. */
+export function sentSchema(kind: ValidatorKind, prepared: object): Pick<BodyCheck, 'key' | 'schema'> {
+  return { key: schemaCodeKey(kind, prepared), schema: JSON.stringify(prepared) };
+}
+
+/**
+ * What answers BodyChecks in a thread: each validator made on its first body by `make` (from the pack or
+ * compiled, wrapped as the main thread's are), so the fields are those the main thread would name.
+ */
+export function bodyChecker(make: (schema: object) => ValidateFunction): (check: BodyCheck) => FieldError[] {
+  const made = new Map<string, ValidateFunction>();
+  return ({ key, schema, body, prune }) => {
+    let validate = made.get(key);
+    if (!validate) made.set(key, (validate = make(JSON.parse(schema) as object)));
+    const value: unknown = JSON.parse(body);
+    if (prune) pruneUndeclared(value, prune);
+    return validate(value) ? [] : ajvErrorsToFields(validate.errors ?? [], 'body');
+  };
+}
+
+/**
+ * A body validator that checks a body which kept its text in the thread first (Fastify awaits a
+ * validator's promise): refusing 9,000 wrong items held the main thread 6-20 ms, every other client's
+ * wait. A body the thread refuses gets its fields as the thread named them; one it accepts is validated
+ * here as well, since validation also fills in defaults and drops unknown members of closed objects.
+ */
+function inThreadFirst(validate: ValidateFunction, prepared: () => object, schema: unknown, thread: BodyThread): ValidateFunction {
+  let sent: Pick<BodyCheck, 'key' | 'schema'> | undefined;
+  let shape: BodyShape | null | undefined;
+  const here = (data: unknown) => {
+    const valid = validate(data);
+    wrapped.errors = validate.errors;
+    return valid;
+  };
+  const wrapped = ((data: unknown) => {
+    const body = bodyTextOf(data);
+    if (body === undefined) return here(data);
+    sent ??= sentSchema('api-body', prepared());
+    if (shape === undefined) shape = bodyShape(schema);
+    // Dropped first where the main thread drops them (see pruningFirst); the text is the body as parsed.
+    const prune = shape && isMarkedStorable(data) && !isMarkedPruned(data) ? shape : undefined;
+    return thread({ ...sent, body, prune }).then(
+      (fields) => {
+        if (fields.length === 0) return here(data);
+        wrapped.errors = mappedErrors(fields);
+        return false;
+      },
+      // A thread that could not answer (replaced past its time, or stopped): the body is checked here.
+      () => here(data),
+    );
+  }) as ValidateFunction;
+  return wrapped;
 }
 
 /**
@@ -538,7 +619,26 @@ function closestForm(union: ErrorObject, inside: ErrorObject[]): string | undefi
   return `form ${Number(form) + 1}, where ${problems.join('; ')}`;
 }
 
+/** Fields a thread named (see inThreadFirst), carried as a validator's errors to ajvErrorsToFields. */
+const MAPPED = Symbol('fields named in a thread');
+type MappedErrors = ErrorObject[] & { [MAPPED]?: FieldError[] };
+
+function mappedErrors(fields: FieldError[]): ErrorObject[] {
+  // One error per field, for whatever reads them as errors; the fields themselves ride along.
+  const errors: MappedErrors = fields.map((f) => ({
+    keyword: f.type,
+    instancePath: f.path.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''),
+    schemaPath: '#',
+    params: {},
+    message: `${f.path.join('.')}: ${f.message}`,
+  }));
+  errors[MAPPED] = fields;
+  return errors;
+}
+
 export function ajvErrorsToFields(errors: ErrorObject[], location: FieldLocation): FieldError[] {
+  const named = (errors as MappedErrors)[MAPPED];
+  if (named) return named.map((field) => ({ ...field, location }));
   const seen = new Set<string>();
   const fields: FieldError[] = [];
   for (const error of collapseUnions(errors)) {
