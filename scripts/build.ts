@@ -9,7 +9,7 @@
 //   dist/waap-ingest-worker.cjs the thread large WAAP ingestion bodies are parsed in
 //   dist/dns-zonefile-worker.cjs the thread large imported zone files are read in
 //   dist/json-body-worker.cjs   the thread clients' large JSON bodies are checked in
-//   dist/engine-validate-worker.cjs the thread the catalogue engine checks JSON bodies of many items in
+//   dist/engine-worker.cjs      the catalogue engine's thread: bodies of many items checked, reports made
 //   dist/dns-mappings-worker.cjs the thread network-mapping imports (YAML) are read in
 //   dist/cdn-match-worker.cjs   the thread CDN rule patterns are matched in
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
@@ -29,6 +29,7 @@ import { lazyBuiltins } from './lazy-builtins.js';
 import { routerClosures } from './router-closures.js';
 import type { FieldError } from '../src/platform/errors.js';
 import type { BodyCheck } from '../src/platform/validation.js';
+import type { ReportCall } from '../src/catalogue-engine/fill.js';
 import { WorkerPool } from '../src/platform/workers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -119,8 +120,8 @@ report(
 // patterns are matched in (src/cdn/options/matcher.ts), the thread large WAAP ingestion bodies are
 // parsed in (src/waap/request-events/ingest.ts), the one large zone files are read in
 // (src/dns/zonefile/reading.ts), the one clients' large JSON bodies are checked in
-// (src/platform/json-body.ts), the one the catalogue engine checks JSON bodies of many items in
-// (src/catalogue-engine/validate.ts) and the one network-mapping imports are read in
+// (src/platform/json-body.ts), the catalogue engine's (src/catalogue-engine/thread.ts: bodies of many
+// items checked, reports generated) and the one network-mapping imports are read in
 // (src/dns/network-mappings/yaml.ts). One bundle each; nothing shared between them.
 // The validation libraries (the ingestion thread's record validator and the platform's validation module
 // it comes with) and the YAML parser are left to Node's resolution, as dependencies: bundled, they were
@@ -136,7 +137,7 @@ report(
       'dns-zonefile-worker': 'src/dns/zonefile/parse-thread.ts',
       'cdn-match-worker': 'src/cdn/options/match-thread.ts',
       'json-body-worker': 'src/platform/json-body-thread.ts',
-      'engine-validate-worker': 'src/catalogue-engine/validate-thread.ts',
+      'engine-worker': 'src/catalogue-engine/thread.ts',
       'dns-mappings-worker': 'src/dns/network-mappings/yaml-thread.ts',
     },
     outdir: dist,
@@ -310,20 +311,40 @@ async function writeCodeCache(): Promise<void> {
 /**
  * Large WAAP ingestion bodies are parsed in a thread running dist/waap-ingest-worker.cjs, large zone
  * files read in one running dist/dns-zonefile-worker.cjs, and large JSON bodies checked in one running
- * dist/json-body-worker.cjs, CDN rules matched in one running dist/cdn-match-worker.cjs, catalogue-engine
- * bodies of many items checked in one running dist/engine-validate-worker.cjs, and network-mapping
+ * dist/json-body-worker.cjs, CDN rules matched in one running dist/cdn-match-worker.cjs, and network-mapping
  * imports read in one running dist/dns-mappings-worker.cjs: one of each (ingested lines refused for missing
  * fields, so nothing needs a domain; a zone file of 5,000 records; a 100 KB rule template, then matched;
- * a GPU cluster check with 2,000 wrong interfaces; a mapping of 500 entries), so a bundle whose thread cannot start
+ * a mapping of 500 entries), so a bundle whose thread cannot start
  * or load what it needs fails the build, not a user.
  */
-/** What the thread running `bundle` answers to a body check: an object lacking its one required member. */
-async function validatedInThread(bundle: string): Promise<FieldError[]> {
+// Functions, not constants: the build runs checkWorkerThreads above, before the module's constants are set.
+
+/** An object lacking its one required member. */
+function bodyCheck(): BodyCheck {
+  return {
+    key: 'build-check',
+    schema: JSON.stringify({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }),
+    body: '{"other":1}',
+  };
+}
+
+/** A day of hourly points whose items are a component of the catalogue. */
+function reportCall(): ReportCall {
+  return {
+    key: 'build-check',
+    schema: JSON.stringify({ type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/ClientStats' } } } }),
+    seed: 'build-check',
+    now: 0,
+    known: {},
+    series: { from: 0, to: 86_400_000, stepMs: 3_600_000 },
+  };
+}
+
+/** What the thread running `bundle` answers to `message`. */
+async function askThread<R>(bundle: string, message: Record<string, unknown>): Promise<R> {
   const pool = new WorkerPool(() => ({ source: bundle, eval: false, workerData: null }), 1);
   try {
-    const schema = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
-    const check: BodyCheck = { key: 'build-check', schema: JSON.stringify(schema), body: '{"other":1}' };
-    return await pool.call<FieldError[]>({ check }, { timeoutMs: 30_000 });
+    return await pool.call<R>(message, { timeoutMs: 30_000 });
   } finally {
     await pool.close();
   }
@@ -364,13 +385,18 @@ async function checkWorkerThreads(): Promise<void> {
     // one cannot answer, so each bundle is asked directly: a thread that cannot load would go unseen.
     for (const [bundle, what] of [
       ['json-body-worker.cjs', 'validates an API body in its thread'],
-      ['engine-validate-worker.cjs', 'validates an engine body in its thread'],
+      ['engine-worker.cjs', 'validates an engine body in its thread'],
     ]) {
-      const fields = await validatedInThread(path.join(dist, bundle));
+      const fields = await askThread<FieldError[]>(path.join(dist, bundle), { check: bodyCheck() });
       if (fields.length !== 1 || fields[0].path.join('.') !== 'name')
         throw new Error(`dist/${bundle} answered a body check with ${JSON.stringify(fields).slice(0, 300)}`);
       console.log(`dist/${bundle.padEnd(26)} ${what}`);
     }
+    // A report whose schema references a component of the catalogue: the thread reads its own.
+    const generated = await askThread<{ data?: unknown[] }>(path.join(dist, 'engine-worker.cjs'), { report: reportCall() });
+    if (!Array.isArray(generated.data) || generated.data.length === 0)
+      throw new Error(`dist/engine-worker.cjs made the report ${JSON.stringify(generated).slice(0, 300)}`);
+    console.log('dist/engine-worker.cjs          makes a report in its thread');
 
     const { client: clientId } = JSON.parse(made.text) as { client: number };
     const operator = { authorization: 'APIKey build-check-operator' };

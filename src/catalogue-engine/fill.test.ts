@@ -3,7 +3,7 @@
 import RandExp from 'randexp';
 import { describe, expect, it } from 'vitest';
 import { readCatalogue } from '../platform/catalogue/index.js';
-import { fill, seededInt } from './fill.js';
+import { fill, reportMaker, seededInt } from './fill.js';
 import { Schemas } from './schema.js';
 
 const ctx = { schemas: new Schemas(readCatalogue()), now: 0, known: {} };
@@ -34,5 +34,23 @@ describe('string values for a pattern', () => {
         expect(value, pattern).toMatch(new RegExp(pattern));
       }
     }
+  });
+});
+
+describe('reports made in a thread (reportMaker)', () => {
+  it("are the main thread's: the schema sent as JSON, its components read from the thread's own catalogue", () => {
+    const catalogue = readCatalogue();
+    const op = catalogue.operations.find((o) => o.method === 'GET' && o.path === '/streaming/statistics/views')!;
+    const schema = op.responses['200'].content['application/json'];
+    const series = { from: Date.parse('2026-01-01T00:00:00Z'), to: Date.parse('2026-01-03T00:00:00Z'), stepMs: 3_600_000 };
+    const known = { client_id: 7 };
+    const here = fill(schema, 'views', { ...ctx, now: series.to, known, optional: true, series });
+    const make = reportMaker(() => new Schemas(readCatalogue()));
+    const call = { key: 'GET /streaming/statistics/views', schema: JSON.stringify(schema), seed: 'views', now: series.to, known, series };
+    const made = make(structuredClone(call));
+    expect(made).toEqual(here);
+    expect(JSON.stringify(made)).toContain('2026-01-02');
+    // The schema is parsed once per key; the same call gives the same report.
+    expect(make(structuredClone(call))).toEqual(made);
   });
 });

@@ -24,8 +24,32 @@ export interface Series {
   stepMs: number;
 }
 
+/**
+ * A generated report as a thread makes it (see CatalogueService.report): the response schema as JSON (and
+ * a key it is kept under there), the seed, and the FillContext but for the schemas, which the thread reads
+ * from its own catalogue. Reports fill their optional fields.
+ */
+export interface ReportCall {
+  key: string;
+  schema: string;
+  seed: string;
+  now: number;
+  known: Record<string, unknown>;
+  series: Series;
+}
+
+/** What makes ReportCalls' reports in a thread: the same fill, so the same values as the main thread's. */
+export function reportMaker(schemas: () => Schemas): (call: ReportCall) => unknown {
+  const parsed = new Map<string, JsonSchema>();
+  return ({ key, schema, seed, now, known, series }) => {
+    let node = parsed.get(key);
+    if (node === undefined) parsed.set(key, (node = JSON.parse(schema) as JsonSchema));
+    return fill(node, seed, { schemas: schemas(), now, known, optional: true, series });
+  };
+}
+
 const TIME_FIELD = /^(timestamp|time|date|datetime|ts|period|start|start_time|time_from|interval|dt|bucket|hour|day|minute)$/;
-// A report is built on the main thread, value by value: 200 points keep the largest under 50 ms.
+// A report is built value by value (in the engine's thread, see CatalogueService.report): 200 points keep the largest under 50 ms.
 const MAX_POINTS = 200;
 
 /**

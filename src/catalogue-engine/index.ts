@@ -16,7 +16,7 @@ import type { SchemaCode } from '../platform/schema-code.js';
 import type { TaskEngine } from '../platform/tasks/engine.js';
 import type { FieldError } from '../platform/errors.js';
 import { moduleWorker, WorkerPool } from '../platform/workers.js';
-import { BODY_CHECK_MS, type BodyCheck } from '../platform/validation.js';
+import { BODY_CHECK_MS } from '../platform/validation.js';
 import { ENGINE_SURFACES } from './envelopes.js';
 import { Inference } from './infer.js';
 import { readRouteIndex, type RouteEntry } from '../platform/catalogue/routes.js';
@@ -75,20 +75,22 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
   /** The GET operations the engine serves, by operationKey: parents it answers itself. */
   const servedGets = new Map<string, RouteEntry>();
   const taskNames = new Map<string, string>();
-  // The thread JSON bodies of many items are checked in (see RequestValidator.check), started by the first.
-  let bodyThread: WorkerPool | undefined;
-  const checkInThread = (check: BodyCheck) => {
-    bodyThread ??= new WorkerPool(() => moduleWorker(import.meta.url, './validate-thread.ts', 'engine-validate-worker.cjs', null), 1);
-    return bodyThread.call<FieldError[]>({ check }, { timeoutMs: BODY_CHECK_MS });
+  // The engine's thread (thread.ts): bodies of many items are checked there, reports generated. Started by
+  // the first call; a call past its time (a body check's, see BODY_CHECK_MS) is done on the main thread.
+  let thread: WorkerPool | undefined;
+  const inThread = <R>(message: Record<string, unknown>) => {
+    thread ??= new WorkerPool(() => moduleWorker(import.meta.url, './thread.ts', 'engine-worker.cjs', null), 1);
+    return thread.call<R>(message, { timeoutMs: BODY_CHECK_MS });
   };
+  // The build's collector only gathers schemas: it checks no body and makes no report.
+  const threaded = !deps.schemaCode?.collects;
   // The catalogue (1.4 MB) is read, and its plans made, by the first request an engine route answers.
   let runtime: Runtime | undefined;
   const load = (): Runtime => {
     if (runtime) return runtime;
     const catalogue = readCatalogue();
     const inference = new Inference(catalogue);
-    // The build's collector only gathers schemas: it checks no body.
-    const validator = new RequestValidator(catalogue, deps.schemaCode, deps.schemaCode?.collects ? undefined : checkInThread);
+    const validator = new RequestValidator(catalogue, deps.schemaCode, threaded ? (check) => inThread<FieldError[]>({ check }) : undefined);
     const service = new CatalogueService(
       deps.db,
       deps.clock,
@@ -96,6 +98,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
       deps.tasks,
       (plan) => validator.codeFor(plan.op),
       (name) => taskNames.get(name) ?? name,
+      threaded ? (report) => inThread<unknown>({ report }) : undefined,
     );
     runtime = { inference, validator, service };
     return runtime;
@@ -197,7 +200,7 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     documented: () => documented,
     async register(instance) {
       app = instance;
-      instance.addHook('onClose', async () => bodyThread?.close());
+      instance.addHook('onClose', async () => thread?.close());
       // Everything registered before this point is a modelled product: it keeps its operations.
       // Operations one route answers (three PATCHes of /cdn/resources/{...}): the last, most general, serves.
       const byRoute = new Map<string, RouteEntry>();

@@ -49,7 +49,7 @@ interface Compiled {
 }
 
 /**
- * What answers BodyChecks in the engine's thread (validate-thread.ts): validators made as the main
+ * What answers BodyChecks in the engine's thread (thread.ts): validators made as the main
  * thread's (finiteOnly, from the pack or compiled). A body validator neither coerces nor fills in
  * defaults: the thread's verdict is all there is to it.
  */
