@@ -116,7 +116,8 @@ export function registerJsonParser(app: FastifyInstance, large: JsonBodyReading)
     parseJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(notJson(error.message), undefined);
       if (scan.storable) markStorable(value);
-      if (scan.items >= MANY_ITEMS) keepBodyText(value, text);
+      // Not the operator's: a state import would hold its text (up to 256 MiB) beside its rows, for nothing.
+      if (scan.items >= MANY_ITEMS && request.facts.access !== 'operator') keepBodyText(value, text);
       done(null, value);
     });
   });
