@@ -149,8 +149,9 @@ export function createSchemaCompiler(ahead?: SchemaCode, thread?: BodyThread): F
     if (ahead?.collects) compile();
     const validate = finiteOnly(compile, kind === 'text' ? numberSyntax(schema) : undefined);
     if (kind !== 'api-body') return validate;
-    const pruning = pruningFirst(validate, schema);
-    return thread ? inThreadFirst(pruning, () => (prepared ??= prepareSchema(kind, schema)), schema, thread) : pruning;
+    const toPrune = undeclaredToPrune(schema);
+    const pruning = pruningFirst(validate, toPrune);
+    return thread ? inThreadFirst(pruning, () => (prepared ??= prepareSchema(kind, schema)), toPrune, thread) : pruning;
   };
   // Compiled on first use, not at start: compiling every route's schemas up front took most of a second.
   return ({ schema, httpPart, url }) => {
@@ -209,9 +210,13 @@ export function bodyChecker(make: (schema: object) => ValidateFunction): (check:
  * wait. A body the thread refuses gets its fields as the thread named them; one it accepts is validated
  * here as well, since validation also fills in defaults and drops unknown members of closed objects.
  */
-function inThreadFirst(validate: ValidateFunction, prepared: () => object, schema: unknown, thread: BodyThread): ValidateFunction {
+function inThreadFirst(
+  validate: ValidateFunction,
+  prepared: () => object,
+  toPrune: (data: unknown) => BodyShape | undefined,
+  thread: BodyThread,
+): ValidateFunction {
   let sent: Pick<BodyCheck, 'key' | 'schema'> | undefined;
-  let shape: BodyShape | null | undefined;
   const here = (data: unknown) => {
     const valid = validate(data);
     wrapped.errors = validate.errors;
@@ -221,10 +226,8 @@ function inThreadFirst(validate: ValidateFunction, prepared: () => object, schem
     const body = bodyTextOf(data);
     if (body === undefined) return here(data);
     sent ??= sentSchema('api-body', prepared());
-    if (shape === undefined) shape = bodyShape(schema);
     // Dropped first where the main thread drops them (see pruningFirst); the text is the body as parsed.
-    const prune = shape && isMarkedStorable(data) && !isMarkedPruned(data) ? shape : undefined;
-    return thread({ ...sent, body, prune }).then(
+    return thread({ ...sent, body, prune: toPrune(data) }).then(
       (fields) => {
         if (fields.length === 0) return here(data);
         wrapped.errors = mappedErrors(fields);
@@ -317,17 +320,24 @@ export function finiteOnly(compile: () => ValidateFunction, before?: (data: unkn
 }
 
 /**
- * A body validator that first drops the members the route does not declare (see body-shape.ts), unless
- * the thread did (a large body) or the value may hold what validation refuses anywhere, declared or not
- * (a NUL character, a non-finite number: not marked storable).
+ * What of a body to drop before validating it: the members the route does not declare (see body-shape.ts),
+ * unless the thread did (a large body) or the value may hold what validation refuses anywhere, declared or
+ * not (a NUL character, a non-finite number: not marked storable).
  */
-function pruningFirst(validate: ValidateFunction, schema: unknown): ValidateFunction {
+function undeclaredToPrune(schema: unknown): (data: unknown) => BodyShape | undefined {
   // Worked out on first use, like the validator: most routes are never called in a process.
-  let shape: BodyShape | null = null;
-  let known = false;
+  let shape: BodyShape | null | undefined;
+  return (data) => {
+    if (shape === undefined) shape = bodyShape(schema);
+    return shape && isMarkedStorable(data) && !isMarkedPruned(data) ? shape : undefined;
+  };
+}
+
+/** A body validator that first drops what `toPrune` says. */
+function pruningFirst(validate: ValidateFunction, toPrune: (data: unknown) => BodyShape | undefined): ValidateFunction {
   const wrapped = ((data: unknown) => {
-    if (!known) [shape, known] = [bodyShape(schema), true];
-    if (shape && isMarkedStorable(data) && !isMarkedPruned(data)) pruneUndeclared(data, shape);
+    const shape = toPrune(data);
+    if (shape) pruneUndeclared(data, shape);
     const valid = validate(data);
     wrapped.errors = validate.errors;
     return valid;

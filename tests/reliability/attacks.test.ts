@@ -12,8 +12,9 @@
 // src/iam/tokens/tokens.test.ts and tests/reliability/isolation.test.ts; the email 422 in users.test.ts;
 // `0x10` path ids in tests/reliability/regressions.test.ts; cloud string bounds in src/cloud/fidelity.test.ts.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { globToRegExp } from '../../src/control/faults/service.js';
+import { WorkerPool } from '../../src/platform/workers.js';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
 import { createDomain, event, ingest } from '../support/waap.js';
 
@@ -56,6 +57,17 @@ async function blocking<T>(send: () => Promise<T>): Promise<{ res: T; blockedMs:
   await new Promise((resolve) => setTimeout(resolve, 2));
   delay.disable();
   return { res, blockedMs: delay.max / 1e6 };
+}
+
+/** What `send` answered, and how many calls of one kind (`check`: a body's validation, `report`) the server sent its threads meanwhile. */
+async function sentToThreads<T>(kind: 'check' | 'report', send: () => Promise<T>): Promise<{ res: T; calls: number }> {
+  const spy = vi.spyOn(WorkerPool.prototype, 'call');
+  try {
+    const res = await send();
+    return { res, calls: spy.mock.calls.filter(([message]) => kind in message).length };
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 describe(`attacks of issue 14 (${engineName})`, () => {
@@ -295,9 +307,13 @@ describe(`attacks of issue 14 (${engineName})`, () => {
     expect(wrong.res.body.length).toBeLessThan(50_000);
     expect(wrong.ms).toBeLessThan(FAST_MS);
     // 9,000 items are validated in the thread first, 900 on the main thread: the same first 100 fields.
-    const few = await patch(900);
+    const few = await sentToThreads('check', () => patch(900));
+    expect(few.calls).toBe(0);
+    const threaded = await sentToThreads('check', () => patch(9_000));
+    expect(threaded.calls).toBe(1);
     expect(wrong.res.json().errors).toHaveLength(100);
-    expect(wrong.res.json().errors).toEqual(few.res.json().errors);
+    expect(threaded.res.res.json().errors).toEqual(wrong.res.json().errors);
+    expect(wrong.res.json().errors).toEqual(few.res.res.json().errors);
     expect((await blocking(() => patch(9_000))).blockedMs).toBeLessThan(BLOCK_MS);
     const long = await patch(10_001);
     expect(long.res.statusCode).toBe(400);
@@ -311,8 +327,10 @@ describe(`attacks of issue 14 (${engineName})`, () => {
         body: { flavor: 'x', servers_count: 1, servers_settings: { interfaces } },
       });
     // 900 items: checked on the main thread; 9,000: the body keeps its text and is checked in the thread.
-    const few = await check(Array(900).fill(1));
-    const many = await blocking(() => check(Array(9_000).fill(1)));
+    const { res: few, calls: checkedApart } = await sentToThreads('check', () => check(Array(900).fill(1)));
+    expect(checkedApart).toBe(0);
+    const { res: many, calls } = await sentToThreads('check', () => blocking(() => check(Array(9_000).fill(1))));
+    expect(calls).toBe(1);
     expect(few.statusCode).toBe(400);
     expect(many.res.statusCode).toBe(400);
     expect(many.res.json().errors).toHaveLength(100);
@@ -329,7 +347,8 @@ describe(`attacks of issue 14 (${engineName})`, () => {
           query: { date_from: '2000-01-01T00:00:00Z', date_to: '2017-07-05T00:00:00Z', country },
         }),
       );
-    await report('LU');
+    // Made in the engine's thread.
+    expect((await sentToThreads('report', () => report('LU'))).calls).toBe(1);
     const short = await report('LU');
     const long = await report('x'.repeat(12_000));
     expect(long.res.statusCode).toBe(200);
