@@ -15,7 +15,7 @@
 //   dist/console/     the web console (Vite; see scripts/build-console.ts)
 // One file to read and compile instead of hundreds of module files to resolve, stat and link, and its
 // functions compiled ahead, is most of what brought the start-up from 1.2-1.6 s to a few tenths.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -305,7 +305,13 @@ async function writeCodeCache(): Promise<void> {
   }
   if ((await server.stop()) !== 0) throw new Error('the built server did not stop cleanly');
   const cache = path.join(dist, 'server.cjs.v8-cache');
-  console.log(`${path.relative(root, cache).padEnd(28)} ${(fs.statSync(cache).size / 1024).toFixed(0).padStart(6)} KiB`);
+  // V8 refuses a cache made under other flags: the launcher sets one (the heap's growth) before it compiles.
+  const run = spawnSync(process.execPath, [path.join(dist, 'edgeplane.mjs'), '--version'], {
+    env: { ...process.env, EDGEPLANE_REPORT_CODE_CACHE: '1' },
+    encoding: 'utf8',
+  });
+  if (!run.stderr.includes('code cache accepted')) throw new Error(`the launcher does not accept the code cache just made: ${run.stderr.trim()}`);
+  console.log(`${path.relative(root, cache).padEnd(28)} ${(fs.statSync(cache).size / 1024).toFixed(0).padStart(6)} KiB, accepted`);
 }
 
 /**

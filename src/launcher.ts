@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import vm from 'node:vm';
+import { heapGrowthFlag, heapGrowthPercent } from './platform/heap-growth.js';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.join(dir, 'server.cjs');
@@ -24,12 +26,25 @@ function readCache(): Buffer | undefined {
   }
 }
 
+// Before the bundle is compiled: V8 refuses a code cache made under other flags, and the build made it under this one.
+let growth: number;
+try {
+  growth = heapGrowthPercent(process.env);
+} catch (error) {
+  process.stderr.write(`edgeplane: ${(error as Error).message}\n`);
+  process.exit(2);
+}
+const growthFlag = heapGrowthFlag(growth);
+if (growthFlag) v8.setFlagsFromString(growthFlag);
+
 // The same wrapper Node gives a CommonJS file, on the first line so line numbers stay those of the bundle.
 const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundle, 'utf8')}\n})`;
 const script = new vm.Script(source, {
   filename: bundle,
   cachedData: readCache(),
 });
+// Asked by the build, which fails when the cache it just made is refused (a flag set after it was made).
+if (process.env.EDGEPLANE_REPORT_CODE_CACHE === '1') process.stderr.write(`code cache ${script.cachedDataRejected ? 'refused' : 'accepted'}\n`);
 if (writeCache) process.once('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
 
 const module = { exports: {} };
