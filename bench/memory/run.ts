@@ -1,6 +1,6 @@
 // bench/memory: the built server's resident memory (RSS) after a number of mixed requests, and its growth
 // under a held mixed load, next to a bare node:http server's RSS measured the same way in the same run.
-//   npm run build && npx tsx bench/memory/run.ts [--requests 100000] [--minutes 0] [--connections 16] [--memory]
+//   npm run build && npx tsx bench/memory/run.ts [--requests 100000] [--minutes 0] [--connections 16] [--memory] [--env NAME=VALUE]
 //
 // Starts `dist/edgeplane.mjs serve` on a fresh data dir (--memory: in memory, where the data itself
 // counts in the RSS), makes a few objects, then sends the mix below until --requests have been answered,
@@ -27,11 +27,18 @@ const total = option('requests', 100_000);
 const minutes = option('minutes', 0);
 const connections = option('connections', 16);
 const inMemory = args.includes('--memory');
+// --env NAME=VALUE (repeatable): a setting of the server, e.g. EDGEPLANE_HEAP_GROWTH=0 to compare.
+const settings = args.flatMap((arg, i) => (args[i - 1] === '--env' ? [[arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]] : []));
 const apiKey = 'bench-memory-token-0123456789';
 const admin = 'bench-memory-admin-0123456789';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-memory-'));
 
-const env: Record<string, string> = { EDGEPLANE_API_KEY: apiKey, EDGEPLANE_ADMIN_TOKEN: admin, EDGEPLANE_TASK_MODE: 'instant' };
+const env: Record<string, string> = {
+  EDGEPLANE_API_KEY: apiKey,
+  EDGEPLANE_ADMIN_TOKEN: admin,
+  EDGEPLANE_TASK_MODE: 'instant',
+  ...Object.fromEntries(settings),
+};
 if (!inMemory) Object.assign(env, { EDGEPLANE_MEMORY: 'false', EDGEPLANE_DATA_DIR: dataDir });
 const server = await startEdgeplane(18501, env);
 
@@ -134,7 +141,7 @@ try {
   const heap = await heapMiB(server);
   const r = first.result;
   console.log(
-    `edgeplane ${inMemory ? '(in memory)' : '(data dir)'}, node ${process.version}, load average ${os
+    `edgeplane ${inMemory ? '(in memory)' : '(data dir)'}${settings.length ? ` with ${settings.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}, node ${process.version}, load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,

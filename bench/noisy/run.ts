@@ -10,6 +10,8 @@
 //     [--seconds 15] [--rounds 3] [--noise all|kind,...] [--each] [--profile DIR] [--entry FILE]
 //   --each   after all kinds together, each kind alone (which one breaks the goal)
 //   --profile DIR   the server runs with --cpu-prof; its profiles are summarised at the end
+//   --env NAME=VALUE   a setting of the server (repeatable), e.g. EDGEPLANE_HEAP_GROWTH=0 to compare
+//   --node-args "..."  flags for the server's node, e.g. "--trace-gc" to see its collections
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -30,6 +32,8 @@ const { values: args } = parseArgs({
     each: { type: 'boolean', default: false },
     profile: { type: 'string' },
     entry: { type: 'string' },
+    env: { type: 'string', multiple: true, default: [] },
+    'node-args': { type: 'string', default: '' },
     port: { type: 'string', default: '18591' },
   },
 });
@@ -227,7 +231,10 @@ async function main(): Promise<void> {
   log(
     `noisy neighbours on ${store.engine}: ${Number(args.events).toLocaleString('en')} WAAP events, ${rounds} rounds of ${phaseMs / 1000} s quiet and ${phaseMs / 1000} s noisy; load average ${loadAverage()}`,
   );
-  const server = await startServer(store, Number(args.port), { entry: args.entry, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+  const nodeArgs = [...args['node-args']!.split(' ').filter(Boolean), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+  const env = Object.fromEntries(args.env!.map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]));
+  if (Object.keys(env).length > 0) log(`server settings: ${args.env!.join(' ')}`);
+  const server = await startServer(store, Number(args.port), { entry: args.entry, nodeArgs, env });
   const out: string[] = [];
   try {
     const fixtures = await setUp(server.url, { events: Number(args.events), log });
