@@ -26,7 +26,18 @@ function readCache(): Buffer | undefined {
   }
 }
 
-// Before the bundle is compiled: V8 refuses a code cache made under other flags, and the build made it under this one.
+// The same wrapper Node gives a CommonJS file, on the first line so line numbers stay those of the bundle.
+const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundle, 'utf8')}\n})`;
+const script = new vm.Script(source, {
+  filename: bundle,
+  cachedData: readCache(),
+});
+// Asked by the build, which fails when the cache it just made is refused (say, a flag set before compiling).
+if (process.env.EDGEPLANE_REPORT_CODE_CACHE === '1') process.stderr.write(`code cache ${script.cachedDataRejected ? 'refused' : 'accepted'}\n`);
+if (writeCache) process.once('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
+
+// After the bundle is compiled, and not in the build's run that writes the cache: V8 keeps a code cache
+// only under the flags it was made with, so the cache is made and read without this one, whatever its value.
 let growth: number;
 try {
   growth = heapGrowthPercent(process.env);
@@ -35,17 +46,7 @@ try {
   process.exit(2);
 }
 const growthFlag = heapGrowthFlag(growth);
-if (growthFlag) v8.setFlagsFromString(growthFlag);
-
-// The same wrapper Node gives a CommonJS file, on the first line so line numbers stay those of the bundle.
-const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundle, 'utf8')}\n})`;
-const script = new vm.Script(source, {
-  filename: bundle,
-  cachedData: readCache(),
-});
-// Asked by the build, which fails when the cache it just made is refused (a flag set after it was made).
-if (process.env.EDGEPLANE_REPORT_CODE_CACHE === '1') process.stderr.write(`code cache ${script.cachedDataRejected ? 'refused' : 'accepted'}\n`);
-if (writeCache) process.once('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
+if (growthFlag && !writeCache) v8.setFlagsFromString(growthFlag);
 
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir);

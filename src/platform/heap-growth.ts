@@ -1,12 +1,12 @@
 // How far V8 lets a heap grow past what survived its last full collection before it marks it again.
 // Every Buffer a request brings or takes (a 1 MB body, a 12 MB traffic series made in a thread) counts
-// towards that headroom while it lives, so a client sending large bodies or reading large answers made
-// V8 start a full marking of the main thread's 31 MB heap every 150-700 ms, each costing the event loop
-// 5-30 ms in steps and pauses that every other client's requests waited behind (measured with
-// --trace-gc under bench/noisy). V8's own factor here is about 1.7; with 4 (300%) the same noise gave
-// two full collections in a run instead of dozens, for about 40 MiB more resident memory after a load
-// (bench/README.md). Set by the launcher (dist/edgeplane.mjs) before it compiles the bundle, so the
-// code cache the build made under the same setting is still accepted.
+// towards that headroom while it lives. V8 picks the factor itself (4 at start, about 1.7 under load
+// here), so one client sending large bodies or reading large answers made it mark the main thread's
+// 31 MB heap every 150-700 ms, each marking costing the event loop 5-30 ms in steps and pauses that every
+// other client's requests waited behind (measured with --trace-gc under bench/noisy). Held at 4 (300%),
+// the same noise gave two full collections in a run instead of dozens, for about 45 MiB more resident
+// memory after a load (bench/README.md). Set by the launcher (dist/edgeplane.mjs) once the bundle is
+// compiled: V8 keeps a code cache only under the flags it was made with.
 export const HEAP_GROWTH_ENV = 'EDGEPLANE_HEAP_GROWTH';
 export const DEFAULT_HEAP_GROWTH_PERCENT = 300;
 /** V8's own bound on its growing factor is 4x; past 900% the heap could grow tenfold between collections. */

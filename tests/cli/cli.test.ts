@@ -53,21 +53,6 @@ describe('edgeplane without a command, and usage errors', () => {
   });
 });
 
-describe("the launcher's heap growth (EDGEPLANE_HEAP_GROWTH)", () => {
-  it('is set before the bundle is compiled: the code cache made under the default is accepted, and refused under another value', async () => {
-    expect((await runCli(['--version'], { EDGEPLANE_REPORT_CODE_CACHE: '1' })).stderr).toContain('code cache accepted');
-    const other = await runCli(['--version'], { EDGEPLANE_REPORT_CODE_CACHE: '1', EDGEPLANE_HEAP_GROWTH: '0' });
-    expect(other.code).toBe(0);
-    expect(other.stderr).toContain('code cache refused');
-  });
-
-  it('refuses a value that is not a whole percent within bounds (exit 2)', async () => {
-    const run = await runCli(['serve', '--memory'], { EDGEPLANE_HEAP_GROWTH: 'lots' });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('edgeplane: EDGEPLANE_HEAP_GROWTH must be a whole number from 0 to 900 (percent); got "lots"');
-  });
-});
-
 describe('control commands against no server', () => {
   it('name the URL and what to check (exit 1)', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
