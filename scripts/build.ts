@@ -305,7 +305,7 @@ async function writeCodeCache(): Promise<void> {
   }
   if ((await server.stop()) !== 0) throw new Error('the built server did not stop cleanly');
   const cache = path.join(dist, 'server.cjs.v8-cache');
-  // V8 refuses a cache made under other flags: the launcher sets one (the heap's growth), after it compiles.
+  // V8 refuses a cache made under other flags: the launcher sets one (the heap's growth) before it compiles.
   const run = spawnSync(process.execPath, [path.join(dist, 'edgeplane.mjs'), '--version'], {
     env: { ...process.env, EDGEPLANE_REPORT_CODE_CACHE: '1' },
     encoding: 'utf8',
