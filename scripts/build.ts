@@ -179,12 +179,15 @@ await checkWorkerThreads();
 // Last: only a complete build that got this far counts as current.
 if (!bundleOnly) fs.writeFileSync(fingerprintFile, fingerprint);
 
+/** The environment of a run of the built command: these settings, and none of the developer's EDGEPLANE_* (a database URL, a port, the heap's growth the code cache is made under). */
+function builtEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEPLANE_'))), ...settings };
+}
+
 /** Starts the built server (`dist/edgeplane.mjs serve`) with these arguments and settings; resolves once it listens. */
 async function startBuilt(args: string[], settings: Record<string, string>): Promise<{ url: string; stop(): Promise<number | null> }> {
-  // The developer's EDGEPLANE_* settings (a database URL, a port) must not steer these runs.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEPLANE_')));
   const child = spawn(process.execPath, [path.join(dist, 'edgeplane.mjs'), 'serve', '--host', '127.0.0.1', '--port', '0', '--log-level', 'info', ...args], {
-    env: { ...env, ...settings },
+    env: builtEnv(settings),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -307,7 +310,7 @@ async function writeCodeCache(): Promise<void> {
   const cache = path.join(dist, 'server.cjs.v8-cache');
   // V8 refuses a cache made under other flags: the launcher sets one (the heap's growth) before it compiles.
   const run = spawnSync(process.execPath, [path.join(dist, 'edgeplane.mjs'), '--version'], {
-    env: { ...process.env, EDGEPLANE_REPORT_CODE_CACHE: '1' },
+    env: builtEnv({ EDGEPLANE_REPORT_CODE_CACHE: '1' }),
     encoding: 'utf8',
   });
   if (!run.stderr.includes('code cache accepted')) throw new Error(`the launcher does not accept the code cache just made: ${run.stderr.trim()}`);
