@@ -5,7 +5,8 @@
 // 31 MB heap every 150-700 ms, each marking costing the event loop 5-30 ms in steps and pauses that every
 // other client's requests waited behind (measured with --trace-gc under bench/noisy). Held at 4 (300%),
 // the same noise gave two full collections in a run instead of dozens, for about 45 MiB more resident
-// memory after a load (bench/README.md). Set by the launcher (dist/edgeplane.mjs) before it compiles the
+// memory after a load and about 15 ms more start-up (Node's own modules loaded after any V8 flag is set
+// are compiled from source: their code cache, too, holds only under the flags it was made with). Set by the launcher (dist/edgeplane.mjs) before it compiles the
 // bundle, as when the build made the code cache: V8 keeps a cache only under the flags it was made with,
 // so another value than the default starts without it (slower to start and to answer).
 export const HEAP_GROWTH_ENV = 'EDGEPLANE_HEAP_GROWTH';
