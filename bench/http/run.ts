@@ -6,7 +6,7 @@
 //   --compare-env K=V,K2=V2  the compared server's settings (alone: the same build with other settings)
 //   --rate <n>          a second pass at n requests/s for every server: CPU per request at equal load
 //   --path <path>       another authenticated GET route (default /iam/clients/me)
-import { benchEntry, type Child, cpuMicros, load, median, startBare, startEdgeplane } from '../lib/servers.js';
+import { benchEntry, type Child, cpuMicros, load, median, settingsOf, startBare, startEdgeplane } from '../lib/servers.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -16,13 +16,7 @@ const option = (name: string, fallback: string) => {
 const seconds = Number(option('seconds', '10'));
 const rounds = Number(option('rounds', '3'));
 const rate = Number(option('rate', '0'));
-const compareEnv = Object.fromEntries(
-  option('compare-env', '')
-    .split(',')
-    .filter(Boolean)
-    // Split at the first '=' only: a value may hold one (NODE_OPTIONS=--max-semi-space-size=2).
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string]),
-);
+const compareEnv = settingsOf(option('compare-env', '').split(',').filter(Boolean));
 const compare = option('compare', Object.keys(compareEnv).length > 0 ? benchEntry() : '');
 const route = option('path', '/iam/clients/me');
 const apiKey = 'bench-http-token-0123456789';

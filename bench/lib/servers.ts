@@ -134,6 +134,20 @@ export function rssParts(child: Child): { total: number; anon: number; file: num
   return { total: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile') };
 }
 
+/**
+ * Server settings given as `NAME=VALUE` (benchmarks' --env and --compare-env), split at the first '=' only:
+ * a value may hold one (NODE_OPTIONS=--max-semi-space-size=2).
+ */
+export function settingsOf(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new Error(`a server setting is NAME=VALUE; got "${pair}"`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { type Child, median, rssMiB, rssParts, startBare, startEdgeplane } from '../lib/servers.js';
+import { type Child, median, rssMiB, rssParts, settingsOf, startBare, startEdgeplane } from '../lib/servers.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -28,7 +28,7 @@ const minutes = option('minutes', 0);
 const connections = option('connections', 16);
 const inMemory = args.includes('--memory');
 // --env NAME=VALUE (repeatable): a setting of the server, e.g. EDGEPLANE_HEAP_GROWTH=0 to compare.
-const settings = args.flatMap((arg, i) => (args[i - 1] === '--env' ? [[arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]] : []));
+const settings = settingsOf(args.filter((_, i) => args[i - 1] === '--env'));
 const apiKey = 'bench-memory-token-0123456789';
 const admin = 'bench-memory-admin-0123456789';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-memory-'));
@@ -37,7 +37,7 @@ const env: Record<string, string> = {
   EDGEPLANE_API_KEY: apiKey,
   EDGEPLANE_ADMIN_TOKEN: admin,
   EDGEPLANE_TASK_MODE: 'instant',
-  ...Object.fromEntries(settings),
+  ...settings,
 };
 if (!inMemory) Object.assign(env, { EDGEPLANE_MEMORY: 'false', EDGEPLANE_DATA_DIR: dataDir });
 const server = await startEdgeplane(18501, env);
@@ -141,7 +141,13 @@ try {
   const heap = await heapMiB(server);
   const r = first.result;
   console.log(
-    `edgeplane ${inMemory ? '(in memory)' : '(data dir)'}${settings.length ? ` with ${settings.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}, node ${process.version}, load average ${os
+    `edgeplane ${inMemory ? '(in memory)' : '(data dir)'}${
+      Object.keys(settings).length
+        ? ` with ${Object.entries(settings)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : ''
+    }, node ${process.version}, load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,

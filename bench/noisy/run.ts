@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { ALL_KINDS, type Fixtures, setUp } from './fixtures.js';
 import { call, cpuMsOf, freshStore, loadAverage, memoryOf, percentile, startServer, type Server } from './lib.js';
 import { summariseDir } from './profile.js';
+import { settingsOf } from '../lib/servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -232,7 +233,7 @@ async function main(): Promise<void> {
     `noisy neighbours on ${store.engine}: ${Number(args.events).toLocaleString('en')} WAAP events, ${rounds} rounds of ${phaseMs / 1000} s quiet and ${phaseMs / 1000} s noisy; load average ${loadAverage()}`,
   );
   const nodeArgs = [...args['node-args']!.split(' ').filter(Boolean), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
-  const env = Object.fromEntries(args.env!.map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]));
+  const env = settingsOf(args.env!);
   if (Object.keys(env).length > 0) log(`server settings: ${args.env!.join(' ')}`);
   const server = await startServer(store, Number(args.port), { entry: args.entry, nodeArgs, env });
   const out: string[] = [];
