@@ -5,10 +5,12 @@
 // 31 MB heap every 150-700 ms, each marking costing the event loop 5-30 ms in steps and pauses that every
 // other client's requests waited behind (measured with --trace-gc under bench/noisy). Held at 4 (300%),
 // the same noise gave two full collections in a run instead of dozens, for about 45 MiB more resident
-// memory after a load and about 15 ms more start-up (Node's own modules loaded after any V8 flag is set
-// are compiled from source: their code cache, too, holds only under the flags it was made with). Set by the launcher (dist/edgeplane.mjs) before it compiles the
-// bundle, as when the build made the code cache: V8 keeps a cache only under the flags it was made with,
-// so another value than the default starts without it (slower to start and to answer).
+// memory after a load (bench/README.md).
+//
+// Set by the launcher (dist/edgeplane.mjs) before it compiles the bundle, as the build did when it made
+// the code cache: V8 keeps compiled code only under the flags it was made with. So another value than the
+// default starts without the cache (slower to start and to answer), and any value costs about 15 ms of
+// start-up, Node's own modules loaded after the flag being compiled from source for the same reason.
 export const HEAP_GROWTH_ENV = 'EDGEPLANE_HEAP_GROWTH';
 export const DEFAULT_HEAP_GROWTH_PERCENT = 300;
 /** V8's own bound on its growing factor is 4x; past 900% the heap could grow tenfold between collections. */
@@ -21,7 +23,8 @@ export const MAX_HEAP_GROWTH_PERCENT = 900;
 export function heapGrowthPercent(env: NodeJS.ProcessEnv): number {
   const text = env[HEAP_GROWTH_ENV];
   if (text === undefined || text === '') return DEFAULT_HEAP_GROWTH_PERCENT;
-  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  const digits = text.trim();
+  const value = /^\d+$/.test(digits) ? Number(digits) : NaN;
   if (!(value <= MAX_HEAP_GROWTH_PERCENT))
     throw new Error(`${HEAP_GROWTH_ENV} must be a whole number from 0 to ${MAX_HEAP_GROWTH_PERCENT} (percent); got "${text}"`);
   return value;
