@@ -10,6 +10,7 @@ const schema11 = {
     'port',
     'dataDir',
     'memory',
+    'databaseStatements',
     'applyApiKey',
     'logLevel',
     'logFormat',
@@ -38,6 +39,7 @@ const schema11 = {
     memory: { type: 'boolean', default: false },
     databaseUrl: { type: 'string', pattern: '^postgres(ql)?://' },
     databaseSchema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+    databaseStatements: { type: 'integer', default: 400, minimum: 0, maximum: 10000 },
     adminToken: { type: 'string', minLength: 16 },
     apiKey: { type: 'string', minLength: 8, maxLength: 512 },
     applyApiKey: { type: 'boolean', default: false },
@@ -83,6 +85,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.memory === undefined) {
       data.memory = false;
+    }
+    if (data.databaseStatements === undefined) {
+      data.databaseStatements = 400;
     }
     if (data.applyApiKey === undefined) {
       data.applyApiKey = false;
@@ -204,13 +209,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.applyApiKey === undefined) {
+    if (data.databaseStatements === undefined) {
       const err4 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'applyApiKey' },
-        message: "must have required property '" + 'applyApiKey' + "'",
+        params: { missingProperty: 'databaseStatements' },
+        message: "must have required property '" + 'databaseStatements' + "'",
       };
       if (vErrors === null) {
         vErrors = [err4];
@@ -219,13 +224,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logLevel === undefined) {
+    if (data.applyApiKey === undefined) {
       const err5 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logLevel' },
-        message: "must have required property '" + 'logLevel' + "'",
+        params: { missingProperty: 'applyApiKey' },
+        message: "must have required property '" + 'applyApiKey' + "'",
       };
       if (vErrors === null) {
         vErrors = [err5];
@@ -234,13 +239,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logFormat === undefined) {
+    if (data.logLevel === undefined) {
       const err6 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logFormat' },
-        message: "must have required property '" + 'logFormat' + "'",
+        params: { missingProperty: 'logLevel' },
+        message: "must have required property '" + 'logLevel' + "'",
       };
       if (vErrors === null) {
         vErrors = [err6];
@@ -249,13 +254,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logRequests === undefined) {
+    if (data.logFormat === undefined) {
       const err7 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logRequests' },
-        message: "must have required property '" + 'logRequests' + "'",
+        params: { missingProperty: 'logFormat' },
+        message: "must have required property '" + 'logFormat' + "'",
       };
       if (vErrors === null) {
         vErrors = [err7];
@@ -264,13 +269,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.bodyLimit === undefined) {
+    if (data.logRequests === undefined) {
       const err8 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'bodyLimit' },
-        message: "must have required property '" + 'bodyLimit' + "'",
+        params: { missingProperty: 'logRequests' },
+        message: "must have required property '" + 'logRequests' + "'",
       };
       if (vErrors === null) {
         vErrors = [err8];
@@ -279,13 +284,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.taskMode === undefined) {
+    if (data.bodyLimit === undefined) {
       const err9 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'taskMode' },
-        message: "must have required property '" + 'taskMode' + "'",
+        params: { missingProperty: 'bodyLimit' },
+        message: "must have required property '" + 'bodyLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err9];
@@ -294,13 +299,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.taskSpeed === undefined) {
+    if (data.taskMode === undefined) {
       const err10 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'taskSpeed' },
-        message: "must have required property '" + 'taskSpeed' + "'",
+        params: { missingProperty: 'taskMode' },
+        message: "must have required property '" + 'taskMode' + "'",
       };
       if (vErrors === null) {
         vErrors = [err10];
@@ -309,13 +314,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalSize === undefined) {
+    if (data.taskSpeed === undefined) {
       const err11 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalSize' },
-        message: "must have required property '" + 'journalSize' + "'",
+        params: { missingProperty: 'taskSpeed' },
+        message: "must have required property '" + 'taskSpeed' + "'",
       };
       if (vErrors === null) {
         vErrors = [err11];
@@ -324,13 +329,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalBodies === undefined) {
+    if (data.journalSize === undefined) {
       const err12 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalBodies' },
-        message: "must have required property '" + 'journalBodies' + "'",
+        params: { missingProperty: 'journalSize' },
+        message: "must have required property '" + 'journalSize' + "'",
       };
       if (vErrors === null) {
         vErrors = [err12];
@@ -339,13 +344,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalBodyLimit === undefined) {
+    if (data.journalBodies === undefined) {
       const err13 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalBodyLimit' },
-        message: "must have required property '" + 'journalBodyLimit' + "'",
+        params: { missingProperty: 'journalBodies' },
+        message: "must have required property '" + 'journalBodies' + "'",
       };
       if (vErrors === null) {
         vErrors = [err13];
@@ -354,13 +359,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.requestTimeout === undefined) {
+    if (data.journalBodyLimit === undefined) {
       const err14 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'requestTimeout' },
-        message: "must have required property '" + 'requestTimeout' + "'",
+        params: { missingProperty: 'journalBodyLimit' },
+        message: "must have required property '" + 'journalBodyLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err14];
@@ -369,13 +374,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.connectionTimeout === undefined) {
+    if (data.requestTimeout === undefined) {
       const err15 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'connectionTimeout' },
-        message: "must have required property '" + 'connectionTimeout' + "'",
+        params: { missingProperty: 'requestTimeout' },
+        message: "must have required property '" + 'requestTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err15];
@@ -384,13 +389,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.keepAliveTimeout === undefined) {
+    if (data.connectionTimeout === undefined) {
       const err16 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'keepAliveTimeout' },
-        message: "must have required property '" + 'keepAliveTimeout' + "'",
+        params: { missingProperty: 'connectionTimeout' },
+        message: "must have required property '" + 'connectionTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err16];
@@ -399,13 +404,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.maxHeaderSize === undefined) {
+    if (data.keepAliveTimeout === undefined) {
       const err17 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'maxHeaderSize' },
-        message: "must have required property '" + 'maxHeaderSize' + "'",
+        params: { missingProperty: 'keepAliveTimeout' },
+        message: "must have required property '" + 'keepAliveTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err17];
@@ -414,13 +419,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.rateLimit === undefined) {
+    if (data.maxHeaderSize === undefined) {
       const err18 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'rateLimit' },
-        message: "must have required property '" + 'rateLimit' + "'",
+        params: { missingProperty: 'maxHeaderSize' },
+        message: "must have required property '" + 'maxHeaderSize' + "'",
       };
       if (vErrors === null) {
         vErrors = [err18];
@@ -429,13 +434,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.rateLimitBurst === undefined) {
+    if (data.rateLimit === undefined) {
       const err19 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'rateLimitBurst' },
-        message: "must have required property '" + 'rateLimitBurst' + "'",
+        params: { missingProperty: 'rateLimit' },
+        message: "must have required property '" + 'rateLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err19];
@@ -444,13 +449,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.cors === undefined) {
+    if (data.rateLimitBurst === undefined) {
       const err20 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'cors' },
-        message: "must have required property '" + 'cors' + "'",
+        params: { missingProperty: 'rateLimitBurst' },
+        message: "must have required property '" + 'rateLimitBurst' + "'",
       };
       if (vErrors === null) {
         vErrors = [err20];
@@ -459,13 +464,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.exitWithParent === undefined) {
+    if (data.cors === undefined) {
       const err21 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'exitWithParent' },
-        message: "must have required property '" + 'exitWithParent' + "'",
+        params: { missingProperty: 'cors' },
+        message: "must have required property '" + 'cors' + "'",
       };
       if (vErrors === null) {
         vErrors = [err21];
@@ -474,13 +479,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.queryThreads === undefined) {
+    if (data.exitWithParent === undefined) {
       const err22 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'queryThreads' },
-        message: "must have required property '" + 'queryThreads' + "'",
+        params: { missingProperty: 'exitWithParent' },
+        message: "must have required property '" + 'exitWithParent' + "'",
       };
       if (vErrors === null) {
         vErrors = [err22];
@@ -489,13 +494,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.dnsPort === undefined) {
+    if (data.queryThreads === undefined) {
       const err23 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'dnsPort' },
-        message: "must have required property '" + 'dnsPort' + "'",
+        params: { missingProperty: 'queryThreads' },
+        message: "must have required property '" + 'queryThreads' + "'",
       };
       if (vErrors === null) {
         vErrors = [err23];
@@ -504,9 +509,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.dnsPort === undefined) {
+      const err24 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'dnsPort' },
+        message: "must have required property '" + 'dnsPort' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err24];
+      } else {
+        vErrors.push(err24);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func2.call(schema11.properties, key0)) {
-        const err24 = {
+        const err25 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -514,9 +534,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have additional properties',
         };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err25];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err25);
         }
         errors++;
       }
@@ -531,7 +551,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data0 === null) {
           coerced0 = '';
         } else {
-          const err25 = {
+          const err26 = {
             instancePath: instancePath + '/host',
             schemaPath: '#/properties/host/type',
             keyword: 'type',
@@ -539,9 +559,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err26];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err26);
           }
           errors++;
         }
@@ -555,7 +575,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data0 === 'string') {
       if (data0.length < 1) {
-        const err26 = {
+        const err27 = {
           instancePath: instancePath + '/host',
           schemaPath: '#/properties/host/minLength',
           keyword: 'minLength',
@@ -563,9 +583,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have fewer than 1 characters',
         };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err27];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err27);
         }
         errors++;
       }
@@ -578,7 +598,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType1 === 'boolean' || data1 === null || (dataType1 === 'string' && data1 && data1 == +data1 && !(data1 % 1))) {
           coerced1 = +data1;
         } else {
-          const err27 = {
+          const err28 = {
             instancePath: instancePath + '/port',
             schemaPath: '#/properties/port/type',
             keyword: 'type',
@@ -586,9 +606,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err28];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err28);
           }
           errors++;
         }
@@ -602,7 +622,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data1 == 'number' && isFinite(data1)) {
       if (data1 > 65535 || isNaN(data1)) {
-        const err28 = {
+        const err29 = {
           instancePath: instancePath + '/port',
           schemaPath: '#/properties/port/maximum',
           keyword: 'maximum',
@@ -610,14 +630,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be <= 65535',
         };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err29];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err29);
         }
         errors++;
       }
       if (data1 < 0 || isNaN(data1)) {
-        const err29 = {
+        const err30 = {
           instancePath: instancePath + '/port',
           schemaPath: '#/properties/port/minimum',
           keyword: 'minimum',
@@ -625,9 +645,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be >= 0',
         };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err30];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err30);
         }
         errors++;
       }
@@ -642,7 +662,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data2 === null) {
           coerced2 = '';
         } else {
-          const err30 = {
+          const err31 = {
             instancePath: instancePath + '/dataDir',
             schemaPath: '#/properties/dataDir/type',
             keyword: 'type',
@@ -650,9 +670,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err30];
+            vErrors = [err31];
           } else {
-            vErrors.push(err30);
+            vErrors.push(err31);
           }
           errors++;
         }
@@ -666,7 +686,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data2 === 'string') {
       if (data2.length < 1) {
-        const err31 = {
+        const err32 = {
           instancePath: instancePath + '/dataDir',
           schemaPath: '#/properties/dataDir/minLength',
           keyword: 'minLength',
@@ -674,9 +694,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have fewer than 1 characters',
         };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err32];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err32);
         }
         errors++;
       }
@@ -690,7 +710,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data3 === 'true' || data3 === 1) {
           coerced3 = true;
         } else {
-          const err32 = {
+          const err33 = {
             instancePath: instancePath + '/memory',
             schemaPath: '#/properties/memory/type',
             keyword: 'type',
@@ -698,9 +718,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be boolean',
           };
           if (vErrors === null) {
-            vErrors = [err32];
+            vErrors = [err33];
           } else {
-            vErrors.push(err32);
+            vErrors.push(err33);
           }
           errors++;
         }
@@ -723,7 +743,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data4 === null) {
             coerced4 = '';
           } else {
-            const err33 = {
+            const err34 = {
               instancePath: instancePath + '/databaseUrl',
               schemaPath: '#/properties/databaseUrl/type',
               keyword: 'type',
@@ -731,9 +751,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err33];
+              vErrors = [err34];
             } else {
-              vErrors.push(err33);
+              vErrors.push(err34);
             }
             errors++;
           }
@@ -747,7 +767,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       if (typeof data4 === 'string') {
         if (!pattern0.test(data4)) {
-          const err34 = {
+          const err35 = {
             instancePath: instancePath + '/databaseUrl',
             schemaPath: '#/properties/databaseUrl/pattern',
             keyword: 'pattern',
@@ -755,9 +775,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must match pattern "' + '^postgres(ql)?://' + '"',
           };
           if (vErrors === null) {
-            vErrors = [err34];
+            vErrors = [err35];
           } else {
-            vErrors.push(err34);
+            vErrors.push(err35);
           }
           errors++;
         }
@@ -774,7 +794,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data5 === null) {
             coerced5 = '';
           } else {
-            const err35 = {
+            const err36 = {
               instancePath: instancePath + '/databaseSchema',
               schemaPath: '#/properties/databaseSchema/type',
               keyword: 'type',
@@ -782,9 +802,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err35];
+              vErrors = [err36];
             } else {
-              vErrors.push(err35);
+              vErrors.push(err36);
             }
             errors++;
           }
@@ -798,7 +818,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       if (typeof data5 === 'string') {
         if (!pattern1.test(data5)) {
-          const err36 = {
+          const err37 = {
             instancePath: instancePath + '/databaseSchema',
             schemaPath: '#/properties/databaseSchema/pattern',
             keyword: 'pattern',
@@ -806,55 +826,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
           };
           if (vErrors === null) {
-            vErrors = [err36];
+            vErrors = [err37];
           } else {
-            vErrors.push(err36);
+            vErrors.push(err37);
           }
           errors++;
         }
       }
     }
-    if (data.adminToken !== undefined) {
-      let data6 = data.adminToken;
-      if (typeof data6 !== 'string') {
-        let dataType6 = typeof data6;
-        let coerced6 = undefined;
-        if (!(coerced6 !== undefined)) {
-          if (dataType6 == 'number' || dataType6 == 'boolean') {
-            coerced6 = '' + data6;
-          } else if (data6 === null) {
-            coerced6 = '';
-          } else {
-            const err37 = {
-              instancePath: instancePath + '/adminToken',
-              schemaPath: '#/properties/adminToken/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-        }
-        if (coerced6 !== undefined) {
-          data6 = coerced6;
-          if (data !== undefined) {
-            data['adminToken'] = coerced6;
-          }
-        }
-      }
-      if (typeof data6 === 'string') {
-        if (data6.length < 16) {
+    let data6 = data.databaseStatements;
+    if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+      let dataType6 = typeof data6;
+      let coerced6 = undefined;
+      if (!(coerced6 !== undefined)) {
+        if (dataType6 === 'boolean' || data6 === null || (dataType6 === 'string' && data6 && data6 == +data6 && !(data6 % 1))) {
+          coerced6 = +data6;
+        } else {
           const err38 = {
-            instancePath: instancePath + '/adminToken',
-            schemaPath: '#/properties/adminToken/minLength',
-            keyword: 'minLength',
-            params: { limit: 16 },
-            message: 'must NOT have fewer than 16 characters',
+            instancePath: instancePath + '/databaseStatements',
+            schemaPath: '#/properties/databaseStatements/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err38];
@@ -864,9 +857,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+      if (coerced6 !== undefined) {
+        data6 = coerced6;
+        if (data !== undefined) {
+          data['databaseStatements'] = coerced6;
+        }
+      }
     }
-    if (data.apiKey !== undefined) {
-      let data7 = data.apiKey;
+    if (typeof data6 == 'number' && isFinite(data6)) {
+      if (data6 > 10000 || isNaN(data6)) {
+        const err39 = {
+          instancePath: instancePath + '/databaseStatements',
+          schemaPath: '#/properties/databaseStatements/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 10000 },
+          message: 'must be <= 10000',
+        };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+      if (data6 < 0 || isNaN(data6)) {
+        const err40 = {
+          instancePath: instancePath + '/databaseStatements',
+          schemaPath: '#/properties/databaseStatements/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      }
+    }
+    if (data.adminToken !== undefined) {
+      let data7 = data.adminToken;
       if (typeof data7 !== 'string') {
         let dataType7 = typeof data7;
         let coerced7 = undefined;
@@ -876,17 +907,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data7 === null) {
             coerced7 = '';
           } else {
-            const err39 = {
-              instancePath: instancePath + '/apiKey',
-              schemaPath: '#/properties/apiKey/type',
+            const err41 = {
+              instancePath: instancePath + '/adminToken',
+              schemaPath: '#/properties/adminToken/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err39];
+              vErrors = [err41];
             } else {
-              vErrors.push(err39);
+              vErrors.push(err41);
             }
             errors++;
           }
@@ -894,58 +925,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (coerced7 !== undefined) {
           data7 = coerced7;
           if (data !== undefined) {
-            data['apiKey'] = coerced7;
+            data['adminToken'] = coerced7;
           }
         }
       }
       if (typeof data7 === 'string') {
-        if (data7.length > 512) {
-          const err40 = {
-            instancePath: instancePath + '/apiKey',
-            schemaPath: '#/properties/apiKey/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 512 },
-            message: 'must NOT have more than 512 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err40];
-          } else {
-            vErrors.push(err40);
-          }
-          errors++;
-        }
-        if (data7.length < 8) {
-          const err41 = {
-            instancePath: instancePath + '/apiKey',
-            schemaPath: '#/properties/apiKey/minLength',
-            keyword: 'minLength',
-            params: { limit: 8 },
-            message: 'must NOT have fewer than 8 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err41];
-          } else {
-            vErrors.push(err41);
-          }
-          errors++;
-        }
-      }
-    }
-    let data8 = data.applyApiKey;
-    if (typeof data8 !== 'boolean') {
-      let coerced8 = undefined;
-      if (!(coerced8 !== undefined)) {
-        if (data8 === 'false' || data8 === 0 || data8 === null) {
-          coerced8 = false;
-        } else if (data8 === 'true' || data8 === 1) {
-          coerced8 = true;
-        } else {
+        if (data7.length < 16) {
           const err42 = {
-            instancePath: instancePath + '/applyApiKey',
-            schemaPath: '#/properties/applyApiKey/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            instancePath: instancePath + '/adminToken',
+            schemaPath: '#/properties/adminToken/minLength',
+            keyword: 'minLength',
+            params: { limit: 16 },
+            message: 'must NOT have fewer than 16 characters',
           };
           if (vErrors === null) {
             vErrors = [err42];
@@ -955,60 +946,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced8 !== undefined) {
-        data8 = coerced8;
-        if (data !== undefined) {
-          data['applyApiKey'] = coerced8;
+    }
+    if (data.apiKey !== undefined) {
+      let data8 = data.apiKey;
+      if (typeof data8 !== 'string') {
+        let dataType8 = typeof data8;
+        let coerced8 = undefined;
+        if (!(coerced8 !== undefined)) {
+          if (dataType8 == 'number' || dataType8 == 'boolean') {
+            coerced8 = '' + data8;
+          } else if (data8 === null) {
+            coerced8 = '';
+          } else {
+            const err43 = {
+              instancePath: instancePath + '/apiKey',
+              schemaPath: '#/properties/apiKey/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
+        if (coerced8 !== undefined) {
+          data8 = coerced8;
+          if (data !== undefined) {
+            data['apiKey'] = coerced8;
+          }
         }
       }
-    }
-    let data9 = data.logLevel;
-    if (!(data9 === 'fatal' || data9 === 'error' || data9 === 'warn' || data9 === 'info' || data9 === 'debug' || data9 === 'trace' || data9 === 'silent')) {
-      const err43 = {
-        instancePath: instancePath + '/logLevel',
-        schemaPath: '#/properties/logLevel/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema11.properties.logLevel.enum },
-        message: 'must be equal to one of the allowed values',
-      };
-      if (vErrors === null) {
-        vErrors = [err43];
-      } else {
-        vErrors.push(err43);
-      }
-      errors++;
-    }
-    let data10 = data.logFormat;
-    if (!(data10 === 'auto' || data10 === 'pretty' || data10 === 'json')) {
-      const err44 = {
-        instancePath: instancePath + '/logFormat',
-        schemaPath: '#/properties/logFormat/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema11.properties.logFormat.enum },
-        message: 'must be equal to one of the allowed values',
-      };
-      if (vErrors === null) {
-        vErrors = [err44];
-      } else {
-        vErrors.push(err44);
-      }
-      errors++;
-    }
-    let data11 = data.logRequests;
-    if (typeof data11 !== 'boolean') {
-      let coerced9 = undefined;
-      if (!(coerced9 !== undefined)) {
-        if (data11 === 'false' || data11 === 0 || data11 === null) {
-          coerced9 = false;
-        } else if (data11 === 'true' || data11 === 1) {
-          coerced9 = true;
-        } else {
+      if (typeof data8 === 'string') {
+        if (data8.length > 512) {
+          const err44 = {
+            instancePath: instancePath + '/apiKey',
+            schemaPath: '#/properties/apiKey/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 512 },
+            message: 'must NOT have more than 512 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
+        }
+        if (data8.length < 8) {
           const err45 = {
-            instancePath: instancePath + '/logRequests',
-            schemaPath: '#/properties/logRequests/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            instancePath: instancePath + '/apiKey',
+            schemaPath: '#/properties/apiKey/minLength',
+            keyword: 'minLength',
+            params: { limit: 8 },
+            message: 'must NOT have fewer than 8 characters',
           };
           if (vErrors === null) {
             vErrors = [err45];
@@ -1018,27 +1012,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced9 !== undefined) {
-        data11 = coerced9;
-        if (data !== undefined) {
-          data['logRequests'] = coerced9;
-        }
-      }
     }
-    let data12 = data.bodyLimit;
-    if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-      let dataType10 = typeof data12;
-      let coerced10 = undefined;
-      if (!(coerced10 !== undefined)) {
-        if (dataType10 === 'boolean' || data12 === null || (dataType10 === 'string' && data12 && data12 == +data12 && !(data12 % 1))) {
-          coerced10 = +data12;
+    let data9 = data.applyApiKey;
+    if (typeof data9 !== 'boolean') {
+      let coerced9 = undefined;
+      if (!(coerced9 !== undefined)) {
+        if (data9 === 'false' || data9 === 0 || data9 === null) {
+          coerced9 = false;
+        } else if (data9 === 'true' || data9 === 1) {
+          coerced9 = true;
         } else {
           const err46 = {
-            instancePath: instancePath + '/bodyLimit',
-            schemaPath: '#/properties/bodyLimit/type',
+            instancePath: instancePath + '/applyApiKey',
+            schemaPath: '#/properties/applyApiKey/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
           };
           if (vErrors === null) {
             vErrors = [err46];
@@ -1048,75 +1037,98 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced10 !== undefined) {
-        data12 = coerced10;
+      if (coerced9 !== undefined) {
+        data9 = coerced9;
         if (data !== undefined) {
-          data['bodyLimit'] = coerced10;
+          data['applyApiKey'] = coerced9;
         }
       }
     }
-    if (typeof data12 == 'number' && isFinite(data12)) {
-      if (data12 > 1073741824 || isNaN(data12)) {
-        const err47 = {
-          instancePath: instancePath + '/bodyLimit',
-          schemaPath: '#/properties/bodyLimit/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1073741824 },
-          message: 'must be <= 1073741824',
-        };
-        if (vErrors === null) {
-          vErrors = [err47];
-        } else {
-          vErrors.push(err47);
-        }
-        errors++;
-      }
-      if (data12 < 1024 || isNaN(data12)) {
-        const err48 = {
-          instancePath: instancePath + '/bodyLimit',
-          schemaPath: '#/properties/bodyLimit/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 1024 },
-          message: 'must be >= 1024',
-        };
-        if (vErrors === null) {
-          vErrors = [err48];
-        } else {
-          vErrors.push(err48);
-        }
-        errors++;
-      }
-    }
-    let data13 = data.taskMode;
-    if (!(data13 === 'instant' || data13 === 'realistic' || data13 === 'manual')) {
-      const err49 = {
-        instancePath: instancePath + '/taskMode',
-        schemaPath: '#/properties/taskMode/enum',
+    let data10 = data.logLevel;
+    if (!(
+      data10 === 'fatal' ||
+      data10 === 'error' ||
+      data10 === 'warn' ||
+      data10 === 'info' ||
+      data10 === 'debug' ||
+      data10 === 'trace' ||
+      data10 === 'silent'
+    )) {
+      const err47 = {
+        instancePath: instancePath + '/logLevel',
+        schemaPath: '#/properties/logLevel/enum',
         keyword: 'enum',
-        params: { allowedValues: schema11.properties.taskMode.enum },
+        params: { allowedValues: schema11.properties.logLevel.enum },
         message: 'must be equal to one of the allowed values',
       };
       if (vErrors === null) {
-        vErrors = [err49];
+        vErrors = [err47];
       } else {
-        vErrors.push(err49);
+        vErrors.push(err47);
       }
       errors++;
     }
-    let data14 = data.taskSpeed;
-    if (!(typeof data14 == 'number' && isFinite(data14))) {
-      let dataType11 = typeof data14;
+    let data11 = data.logFormat;
+    if (!(data11 === 'auto' || data11 === 'pretty' || data11 === 'json')) {
+      const err48 = {
+        instancePath: instancePath + '/logFormat',
+        schemaPath: '#/properties/logFormat/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema11.properties.logFormat.enum },
+        message: 'must be equal to one of the allowed values',
+      };
+      if (vErrors === null) {
+        vErrors = [err48];
+      } else {
+        vErrors.push(err48);
+      }
+      errors++;
+    }
+    let data12 = data.logRequests;
+    if (typeof data12 !== 'boolean') {
+      let coerced10 = undefined;
+      if (!(coerced10 !== undefined)) {
+        if (data12 === 'false' || data12 === 0 || data12 === null) {
+          coerced10 = false;
+        } else if (data12 === 'true' || data12 === 1) {
+          coerced10 = true;
+        } else {
+          const err49 = {
+            instancePath: instancePath + '/logRequests',
+            schemaPath: '#/properties/logRequests/type',
+            keyword: 'type',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
+          };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+      }
+      if (coerced10 !== undefined) {
+        data12 = coerced10;
+        if (data !== undefined) {
+          data['logRequests'] = coerced10;
+        }
+      }
+    }
+    let data13 = data.bodyLimit;
+    if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+      let dataType11 = typeof data13;
       let coerced11 = undefined;
       if (!(coerced11 !== undefined)) {
-        if (dataType11 == 'boolean' || data14 === null || (dataType11 == 'string' && data14 && data14 == +data14)) {
-          coerced11 = +data14;
+        if (dataType11 === 'boolean' || data13 === null || (dataType11 === 'string' && data13 && data13 == +data13 && !(data13 % 1))) {
+          coerced11 = +data13;
         } else {
           const err50 = {
-            instancePath: instancePath + '/taskSpeed',
-            schemaPath: '#/properties/taskSpeed/type',
+            instancePath: instancePath + '/bodyLimit',
+            schemaPath: '#/properties/bodyLimit/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err50];
@@ -1127,20 +1139,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
       if (coerced11 !== undefined) {
-        data14 = coerced11;
+        data13 = coerced11;
         if (data !== undefined) {
-          data['taskSpeed'] = coerced11;
+          data['bodyLimit'] = coerced11;
         }
       }
     }
-    if (typeof data14 == 'number' && isFinite(data14)) {
-      if (data14 > 1000000 || isNaN(data14)) {
+    if (typeof data13 == 'number' && isFinite(data13)) {
+      if (data13 > 1073741824 || isNaN(data13)) {
         const err51 = {
-          instancePath: instancePath + '/taskSpeed',
-          schemaPath: '#/properties/taskSpeed/maximum',
+          instancePath: instancePath + '/bodyLimit',
+          schemaPath: '#/properties/bodyLimit/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 1000000 },
-          message: 'must be <= 1000000',
+          params: { comparison: '<=', limit: 1073741824 },
+          message: 'must be <= 1073741824',
         };
         if (vErrors === null) {
           vErrors = [err51];
@@ -1149,13 +1161,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data14 <= 0 || isNaN(data14)) {
+      if (data13 < 1024 || isNaN(data13)) {
         const err52 = {
-          instancePath: instancePath + '/taskSpeed',
-          schemaPath: '#/properties/taskSpeed/exclusiveMinimum',
-          keyword: 'exclusiveMinimum',
-          params: { comparison: '>', limit: 0 },
-          message: 'must be > 0',
+          instancePath: instancePath + '/bodyLimit',
+          schemaPath: '#/properties/bodyLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 1024 },
+          message: 'must be >= 1024',
         };
         if (vErrors === null) {
           vErrors = [err52];
@@ -1165,25 +1177,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    let data15 = data.journalSize;
-    if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
+    let data14 = data.taskMode;
+    if (!(data14 === 'instant' || data14 === 'realistic' || data14 === 'manual')) {
+      const err53 = {
+        instancePath: instancePath + '/taskMode',
+        schemaPath: '#/properties/taskMode/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema11.properties.taskMode.enum },
+        message: 'must be equal to one of the allowed values',
+      };
+      if (vErrors === null) {
+        vErrors = [err53];
+      } else {
+        vErrors.push(err53);
+      }
+      errors++;
+    }
+    let data15 = data.taskSpeed;
+    if (!(typeof data15 == 'number' && isFinite(data15))) {
       let dataType12 = typeof data15;
       let coerced12 = undefined;
       if (!(coerced12 !== undefined)) {
-        if (dataType12 === 'boolean' || data15 === null || (dataType12 === 'string' && data15 && data15 == +data15 && !(data15 % 1))) {
+        if (dataType12 == 'boolean' || data15 === null || (dataType12 == 'string' && data15 && data15 == +data15)) {
           coerced12 = +data15;
         } else {
-          const err53 = {
-            instancePath: instancePath + '/journalSize',
-            schemaPath: '#/properties/journalSize/type',
+          const err54 = {
+            instancePath: instancePath + '/taskSpeed',
+            schemaPath: '#/properties/taskSpeed/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'number' },
+            message: 'must be number',
           };
           if (vErrors === null) {
-            vErrors = [err53];
+            vErrors = [err54];
           } else {
-            vErrors.push(err53);
+            vErrors.push(err54);
           }
           errors++;
         }
@@ -1191,33 +1219,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced12 !== undefined) {
         data15 = coerced12;
         if (data !== undefined) {
-          data['journalSize'] = coerced12;
+          data['taskSpeed'] = coerced12;
         }
       }
     }
     if (typeof data15 == 'number' && isFinite(data15)) {
       if (data15 > 1000000 || isNaN(data15)) {
-        const err54 = {
-          instancePath: instancePath + '/journalSize',
-          schemaPath: '#/properties/journalSize/maximum',
+        const err55 = {
+          instancePath: instancePath + '/taskSpeed',
+          schemaPath: '#/properties/taskSpeed/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 1000000 },
           message: 'must be <= 1000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err54];
-        } else {
-          vErrors.push(err54);
-        }
-        errors++;
-      }
-      if (data15 < 0 || isNaN(data15)) {
-        const err55 = {
-          instancePath: instancePath + '/journalSize',
-          schemaPath: '#/properties/journalSize/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
         };
         if (vErrors === null) {
           vErrors = [err55];
@@ -1226,49 +1239,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data15 <= 0 || isNaN(data15)) {
+        const err56 = {
+          instancePath: instancePath + '/taskSpeed',
+          schemaPath: '#/properties/taskSpeed/exclusiveMinimum',
+          keyword: 'exclusiveMinimum',
+          params: { comparison: '>', limit: 0 },
+          message: 'must be > 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
     }
-    let data16 = data.journalBodies;
-    if (typeof data16 !== 'boolean') {
+    let data16 = data.journalSize;
+    if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
+      let dataType13 = typeof data16;
       let coerced13 = undefined;
       if (!(coerced13 !== undefined)) {
-        if (data16 === 'false' || data16 === 0 || data16 === null) {
-          coerced13 = false;
-        } else if (data16 === 'true' || data16 === 1) {
-          coerced13 = true;
-        } else {
-          const err56 = {
-            instancePath: instancePath + '/journalBodies',
-            schemaPath: '#/properties/journalBodies/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
-          };
-          if (vErrors === null) {
-            vErrors = [err56];
-          } else {
-            vErrors.push(err56);
-          }
-          errors++;
-        }
-      }
-      if (coerced13 !== undefined) {
-        data16 = coerced13;
-        if (data !== undefined) {
-          data['journalBodies'] = coerced13;
-        }
-      }
-    }
-    let data17 = data.journalBodyLimit;
-    if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
-      let dataType14 = typeof data17;
-      let coerced14 = undefined;
-      if (!(coerced14 !== undefined)) {
-        if (dataType14 === 'boolean' || data17 === null || (dataType14 === 'string' && data17 && data17 == +data17 && !(data17 % 1))) {
-          coerced14 = +data17;
+        if (dataType13 === 'boolean' || data16 === null || (dataType13 === 'string' && data16 && data16 == +data16 && !(data16 % 1))) {
+          coerced13 = +data16;
         } else {
           const err57 = {
-            instancePath: instancePath + '/journalBodyLimit',
-            schemaPath: '#/properties/journalBodyLimit/type',
+            instancePath: instancePath + '/journalSize',
+            schemaPath: '#/properties/journalSize/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
@@ -1281,21 +1278,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced14 !== undefined) {
-        data17 = coerced14;
+      if (coerced13 !== undefined) {
+        data16 = coerced13;
         if (data !== undefined) {
-          data['journalBodyLimit'] = coerced14;
+          data['journalSize'] = coerced13;
         }
       }
     }
-    if (typeof data17 == 'number' && isFinite(data17)) {
-      if (data17 > 1048576 || isNaN(data17)) {
+    if (typeof data16 == 'number' && isFinite(data16)) {
+      if (data16 > 1000000 || isNaN(data16)) {
         const err58 = {
-          instancePath: instancePath + '/journalBodyLimit',
-          schemaPath: '#/properties/journalBodyLimit/maximum',
+          instancePath: instancePath + '/journalSize',
+          schemaPath: '#/properties/journalSize/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 1048576 },
-          message: 'must be <= 1048576',
+          params: { comparison: '<=', limit: 1000000 },
+          message: 'must be <= 1000000',
         };
         if (vErrors === null) {
           vErrors = [err58];
@@ -1304,10 +1301,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data17 < 0 || isNaN(data17)) {
+      if (data16 < 0 || isNaN(data16)) {
         const err59 = {
-          instancePath: instancePath + '/journalBodyLimit',
-          schemaPath: '#/properties/journalBodyLimit/minimum',
+          instancePath: instancePath + '/journalSize',
+          schemaPath: '#/properties/journalSize/minimum',
           keyword: 'minimum',
           params: { comparison: '>=', limit: 0 },
           message: 'must be >= 0',
@@ -1320,47 +1317,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.seed !== undefined) {
-      let data18 = data.seed;
-      if (typeof data18 !== 'string') {
-        let dataType15 = typeof data18;
-        let coerced15 = undefined;
-        if (!(coerced15 !== undefined)) {
-          if (dataType15 == 'number' || dataType15 == 'boolean') {
-            coerced15 = '' + data18;
-          } else if (data18 === null) {
-            coerced15 = '';
+    let data17 = data.journalBodies;
+    if (typeof data17 !== 'boolean') {
+      let coerced14 = undefined;
+      if (!(coerced14 !== undefined)) {
+        if (data17 === 'false' || data17 === 0 || data17 === null) {
+          coerced14 = false;
+        } else if (data17 === 'true' || data17 === 1) {
+          coerced14 = true;
+        } else {
+          const err60 = {
+            instancePath: instancePath + '/journalBodies',
+            schemaPath: '#/properties/journalBodies/type',
+            keyword: 'type',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
+          };
+          if (vErrors === null) {
+            vErrors = [err60];
           } else {
-            const err60 = {
-              instancePath: instancePath + '/seed',
-              schemaPath: '#/properties/seed/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err60];
-            } else {
-              vErrors.push(err60);
-            }
-            errors++;
+            vErrors.push(err60);
           }
-        }
-        if (coerced15 !== undefined) {
-          data18 = coerced15;
-          if (data !== undefined) {
-            data['seed'] = coerced15;
-          }
+          errors++;
         }
       }
-      if (typeof data18 === 'string') {
-        if (data18.length < 1) {
+      if (coerced14 !== undefined) {
+        data17 = coerced14;
+        if (data !== undefined) {
+          data['journalBodies'] = coerced14;
+        }
+      }
+    }
+    let data18 = data.journalBodyLimit;
+    if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+      let dataType15 = typeof data18;
+      let coerced15 = undefined;
+      if (!(coerced15 !== undefined)) {
+        if (dataType15 === 'boolean' || data18 === null || (dataType15 === 'string' && data18 && data18 == +data18 && !(data18 % 1))) {
+          coerced15 = +data18;
+        } else {
           const err61 = {
-            instancePath: instancePath + '/seed',
-            schemaPath: '#/properties/seed/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
+            instancePath: instancePath + '/journalBodyLimit',
+            schemaPath: '#/properties/journalBodyLimit/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err61];
@@ -1370,45 +1371,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-    }
-    let data19 = data.requestTimeout;
-    if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
-      let dataType16 = typeof data19;
-      let coerced16 = undefined;
-      if (!(coerced16 !== undefined)) {
-        if (dataType16 === 'boolean' || data19 === null || (dataType16 === 'string' && data19 && data19 == +data19 && !(data19 % 1))) {
-          coerced16 = +data19;
-        } else {
-          const err62 = {
-            instancePath: instancePath + '/requestTimeout',
-            schemaPath: '#/properties/requestTimeout/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-          };
-          if (vErrors === null) {
-            vErrors = [err62];
-          } else {
-            vErrors.push(err62);
-          }
-          errors++;
-        }
-      }
-      if (coerced16 !== undefined) {
-        data19 = coerced16;
+      if (coerced15 !== undefined) {
+        data18 = coerced15;
         if (data !== undefined) {
-          data['requestTimeout'] = coerced16;
+          data['journalBodyLimit'] = coerced15;
         }
       }
     }
-    if (typeof data19 == 'number' && isFinite(data19)) {
-      if (data19 > 3600000 || isNaN(data19)) {
-        const err63 = {
-          instancePath: instancePath + '/requestTimeout',
-          schemaPath: '#/properties/requestTimeout/maximum',
+    if (typeof data18 == 'number' && isFinite(data18)) {
+      if (data18 > 1048576 || isNaN(data18)) {
+        const err62 = {
+          instancePath: instancePath + '/journalBodyLimit',
+          schemaPath: '#/properties/journalBodyLimit/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 3600000 },
-          message: 'must be <= 3600000',
+          params: { comparison: '<=', limit: 1048576 },
+          message: 'must be <= 1048576',
+        };
+        if (vErrors === null) {
+          vErrors = [err62];
+        } else {
+          vErrors.push(err62);
+        }
+        errors++;
+      }
+      if (data18 < 0 || isNaN(data18)) {
+        const err63 = {
+          instancePath: instancePath + '/journalBodyLimit',
+          schemaPath: '#/properties/journalBodyLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
         };
         if (vErrors === null) {
           vErrors = [err63];
@@ -1417,36 +1409,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data19 < 100 || isNaN(data19)) {
-        const err64 = {
-          instancePath: instancePath + '/requestTimeout',
-          schemaPath: '#/properties/requestTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
-        };
-        if (vErrors === null) {
-          vErrors = [err64];
-        } else {
-          vErrors.push(err64);
-        }
-        errors++;
-      }
     }
-    let data20 = data.connectionTimeout;
-    if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
-      let dataType17 = typeof data20;
-      let coerced17 = undefined;
-      if (!(coerced17 !== undefined)) {
-        if (dataType17 === 'boolean' || data20 === null || (dataType17 === 'string' && data20 && data20 == +data20 && !(data20 % 1))) {
-          coerced17 = +data20;
-        } else {
+    if (data.seed !== undefined) {
+      let data19 = data.seed;
+      if (typeof data19 !== 'string') {
+        let dataType16 = typeof data19;
+        let coerced16 = undefined;
+        if (!(coerced16 !== undefined)) {
+          if (dataType16 == 'number' || dataType16 == 'boolean') {
+            coerced16 = '' + data19;
+          } else if (data19 === null) {
+            coerced16 = '';
+          } else {
+            const err64 = {
+              instancePath: instancePath + '/seed',
+              schemaPath: '#/properties/seed/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err64];
+            } else {
+              vErrors.push(err64);
+            }
+            errors++;
+          }
+        }
+        if (coerced16 !== undefined) {
+          data19 = coerced16;
+          if (data !== undefined) {
+            data['seed'] = coerced16;
+          }
+        }
+      }
+      if (typeof data19 === 'string') {
+        if (data19.length < 1) {
           const err65 = {
-            instancePath: instancePath + '/connectionTimeout',
-            schemaPath: '#/properties/connectionTimeout/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            instancePath: instancePath + '/seed',
+            schemaPath: '#/properties/seed/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
             vErrors = [err65];
@@ -1456,36 +1460,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+    }
+    let data20 = data.requestTimeout;
+    if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
+      let dataType17 = typeof data20;
+      let coerced17 = undefined;
+      if (!(coerced17 !== undefined)) {
+        if (dataType17 === 'boolean' || data20 === null || (dataType17 === 'string' && data20 && data20 == +data20 && !(data20 % 1))) {
+          coerced17 = +data20;
+        } else {
+          const err66 = {
+            instancePath: instancePath + '/requestTimeout',
+            schemaPath: '#/properties/requestTimeout/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err66];
+          } else {
+            vErrors.push(err66);
+          }
+          errors++;
+        }
+      }
       if (coerced17 !== undefined) {
         data20 = coerced17;
         if (data !== undefined) {
-          data['connectionTimeout'] = coerced17;
+          data['requestTimeout'] = coerced17;
         }
       }
     }
     if (typeof data20 == 'number' && isFinite(data20)) {
       if (data20 > 3600000 || isNaN(data20)) {
-        const err66 = {
-          instancePath: instancePath + '/connectionTimeout',
-          schemaPath: '#/properties/connectionTimeout/maximum',
+        const err67 = {
+          instancePath: instancePath + '/requestTimeout',
+          schemaPath: '#/properties/requestTimeout/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 3600000 },
           message: 'must be <= 3600000',
-        };
-        if (vErrors === null) {
-          vErrors = [err66];
-        } else {
-          vErrors.push(err66);
-        }
-        errors++;
-      }
-      if (data20 < 100 || isNaN(data20)) {
-        const err67 = {
-          instancePath: instancePath + '/connectionTimeout',
-          schemaPath: '#/properties/connectionTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
         };
         if (vErrors === null) {
           vErrors = [err67];
@@ -1494,8 +1507,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data20 < 100 || isNaN(data20)) {
+        const err68 = {
+          instancePath: instancePath + '/requestTimeout',
+          schemaPath: '#/properties/requestTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err68];
+        } else {
+          vErrors.push(err68);
+        }
+        errors++;
+      }
     }
-    let data21 = data.keepAliveTimeout;
+    let data21 = data.connectionTimeout;
     if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
       let dataType18 = typeof data21;
       let coerced18 = undefined;
@@ -1503,17 +1531,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType18 === 'boolean' || data21 === null || (dataType18 === 'string' && data21 && data21 == +data21 && !(data21 % 1))) {
           coerced18 = +data21;
         } else {
-          const err68 = {
-            instancePath: instancePath + '/keepAliveTimeout',
-            schemaPath: '#/properties/keepAliveTimeout/type',
+          const err69 = {
+            instancePath: instancePath + '/connectionTimeout',
+            schemaPath: '#/properties/connectionTimeout/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err68];
+            vErrors = [err69];
           } else {
-            vErrors.push(err68);
+            vErrors.push(err69);
           }
           errors++;
         }
@@ -1521,33 +1549,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced18 !== undefined) {
         data21 = coerced18;
         if (data !== undefined) {
-          data['keepAliveTimeout'] = coerced18;
+          data['connectionTimeout'] = coerced18;
         }
       }
     }
     if (typeof data21 == 'number' && isFinite(data21)) {
       if (data21 > 3600000 || isNaN(data21)) {
-        const err69 = {
-          instancePath: instancePath + '/keepAliveTimeout',
-          schemaPath: '#/properties/keepAliveTimeout/maximum',
+        const err70 = {
+          instancePath: instancePath + '/connectionTimeout',
+          schemaPath: '#/properties/connectionTimeout/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 3600000 },
           message: 'must be <= 3600000',
-        };
-        if (vErrors === null) {
-          vErrors = [err69];
-        } else {
-          vErrors.push(err69);
-        }
-        errors++;
-      }
-      if (data21 < 100 || isNaN(data21)) {
-        const err70 = {
-          instancePath: instancePath + '/keepAliveTimeout',
-          schemaPath: '#/properties/keepAliveTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
         };
         if (vErrors === null) {
           vErrors = [err70];
@@ -1556,8 +1569,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data21 < 100 || isNaN(data21)) {
+        const err71 = {
+          instancePath: instancePath + '/connectionTimeout',
+          schemaPath: '#/properties/connectionTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err71];
+        } else {
+          vErrors.push(err71);
+        }
+        errors++;
+      }
     }
-    let data22 = data.maxHeaderSize;
+    let data22 = data.keepAliveTimeout;
     if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
       let dataType19 = typeof data22;
       let coerced19 = undefined;
@@ -1565,17 +1593,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType19 === 'boolean' || data22 === null || (dataType19 === 'string' && data22 && data22 == +data22 && !(data22 % 1))) {
           coerced19 = +data22;
         } else {
-          const err71 = {
-            instancePath: instancePath + '/maxHeaderSize',
-            schemaPath: '#/properties/maxHeaderSize/type',
+          const err72 = {
+            instancePath: instancePath + '/keepAliveTimeout',
+            schemaPath: '#/properties/keepAliveTimeout/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err71];
+            vErrors = [err72];
           } else {
-            vErrors.push(err71);
+            vErrors.push(err72);
           }
           errors++;
         }
@@ -1583,33 +1611,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced19 !== undefined) {
         data22 = coerced19;
         if (data !== undefined) {
-          data['maxHeaderSize'] = coerced19;
+          data['keepAliveTimeout'] = coerced19;
         }
       }
     }
     if (typeof data22 == 'number' && isFinite(data22)) {
-      if (data22 > 1048576 || isNaN(data22)) {
-        const err72 = {
-          instancePath: instancePath + '/maxHeaderSize',
-          schemaPath: '#/properties/maxHeaderSize/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1048576 },
-          message: 'must be <= 1048576',
-        };
-        if (vErrors === null) {
-          vErrors = [err72];
-        } else {
-          vErrors.push(err72);
-        }
-        errors++;
-      }
-      if (data22 < 1024 || isNaN(data22)) {
+      if (data22 > 3600000 || isNaN(data22)) {
         const err73 = {
-          instancePath: instancePath + '/maxHeaderSize',
-          schemaPath: '#/properties/maxHeaderSize/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 1024 },
-          message: 'must be >= 1024',
+          instancePath: instancePath + '/keepAliveTimeout',
+          schemaPath: '#/properties/keepAliveTimeout/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 3600000 },
+          message: 'must be <= 3600000',
         };
         if (vErrors === null) {
           vErrors = [err73];
@@ -1618,26 +1631,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data22 < 100 || isNaN(data22)) {
+        const err74 = {
+          instancePath: instancePath + '/keepAliveTimeout',
+          schemaPath: '#/properties/keepAliveTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err74];
+        } else {
+          vErrors.push(err74);
+        }
+        errors++;
+      }
     }
-    let data23 = data.rateLimit;
-    if (!(typeof data23 == 'number' && isFinite(data23))) {
+    let data23 = data.maxHeaderSize;
+    if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
       let dataType20 = typeof data23;
       let coerced20 = undefined;
       if (!(coerced20 !== undefined)) {
-        if (dataType20 == 'boolean' || data23 === null || (dataType20 == 'string' && data23 && data23 == +data23)) {
+        if (dataType20 === 'boolean' || data23 === null || (dataType20 === 'string' && data23 && data23 == +data23 && !(data23 % 1))) {
           coerced20 = +data23;
         } else {
-          const err74 = {
-            instancePath: instancePath + '/rateLimit',
-            schemaPath: '#/properties/rateLimit/type',
+          const err75 = {
+            instancePath: instancePath + '/maxHeaderSize',
+            schemaPath: '#/properties/maxHeaderSize/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err74];
+            vErrors = [err75];
           } else {
-            vErrors.push(err74);
+            vErrors.push(err75);
           }
           errors++;
         }
@@ -1645,33 +1673,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced20 !== undefined) {
         data23 = coerced20;
         if (data !== undefined) {
-          data['rateLimit'] = coerced20;
+          data['maxHeaderSize'] = coerced20;
         }
       }
     }
     if (typeof data23 == 'number' && isFinite(data23)) {
-      if (data23 > 1000000 || isNaN(data23)) {
-        const err75 = {
-          instancePath: instancePath + '/rateLimit',
-          schemaPath: '#/properties/rateLimit/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1000000 },
-          message: 'must be <= 1000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err75];
-        } else {
-          vErrors.push(err75);
-        }
-        errors++;
-      }
-      if (data23 < 0 || isNaN(data23)) {
+      if (data23 > 1048576 || isNaN(data23)) {
         const err76 = {
-          instancePath: instancePath + '/rateLimit',
-          schemaPath: '#/properties/rateLimit/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/maxHeaderSize',
+          schemaPath: '#/properties/maxHeaderSize/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 1048576 },
+          message: 'must be <= 1048576',
         };
         if (vErrors === null) {
           vErrors = [err76];
@@ -1680,26 +1693,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data23 < 1024 || isNaN(data23)) {
+        const err77 = {
+          instancePath: instancePath + '/maxHeaderSize',
+          schemaPath: '#/properties/maxHeaderSize/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 1024 },
+          message: 'must be >= 1024',
+        };
+        if (vErrors === null) {
+          vErrors = [err77];
+        } else {
+          vErrors.push(err77);
+        }
+        errors++;
+      }
     }
-    let data24 = data.rateLimitBurst;
-    if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+    let data24 = data.rateLimit;
+    if (!(typeof data24 == 'number' && isFinite(data24))) {
       let dataType21 = typeof data24;
       let coerced21 = undefined;
       if (!(coerced21 !== undefined)) {
-        if (dataType21 === 'boolean' || data24 === null || (dataType21 === 'string' && data24 && data24 == +data24 && !(data24 % 1))) {
+        if (dataType21 == 'boolean' || data24 === null || (dataType21 == 'string' && data24 && data24 == +data24)) {
           coerced21 = +data24;
         } else {
-          const err77 = {
-            instancePath: instancePath + '/rateLimitBurst',
-            schemaPath: '#/properties/rateLimitBurst/type',
+          const err78 = {
+            instancePath: instancePath + '/rateLimit',
+            schemaPath: '#/properties/rateLimit/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'number' },
+            message: 'must be number',
           };
           if (vErrors === null) {
-            vErrors = [err77];
+            vErrors = [err78];
           } else {
-            vErrors.push(err77);
+            vErrors.push(err78);
           }
           errors++;
         }
@@ -1707,33 +1735,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced21 !== undefined) {
         data24 = coerced21;
         if (data !== undefined) {
-          data['rateLimitBurst'] = coerced21;
+          data['rateLimit'] = coerced21;
         }
       }
     }
     if (typeof data24 == 'number' && isFinite(data24)) {
-      if (data24 > 10000000 || isNaN(data24)) {
-        const err78 = {
-          instancePath: instancePath + '/rateLimitBurst',
-          schemaPath: '#/properties/rateLimitBurst/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 10000000 },
-          message: 'must be <= 10000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err78];
-        } else {
-          vErrors.push(err78);
-        }
-        errors++;
-      }
-      if (data24 < 0 || isNaN(data24)) {
+      if (data24 > 1000000 || isNaN(data24)) {
         const err79 = {
-          instancePath: instancePath + '/rateLimitBurst',
-          schemaPath: '#/properties/rateLimitBurst/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/rateLimit',
+          schemaPath: '#/properties/rateLimit/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 1000000 },
+          message: 'must be <= 1000000',
         };
         if (vErrors === null) {
           vErrors = [err79];
@@ -1742,28 +1755,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data24 < 0 || isNaN(data24)) {
+        const err80 = {
+          instancePath: instancePath + '/rateLimit',
+          schemaPath: '#/properties/rateLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err80];
+        } else {
+          vErrors.push(err80);
+        }
+        errors++;
+      }
     }
-    let data25 = data.cors;
-    if (typeof data25 !== 'string') {
+    let data25 = data.rateLimitBurst;
+    if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
       let dataType22 = typeof data25;
       let coerced22 = undefined;
       if (!(coerced22 !== undefined)) {
-        if (dataType22 == 'number' || dataType22 == 'boolean') {
-          coerced22 = '' + data25;
-        } else if (data25 === null) {
-          coerced22 = '';
+        if (dataType22 === 'boolean' || data25 === null || (dataType22 === 'string' && data25 && data25 == +data25 && !(data25 % 1))) {
+          coerced22 = +data25;
         } else {
-          const err80 = {
-            instancePath: instancePath + '/cors',
-            schemaPath: '#/properties/cors/type',
+          const err81 = {
+            instancePath: instancePath + '/rateLimitBurst',
+            schemaPath: '#/properties/rateLimitBurst/type',
             keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err80];
+            vErrors = [err81];
           } else {
-            vErrors.push(err80);
+            vErrors.push(err81);
           }
           errors++;
         }
@@ -1771,47 +1797,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced22 !== undefined) {
         data25 = coerced22;
         if (data !== undefined) {
-          data['cors'] = coerced22;
+          data['rateLimitBurst'] = coerced22;
         }
       }
     }
-    if (typeof data25 === 'string') {
-      if (!pattern2.test(data25)) {
-        const err81 = {
-          instancePath: instancePath + '/cors',
-          schemaPath: '#/properties/cors/pattern',
-          keyword: 'pattern',
-          params: { pattern: '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' },
-          message: 'must match pattern "' + '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' + '"',
+    if (typeof data25 == 'number' && isFinite(data25)) {
+      if (data25 > 10000000 || isNaN(data25)) {
+        const err82 = {
+          instancePath: instancePath + '/rateLimitBurst',
+          schemaPath: '#/properties/rateLimitBurst/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 10000000 },
+          message: 'must be <= 10000000',
         };
         if (vErrors === null) {
-          vErrors = [err81];
+          vErrors = [err82];
         } else {
-          vErrors.push(err81);
+          vErrors.push(err82);
+        }
+        errors++;
+      }
+      if (data25 < 0 || isNaN(data25)) {
+        const err83 = {
+          instancePath: instancePath + '/rateLimitBurst',
+          schemaPath: '#/properties/rateLimitBurst/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err83];
+        } else {
+          vErrors.push(err83);
         }
         errors++;
       }
     }
-    let data26 = data.exitWithParent;
-    if (typeof data26 !== 'boolean') {
+    let data26 = data.cors;
+    if (typeof data26 !== 'string') {
+      let dataType23 = typeof data26;
       let coerced23 = undefined;
       if (!(coerced23 !== undefined)) {
-        if (data26 === 'false' || data26 === 0 || data26 === null) {
-          coerced23 = false;
-        } else if (data26 === 'true' || data26 === 1) {
-          coerced23 = true;
+        if (dataType23 == 'number' || dataType23 == 'boolean') {
+          coerced23 = '' + data26;
+        } else if (data26 === null) {
+          coerced23 = '';
         } else {
-          const err82 = {
-            instancePath: instancePath + '/exitWithParent',
-            schemaPath: '#/properties/exitWithParent/type',
+          const err84 = {
+            instancePath: instancePath + '/cors',
+            schemaPath: '#/properties/cors/type',
             keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            params: { type: 'string' },
+            message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err82];
+            vErrors = [err84];
           } else {
-            vErrors.push(err82);
+            vErrors.push(err84);
           }
           errors++;
         }
@@ -1819,63 +1861,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced23 !== undefined) {
         data26 = coerced23;
         if (data !== undefined) {
-          data['exitWithParent'] = coerced23;
+          data['cors'] = coerced23;
         }
       }
     }
-    let data27 = data.queryThreads;
-    if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-      let dataType24 = typeof data27;
-      let coerced24 = undefined;
-      if (!(coerced24 !== undefined)) {
-        if (dataType24 === 'boolean' || data27 === null || (dataType24 === 'string' && data27 && data27 == +data27 && !(data27 % 1))) {
-          coerced24 = +data27;
-        } else {
-          const err83 = {
-            instancePath: instancePath + '/queryThreads',
-            schemaPath: '#/properties/queryThreads/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-          };
-          if (vErrors === null) {
-            vErrors = [err83];
-          } else {
-            vErrors.push(err83);
-          }
-          errors++;
-        }
-      }
-      if (coerced24 !== undefined) {
-        data27 = coerced24;
-        if (data !== undefined) {
-          data['queryThreads'] = coerced24;
-        }
-      }
-    }
-    if (typeof data27 == 'number' && isFinite(data27)) {
-      if (data27 > 64 || isNaN(data27)) {
-        const err84 = {
-          instancePath: instancePath + '/queryThreads',
-          schemaPath: '#/properties/queryThreads/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 64 },
-          message: 'must be <= 64',
-        };
-        if (vErrors === null) {
-          vErrors = [err84];
-        } else {
-          vErrors.push(err84);
-        }
-        errors++;
-      }
-      if (data27 < 0 || isNaN(data27)) {
+    if (typeof data26 === 'string') {
+      if (!pattern2.test(data26)) {
         const err85 = {
-          instancePath: instancePath + '/queryThreads',
-          schemaPath: '#/properties/queryThreads/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/cors',
+          schemaPath: '#/properties/cors/pattern',
+          keyword: 'pattern',
+          params: { pattern: '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' },
+          message: 'must match pattern "' + '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' + '"',
         };
         if (vErrors === null) {
           vErrors = [err85];
@@ -1885,20 +1882,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    let data28 = data.dnsPort;
-    if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-      let dataType25 = typeof data28;
-      let coerced25 = undefined;
-      if (!(coerced25 !== undefined)) {
-        if (dataType25 === 'boolean' || data28 === null || (dataType25 === 'string' && data28 && data28 == +data28 && !(data28 % 1))) {
-          coerced25 = +data28;
+    let data27 = data.exitWithParent;
+    if (typeof data27 !== 'boolean') {
+      let coerced24 = undefined;
+      if (!(coerced24 !== undefined)) {
+        if (data27 === 'false' || data27 === 0 || data27 === null) {
+          coerced24 = false;
+        } else if (data27 === 'true' || data27 === 1) {
+          coerced24 = true;
         } else {
           const err86 = {
-            instancePath: instancePath + '/dnsPort',
-            schemaPath: '#/properties/dnsPort/type',
+            instancePath: instancePath + '/exitWithParent',
+            schemaPath: '#/properties/exitWithParent/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
           };
           if (vErrors === null) {
             vErrors = [err86];
@@ -1908,36 +1906,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+      if (coerced24 !== undefined) {
+        data27 = coerced24;
+        if (data !== undefined) {
+          data['exitWithParent'] = coerced24;
+        }
+      }
+    }
+    let data28 = data.queryThreads;
+    if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+      let dataType25 = typeof data28;
+      let coerced25 = undefined;
+      if (!(coerced25 !== undefined)) {
+        if (dataType25 === 'boolean' || data28 === null || (dataType25 === 'string' && data28 && data28 == +data28 && !(data28 % 1))) {
+          coerced25 = +data28;
+        } else {
+          const err87 = {
+            instancePath: instancePath + '/queryThreads',
+            schemaPath: '#/properties/queryThreads/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err87];
+          } else {
+            vErrors.push(err87);
+          }
+          errors++;
+        }
+      }
       if (coerced25 !== undefined) {
         data28 = coerced25;
         if (data !== undefined) {
-          data['dnsPort'] = coerced25;
+          data['queryThreads'] = coerced25;
         }
       }
     }
     if (typeof data28 == 'number' && isFinite(data28)) {
-      if (data28 > 65535 || isNaN(data28)) {
-        const err87 = {
-          instancePath: instancePath + '/dnsPort',
-          schemaPath: '#/properties/dnsPort/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 65535 },
-          message: 'must be <= 65535',
-        };
-        if (vErrors === null) {
-          vErrors = [err87];
-        } else {
-          vErrors.push(err87);
-        }
-        errors++;
-      }
-      if (data28 < 0 || isNaN(data28)) {
+      if (data28 > 64 || isNaN(data28)) {
         const err88 = {
-          instancePath: instancePath + '/dnsPort',
-          schemaPath: '#/properties/dnsPort/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/queryThreads',
+          schemaPath: '#/properties/queryThreads/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 64 },
+          message: 'must be <= 64',
         };
         if (vErrors === null) {
           vErrors = [err88];
@@ -1946,13 +1959,90 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data28 < 0 || isNaN(data28)) {
+        const err89 = {
+          instancePath: instancePath + '/queryThreads',
+          schemaPath: '#/properties/queryThreads/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err89];
+        } else {
+          vErrors.push(err89);
+        }
+        errors++;
+      }
+    }
+    let data29 = data.dnsPort;
+    if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+      let dataType26 = typeof data29;
+      let coerced26 = undefined;
+      if (!(coerced26 !== undefined)) {
+        if (dataType26 === 'boolean' || data29 === null || (dataType26 === 'string' && data29 && data29 == +data29 && !(data29 % 1))) {
+          coerced26 = +data29;
+        } else {
+          const err90 = {
+            instancePath: instancePath + '/dnsPort',
+            schemaPath: '#/properties/dnsPort/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err90];
+          } else {
+            vErrors.push(err90);
+          }
+          errors++;
+        }
+      }
+      if (coerced26 !== undefined) {
+        data29 = coerced26;
+        if (data !== undefined) {
+          data['dnsPort'] = coerced26;
+        }
+      }
+    }
+    if (typeof data29 == 'number' && isFinite(data29)) {
+      if (data29 > 65535 || isNaN(data29)) {
+        const err91 = {
+          instancePath: instancePath + '/dnsPort',
+          schemaPath: '#/properties/dnsPort/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 65535 },
+          message: 'must be <= 65535',
+        };
+        if (vErrors === null) {
+          vErrors = [err91];
+        } else {
+          vErrors.push(err91);
+        }
+        errors++;
+      }
+      if (data29 < 0 || isNaN(data29)) {
+        const err92 = {
+          instancePath: instancePath + '/dnsPort',
+          schemaPath: '#/properties/dnsPort/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err92];
+        } else {
+          vErrors.push(err92);
+        }
+        errors++;
+      }
     }
   } else {
-    const err89 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' }, message: 'must be object' };
+    const err93 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' }, message: 'must be object' };
     if (vErrors === null) {
-      vErrors = [err89];
+      vErrors = [err93];
     } else {
-      vErrors.push(err89);
+      vErrors.push(err93);
     }
     errors++;
   }

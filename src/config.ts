@@ -24,6 +24,11 @@ export const SETTINGS = {
   memory: { flag: '--memory', env: 'EDGEPLANE_MEMORY', description: 'keep everything in memory (nothing survives a restart)' },
   databaseUrl: { flag: '--database-url <url>', env: 'EDGEPLANE_DATABASE_URL', description: 'postgres://... to use PostgreSQL instead of SQLite' },
   databaseSchema: { flag: '--database-schema <name>', env: 'EDGEPLANE_DATABASE_SCHEMA', description: 'PostgreSQL schema to use (created if missing)' },
+  databaseStatements: {
+    flag: '--database-statements <number>',
+    env: 'EDGEPLANE_DATABASE_STATEMENTS',
+    description: 'PostgreSQL: distinct statements each connection prepares once and keeps (0: none, for a pooler that cannot keep them)',
+  },
   adminToken: {
     flag: '--admin-token <token>',
     env: 'EDGEPLANE_ADMIN_TOKEN',
@@ -124,6 +129,7 @@ export const ConfigSchema = Type.Object(
     memory: Type.Boolean({ default: false }),
     databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
     databaseSchema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
+    databaseStatements: Type.Integer({ default: 400, minimum: 0, maximum: 10_000 }),
     adminToken: Type.Optional(Type.String({ minLength: 16 })),
     apiKey: Type.Optional(Type.String({ minLength: 8, maxLength: 512 })),
     applyApiKey: Type.Boolean({ default: false }),

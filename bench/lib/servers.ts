@@ -1,7 +1,7 @@
 // Helpers shared by the benchmarks: start the built Edgeplane server and a bare node:http baseline as
 // child processes (so the load generator does not share their event loop), and run autocannon.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -117,6 +117,42 @@ export async function load(
 export function cpuMicros(child: Child): number {
   const fields = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000; // clock ticks of 10 ms
+}
+
+/**
+ * CPU time in microseconds used by a PostgreSQL server on this machine: its postmaster, its live
+ * processes (the backends) and those it has reaped (an exiting child's time is added to its parent's),
+ * found through a connection's backend. Undefined when the server is elsewhere or /proc is not readable.
+ */
+export async function postgresCpuMicros(url: string): Promise<(() => number) | undefined> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    // The fields after the command: state, ppid, ..., utime (12th), stime, cutime, cstime.
+    const stat = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const postmaster = stat(rows[0].pid)[1];
+    const ticks = (fields: string[], count: number) => fields.slice(11, 11 + count).reduce((sum, field) => sum + Number(field), 0);
+    ticks(stat(postmaster), 4);
+    return () => {
+      let total = ticks(stat(postmaster), 4);
+      for (const pid of readdirSync('/proc')) {
+        if (!/^\d+$/.test(pid)) continue;
+        try {
+          const fields = stat(pid);
+          if (fields[1] === postmaster) total += ticks(fields, 2);
+        } catch {
+          // Gone since the listing: its time is now its parent's.
+        }
+      }
+      return total * 10_000; // clock ticks of 10 ms
+    };
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Resident set size of a child process in MiB, from /proc (Linux). */

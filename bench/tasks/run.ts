@@ -8,7 +8,7 @@
 //   --kind instance                 instance creates (a new volume and a public address each) instead of networks
 //   --node-args "..."               node options of the measured servers (e.g. --cpu-prof)
 import { randomBytes } from 'node:crypto';
-import { type Child, cpuMicros, load, type LoadResult, median, startBare, startEdgeplane } from '../lib/servers.js';
+import { type Child, cpuMicros, load, type LoadResult, median, postgresCpuMicros, startBare, startEdgeplane } from '../lib/servers.js';
 import { dropPostgresSchema } from '../../src/platform/db/index.js';
 
 const args = process.argv.slice(2);
@@ -52,6 +52,8 @@ const apiKey = 'bench-tasks-token-0123456789';
 const admin = 'bench-tasks-admin-0123456789';
 const headers = { authorization: `APIKey ${apiKey}` };
 const schemas: string[] = [];
+// PostgreSQL's own CPU a task, when it runs on this machine: it shares the cores with the server.
+const databaseCpu = databaseUrl ? await postgresCpuMicros(databaseUrl) : undefined;
 
 /** A fresh server of one build, on a fresh database (in memory, or a new PostgreSQL schema). */
 async function start(port: number, entry?: string): Promise<Child> {
@@ -80,7 +82,7 @@ function client(server: Child) {
  * (1) create -> FINISHED. In instant mode the create answers once its task has run, so the task is
  * FINISHED when the response arrives; the FINISHED count is read back at the end.
  */
-async function creates(server: Child): Promise<{ rate: number; finished: number; ids: string[]; cpuPerTask: number }> {
+async function creates(server: Child): Promise<{ rate: number; finished: number; ids: string[]; cpuPerTask: number; databaseCpuPerTask?: number }> {
   const json = client(server);
   const me = await json('GET', '/iam/clients/me');
   const project = (await json('GET', '/cloud/v1/projects')).results[0].id;
@@ -88,6 +90,7 @@ async function creates(server: Child): Promise<{ rate: number; finished: number;
   const ids: string[] = [];
   let next = 0;
   const cpuBefore = cpuMicros(server);
+  const databaseBefore = databaseCpu?.();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: 50 }, async () => {
@@ -100,8 +103,9 @@ async function creates(server: Child): Promise<{ rate: number; finished: number;
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpuPerTask = (cpuMicros(server) - cpuBefore) / total;
+  const databaseCpuPerTask = databaseBefore === undefined ? undefined : (databaseCpu!() - databaseBefore) / total;
   const finished = (await json('GET', `/cloud/v1/tasks?limit=1&state=FINISHED&task_type=${kind.taskType}`)).count;
-  return { rate: total / elapsed, finished, ids, cpuPerTask };
+  return { rate: total / elapsed, finished, ids, cpuPerTask, databaseCpuPerTask };
 }
 
 const builds = [{ name: 'edgeplane', entry: undefined as string | undefined }, ...(compare ? [{ name: 'compared build', entry: compare }] : [])];
@@ -116,7 +120,7 @@ try {
       const r = await creates(server);
       rates.get(build.name)!.push(r.rate);
       console.log(
-        `${build.name}: create -> FINISHED ${total} tasks = ${r.rate.toFixed(0)} tasks/s, ${r.cpuPerTask.toFixed(0)} us server CPU per task (FINISHED: ${r.finished})`,
+        `${build.name}: create -> FINISHED ${total} tasks = ${r.rate.toFixed(0)} tasks/s, ${r.cpuPerTask.toFixed(0)} us server CPU per task${r.databaseCpuPerTask === undefined ? '' : `, ${r.databaseCpuPerTask.toFixed(0)} us PostgreSQL CPU per task`} (FINISHED: ${r.finished})`,
       );
       if (!kept.has(build.name) && !skipGet) kept.set(build.name, { server, ids: r.ids });
       else await server.stop();

@@ -18,6 +18,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import { fixedShape } from '../fixed-shape.js';
+import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
 
 // The PostgreSQL driver is loaded only when a database URL asks for it: SQLite starts faster without it.
 const loadPg = async () => (await import('pg')).default;
@@ -43,10 +44,14 @@ export interface DatabaseOptions {
   dataDir: string;
   memory: boolean;
   poolSize?: number;
+  /** PostgreSQL: how many distinct statement texts are prepared once per connection (named-statements.ts). */
+  databaseStatements?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10) : openSqlite(options);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10, options.databaseStatements ?? MAX_NAMED)
+    : openSqlite(options);
 }
 
 function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
@@ -169,7 +174,7 @@ const PG_NUMERIC_TYPES = new Set([20, 1700]);
  * A pool with the project's settings: the schema on the search path, BIGINT and NUMERIC as numbers.
  * Also used by threads that open their own connections.
  */
-export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number): pg.Pool {
+export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number, statements: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -179,16 +184,21 @@ export function createPostgresPool(pg: typeof import('pg').default, url: string,
         PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  // A client whose connection dies emits the error: the pool listens while the client is idle (the
-  // 'error' listener below), not while a transaction holds it, and an error nobody listens to ends the
-  // process. The query in flight or the next one fails on its own; the pool drops the client on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  // The statement texts the pool's connections prepare once each (named-statements.ts).
+  const names = new StatementNames(statements);
+  pool.on('connect', (client) => {
+    // A client whose connection dies emits the error: the pool listens while the client is idle (the
+    // 'error' listener below), not while a transaction holds it, and an error nobody listens to ends the
+    // process. The query in flight or the next one fails on its own; the pool drops the client on release.
+    client.on('error', () => {});
+    nameStatements(client, names);
+  });
   // An idle client losing its server must not crash the process either; the next query reports the failure.
   pool.on('error', () => {});
   return pool;
 }
 
-async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Database> {
+async function openPostgres(url: string, schema: string | undefined, max: number, statements: number): Promise<Database> {
   const pg = await loadPg();
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
@@ -199,7 +209,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
       await admin.end();
     }
   }
-  const pool = createPostgresPool(pg, url, schema, max);
+  const pool = createPostgresPool(pg, url, schema, max, statements);
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const safeUrl = new URL(url);
   safeUrl.password = '';

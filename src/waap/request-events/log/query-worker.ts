@@ -33,7 +33,8 @@ function sqliteRunner(file: string): Run {
 
 function postgresRunner(url: string, schema: string | undefined): Run {
   // The driver loads with the first query (a bundle turns this import into a require).
-  const pool = import('pg').then(({ default: pg }) => createPostgresPool(pg, url, schema, 2));
+  // Its reads are few and long, sent through the pool's own query (never named): nothing to prepare.
+  const pool = import('pg').then(({ default: pg }) => createPostgresPool(pg, url, schema, 2, 0));
   return async (name, args, deadline) =>
     PostgresBlockReads.snapshot(await pool, (reads) => runAsync(startQuery(name, args as never), reads, cache, deadline), deadline);
 }
