@@ -14,6 +14,7 @@ import { cdnResources } from './012_cdn_resources.js';
 import { cloudUsage } from './013_cloud_usage.js';
 import { cloudQuotaHold } from './014_cloud_quota_hold.js';
 import { jsonExtract } from './015_json_extract.js';
+import { cloudResourcesHot } from './016_cloud_resources_hot.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -30,4 +31,5 @@ export const migrations: MigrationSet = (engine) => ({
   '013_cloud_usage': cloudUsage(engine),
   '014_cloud_quota_hold': cloudQuotaHold(engine),
   '015_json_extract': jsonExtract(engine),
+  '016_cloud_resources_hot': cloudResourcesHot(engine),
 });
