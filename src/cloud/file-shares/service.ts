@@ -78,8 +78,10 @@ export class FileShareService {
     const ruleRows = rules.map((r, i) => newRow(scope, 'sfs_access_rule', randomUUID(), r.access_to, 'active', '', r, now + i, { parent_id: id }));
     const task = await this.ops.submit(caller, scope, 'create_sfs', { file_share_id: id, subnet_ids: server?.subnetIds ?? null }, async (trx, taskId) => {
       const store = new ResourceStore(trx);
-      await store.insert(newRow(scope, 'file_share', id, body.name, 'creating', taskId, attrs, now, { size_gb: body.size }));
-      for (const row of [...(server ? [server.port] : []), ...ruleRows]) await store.insert({ ...row, creator_task_id: taskId, task_id: taskId });
+      await store.insert(
+        newRow(scope, 'file_share', id, body.name, 'creating', taskId, attrs, now, { size_gb: body.size }),
+        ...[...(server ? [server.port] : []), ...ruleRows].map((row) => ({ ...row, creator_task_id: taskId, task_id: taskId })),
+      );
     });
     return { tasks: [task], id };
   }

@@ -104,8 +104,10 @@ export class InstanceService {
     const data = { instance_id: id, attach: plan.attach, assign: plan.assign, reserve: plan.reserve };
     const task = await this.ops.submit(caller, scope, 'create_vm', data, async (trx, taskId) => {
       const store = new ResourceStore(trx);
-      await store.insert(newRow(scope, 'instance', id, name, 'BUILD', taskId, attrs, now, { vcpus: flavor.vcpus, ram_mb: flavor.ram }));
-      for (const row of plan.rows) await store.insert({ ...row, creator_task_id: taskId, task_id: taskId });
+      await store.insert(
+        newRow(scope, 'instance', id, name, 'BUILD', taskId, attrs, now, { vcpus: flavor.vcpus, ram_mb: flavor.ram }),
+        ...plan.rows.map((row) => ({ ...row, creator_task_id: taskId, task_id: taskId })),
+      );
       for (const volumeId of plan.attach) await store.update(volumeId, { owner_id: id, status: 'attaching', task_id: taskId });
       for (const [fipId] of plan.assign) await store.update(fipId, { task_id: taskId });
       for (const { port_id } of plan.reserve) await store.update(port_id, { owner_id: id, task_id: taskId });

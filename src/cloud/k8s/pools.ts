@@ -82,8 +82,7 @@ export class PoolService {
     const task = await this.ops.submit(caller, scope, 'create_k8s_cluster_pool_v2', { cluster_id: cluster.id, pool_id: id }, async (trx, taskId) => {
       const store = new ResourceStore(trx);
       const row = newRow(scope, 'k8s_pool', id, body.name, 'Provisioning', taskId, attrs, now, { parent_id: cluster.id });
-      await store.insert(row);
-      for (const node of nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, row, attrs.node_count, taskId, now)) await store.insert(node);
+      await store.insert(row, ...nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, row, attrs.node_count, taskId, now));
       await store.update(cluster.id, { task_id: taskId, updated_at: now });
     });
     return { tasks: [task], id };
@@ -137,8 +136,7 @@ export class PoolService {
         const store = new ResourceStore(trx);
         const keypair = attrsOf<{ keypair: string }>(cluster).keypair;
         if (nodeCount > attrs.node_count)
-          for (const node of nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, row, nodeCount - attrs.node_count, taskId, now))
-            await store.insert(node);
+          await store.insert(...nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, row, nodeCount - attrs.node_count, taskId, now));
         await store.update(row.id, { status: 'Scaling', task_id: taskId, updated_at: now });
         await store.update(cluster.id, { task_id: taskId, updated_at: now });
       },
@@ -230,7 +228,7 @@ export class PoolService {
     if (to <= from) return;
     if (atOnce) await this.quotas.checkNow(store.db, scope.clientId, nodeQuota(attrsOf<PoolAttrs>(pool), to - from), scope.regionId);
     const keypair = attrsOf<{ keypair: string }>(cluster).keypair;
-    for (const node of nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, pool, to - from, taskId, now)) await store.insert(node);
+    await store.insert(...nodeRows(scope, { id: cluster.id, name: cluster.name, keypair }, pool, to - from, taskId, now));
     if (!atOnce) return;
     await startNodes(store, taskId, now);
     // Made without a task: no task made them.

@@ -92,12 +92,12 @@ export class ClusterService {
     const now = this.ops.clock.now();
     const task = await this.ops.submit(caller, scope, 'create_k8s_cluster_v2', { cluster_id: id }, async (trx, taskId) => {
       const store = new ResourceStore(trx);
-      await store.insert(newRow(scope, 'k8s_cluster', id, name, 'Provisioning', taskId, attrs, now));
+      const rows = [newRow(scope, 'k8s_cluster', id, name, 'Provisioning', taskId, attrs, now)];
       for (const [i, pool] of pools.entries()) {
         const row = newRow(scope, 'k8s_pool', randomUUID(), body.pools[i].name, 'Provisioning', taskId, pool, now, { parent_id: id });
-        await store.insert(row);
-        for (const node of nodeRows(scope, { id, name, keypair }, row, pool.node_count, taskId, now)) await store.insert(node);
+        rows.push(row, ...nodeRows(scope, { id, name, keypair }, row, pool.node_count, taskId, now));
       }
+      await store.insert(...rows);
     });
     return { tasks: [task], id };
   }

@@ -66,6 +66,6 @@ export class Balancers {
 
   /** Inserts rows a task makes, held by it. */
   static async insertHeld(store: ResourceStore, rows: ResourceRow[], taskId: string): Promise<void> {
-    for (const row of rows) await store.insert({ ...row, creator_task_id: taskId, task_id: taskId });
+    await store.insert(...rows.map((row) => ({ ...row, creator_task_id: taskId, task_id: taskId })));
   }
 }

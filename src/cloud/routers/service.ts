@@ -54,8 +54,10 @@ export class RouterService {
     const attrs: RouterAttrs = { gateway: gateway && gatewayRow ? { ...gateway, port_id: gatewayRow.id } : null, routes };
     const task = await this.ops.submit(caller, scope, 'create_router', { router_id: id }, async (trx, taskId) => {
       const store = new ResourceStore(trx);
-      await store.insert(newRow(scope, 'router', id, body.name, 'BUILD', taskId, attrs, now));
-      for (const port of [...ports, ...(gatewayRow ? [gatewayRow] : [])]) await store.insert({ ...port, creator_task_id: taskId, task_id: taskId });
+      await store.insert(
+        newRow(scope, 'router', id, body.name, 'BUILD', taskId, attrs, now),
+        ...[...ports, ...(gatewayRow ? [gatewayRow] : [])].map((port) => ({ ...port, creator_task_id: taskId, task_id: taskId })),
+      );
     });
     return { tasks: [task], id };
   }

@@ -94,7 +94,7 @@ export async function insertRules(
   ids?: string[],
 ): Promise<string[]> {
   const made = rules.map((rule, i) => ruleRow(scope, groupId, ids?.[i] ?? randomUUID(), rule, taskId, now, ready));
-  for (const row of made) await store.insert(row);
+  await store.insert(...made);
   return made.map((r) => r.id);
 }
 
