@@ -1,8 +1,9 @@
 // PostgreSQL statements prepared once per connection. Kysely sends every query as an unnamed statement,
-// which PostgreSQL parses and plans again at each run: for a cloud create's eight short statements that
-// was about half of the database's CPU (parse 95-130 us and bind with planning 60-200 us a statement,
-// on this project's 2-core machines, where the database shares the cores with the server). A statement
-// sent with a name is parsed once per connection and, after a few runs, executed with its cached plan.
+// which PostgreSQL parses and plans again at each run: for a cloud create's short statements that was
+// more than their execution (parse 95-130 us, bind with planning 60-200 us a statement, on this project's
+// 2-core machines, where the database shares the cores with the server). A statement sent with a name is
+// parsed once per connection and, after a few runs, executed with its cached plan: PostgreSQL's CPU per
+// network create fell by a quarter (bench/README.md).
 //
 // Only texts with parameters are named (BEGIN and COMMIT stay simple one-message queries), only from
 // their second run (a text with literal values in it is usually run once), and a pool names at most
