@@ -134,7 +134,7 @@ export async function postgresCpuMicros(url: string): Promise<(() => number) | u
     const stat = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     const postmaster = stat(rows[0].pid)[1];
     const ticks = (fields: string[], count: number) => fields.slice(11, 11 + count).reduce((sum, field) => sum + Number(field), 0);
-    ticks(stat(postmaster), 4);
+    ticks(stat(postmaster), 4); // throws when it cannot be read: undefined below
     return () => {
       let total = ticks(stat(postmaster), 4);
       for (const pid of readdirSync('/proc')) {
