@@ -5,7 +5,7 @@
 // 31 MB heap every 150-700 ms, each marking costing the event loop 5-30 ms in steps and pauses that every
 // other client's requests waited behind (measured with --trace-gc under bench/noisy). Held at 4 (300%),
 // the same noise gave two full collections in a run instead of dozens, for about 45 MiB more resident
-// memory after a load (bench/README.md).
+// memory after a load and about 100 MiB more under a held one (bench/README.md).
 //
 // Set by the launcher (dist/edgeplane.mjs) before it compiles the bundle, as the build did when it made
 // the code cache: V8 keeps compiled code only under the flags it was made with. So another value than the

@@ -52,11 +52,12 @@ type Query = (...args: unknown[]) => unknown;
  */
 export function nameStatements(client: pg.PoolClient | pg.Client, names: StatementNames): void {
   const query = client.query.bind(client) as Query;
-  (client as unknown as { query: Query }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+  (client as unknown as { query: Query }).query = (...args: unknown[]) => {
+    const [config, values, callback] = args;
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
       const name = names.nameOf(config);
       if (name !== undefined) return query({ name, text: config, values });
     }
-    return callback === undefined ? (values === undefined ? query(config) : query(config, values)) : query(config, values, callback);
+    return query(...args);
   };
 }
