@@ -33,6 +33,7 @@ import { registerOpenApi } from './platform/openapi.js';
 import type { Product } from './platform/product.js';
 import { registerTaskFaultSlot } from './platform/task-faults.js';
 import { createSchemaCompiler, createSerializerCompiler, registerQueryArrays } from './platform/validation.js';
+import type { WarmUpStep } from './platform/warm-up.js';
 import { VERSION } from './version.js';
 import { implementationOf } from './control/info/coverage.js';
 
@@ -61,6 +62,8 @@ export interface Edgeplane {
   catalogue: CatalogueEngine;
   /** Set when this start generated the operator token (print it once). */
   generatedOperatorToken?: string;
+  /** What first requests would make for the rest, in order (run by startServer once it listens). */
+  warmUp: WarmUpStep[];
 }
 
 export async function build(deps: AppDeps): Promise<Edgeplane> {
@@ -139,5 +142,7 @@ export async function build(deps: AppDeps): Promise<Edgeplane> {
   registerLandingPage(app, VERSION);
   for (const product of products) await product.register(app);
   await app.ready();
-  return { app, iam, control, waap, catalogue, generatedOperatorToken: generated };
+  const warmUp: WarmUpStep[] = products.flatMap((p) => p.warmUp ?? []);
+  if (ahead?.prepare) warmUp.unshift({ name: "the index of the build's compiled code", run: () => ahead.prepare?.() });
+  return { app, iam, control, waap, catalogue, generatedOperatorToken: generated, warmUp };
 }

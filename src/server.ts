@@ -12,6 +12,7 @@ import { migrateToLatest } from './platform/db/migrate.js';
 import { migrations } from '../migrations/index.js';
 import { announceStart } from './start-report.js';
 import { type DnsListener, startDnsListener } from './dns/listener/server.js';
+import { warmUpWhenQuiet } from './platform/warm-up.js';
 
 export interface RunningServer {
   url: string;
@@ -20,6 +21,8 @@ export interface RunningServer {
   clock: Clock;
   /** The authoritative DNS listener, when --dns-port is set. */
   dns?: DnsListener;
+  /** Settles once what first requests would make is made (platform/warm-up.ts). */
+  warmedUp: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +69,9 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
   };
   announceStart(app.log, report, prettyLogs(config));
   if (dns) app.log.info(`DNS server for the hosted zones on ${dns.host} port ${dns.port} (UDP and TCP)`);
+  const warmUp = warmUpWhenQuiet(app.server, edgeplane.warmUp, (step, error) =>
+    app.log.warn({ err: error }, `could not make ${step.name} ahead of its first request`),
+  );
   let closing: Promise<void> | undefined;
   return {
     url: address,
@@ -73,7 +79,9 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
     db,
     clock,
     dns,
+    warmedUp: warmUp.done,
     close() {
+      warmUp.stop();
       closing ??= (async () => {
         // The DNS listener first: it writes its last query counts while the database is open.
         await dns?.close();

@@ -1,6 +1,8 @@
 // bench/first-call: how long the first call of a route takes in a fresh process, over 50 different
 // routes, against the second call of the same routes in the same run (warm: everything compiled).
 //   npm run build && npx tsx bench/first-call/run.ts [--runs 5] [--routes 50] [--entry <entry>] [--compare <entry>]
+//   --pause-ms <n>  wait n ms between ready and the first calls, as a test runner that loads its files
+//                   after the server is up does (the server warms up when quiet: src/platform/warm-up.ts)
 //
 // Each run spawns a fresh server (in memory), waits until GET /_edgeplane/health answers (ready, as
 // bench/startup measures it), then calls each route once, one after the other over one keep-alive
@@ -24,6 +26,7 @@ const option = (name: string, fallback: string) => {
 const runs = Number(option('runs', '5'));
 const routeCount = Number(option('routes', '50'));
 const compare = option('compare', '');
+const pauseMs = Number(option('pause-ms', '0'));
 // e.g. --node-args "--cpu-prof --cpu-prof-dir=/tmp/first-call" to profile the measured servers.
 const nodeArgs = option('node-args', '').split(' ').filter(Boolean);
 // --detail: every route's first calls (one per process, in order) and its median second call.
@@ -131,6 +134,7 @@ async function run(entry: string, routes: Operation[]): Promise<{ startupMs: num
       }
       return calls;
     };
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
     const first = await pass();
     const second = await pass();
     return { startupMs, first, second };
@@ -148,7 +152,7 @@ const quantile = (values: number[], q: number) => {
 
 const routes = spread(await candidateRoutes(), routeCount);
 console.log(
-  `${routes.length} routes (${routes.filter((r) => r.implementation === 'catalogue').length} served by the catalogue engine), ${runs} fresh processes per build`,
+  `${routes.length} routes (${routes.filter((r) => r.implementation === 'catalogue').length} served by the catalogue engine), ${runs} fresh processes per build, first calls ${pauseMs} ms after ready`,
 );
 const builds = [{ name: 'edgeplane', entry: benchEntry() }, ...(compare ? [{ name: 'compared build', entry: path.resolve(compare) }] : [])];
 const results = new Map(builds.map((b) => [b.name, [] as Awaited<ReturnType<typeof run>>[]]));

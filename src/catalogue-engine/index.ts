@@ -45,6 +45,8 @@ export interface CatalogueEngine extends Product {
    * another path spelling (the CDN resource PATCHes).
    */
   documented(): DispatchedOperation[];
+  /** Whether the catalogue has been read and the tables made (by a first request, or the warm-up). */
+  loaded(): boolean;
 }
 
 /** How a parent's existence is answered in process: what its read needs of the caller, and the check. */
@@ -198,6 +200,22 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
     tags: [{ name: ENGINE_TAG, description: 'Operations of the reference API served from its catalogue: inferred resources, validation and records' }],
     served: () => served,
     documented: () => documented,
+    loaded: () => runtime !== undefined,
+    // The first engine request of a process read the catalogue and made the tables: 10-15 ms on a 2-core VM.
+    warmUp: [
+      {
+        name: 'the reference catalogue',
+        run: () => {
+          if (served.length > 0) readCatalogue();
+        },
+      },
+      {
+        name: "the catalogue engine's tables",
+        run: () => {
+          if (served.length > 0) load();
+        },
+      },
+    ],
     async register(instance) {
       app = instance;
       instance.addHook('onClose', async () => thread?.close());

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Clock } from './clock.js';
 import type { Database } from './db/index.js';
 import type { ErrorEnvelope } from './envelopes.js';
+import type { WarmUpStep } from './warm-up.js';
 
 export interface PlatformDeps {
   config: Config;
@@ -21,4 +22,6 @@ export interface Product {
   /** OpenAPI tag descriptions for the product's routes. */
   tags?: { name: string; description: string }[];
   register(app: FastifyInstance): Promise<void> | void;
+  /** What its routes make on first use for every later request, made once the server listens (warm-up.ts). */
+  warmUp?: WarmUpStep[];
 }

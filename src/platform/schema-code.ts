@@ -36,6 +36,8 @@ export interface SchemaCode {
   readonly collects?: boolean;
   validator(kind: ValidatorKind, schema: object): ValidateFunction | undefined;
   serializer(schema: object): Serialize | undefined;
+  /** Reads what every lookup needs (the pack's index) before the first route asks. */
+  prepare?(): void;
 }
 
 /** The file name (without extension) of a schema's compiled code. */
@@ -78,6 +80,10 @@ export class SchemaCodePack implements SchemaCode {
 
   serializer(schema: object): Serialize | undefined {
     return this.load(schemaCodeKey('serializer', schema)) as Serialize | undefined;
+  }
+
+  prepare(): void {
+    this.index ??= readIndex(this.file);
   }
 
   private load(key: string): unknown {

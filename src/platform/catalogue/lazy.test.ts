@@ -46,6 +46,11 @@ describe('lazyCatalogue', () => {
     expect(Object.keys(lazy.components.schemas)).toEqual(names);
     expect('NoSuchComponent' in lazy.components.schemas).toBe(false);
     expect(lazy.components.schemas.NoSuchComponent).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(lazy.components.schemas, name)?.value).toEqual(parsed.components.schemas[name]);
+    // A value written replaces the one read, wherever it is asked for.
+    lazy.components.schemas[name] = { type: 'string' };
+    expect(lazy.components.schemas[name]).toEqual({ type: 'string' });
+    expect(JSON.parse(JSON.stringify(lazy.components.schemas))[name]).toEqual({ type: 'string' });
   });
 
   it('has no index for a route list out of step with the file, or a file laid out otherwise', () => {
