@@ -231,6 +231,17 @@ describe('PATCH', () => {
     expect(Object.keys(res.json().errors)).toEqual(['rule']);
   });
 
+  it('a list shows a change made after an earlier list, as the item reads it', async () => {
+    const { id } = await create({ rule: '/kept', ruleType: 0, name: 'before', options: { gzipOn: { enabled: true, value: true } } });
+    const listed = async () => (await t.request('GET', BASE, { headers: a.headers })).json().find((r: { id: number }) => r.id === id);
+    expect((await listed()).name).toBe('before');
+    await t.request('PATCH', `${BASE}/${id}`, { headers: a.headers, body: { name: 'after', options: { gzipOn: { enabled: false, value: true } } } });
+    const after = await listed();
+    expect(after.name).toBe('after');
+    expect(after.options.gzipOn).toEqual({ enabled: false, value: true });
+    expect(after).toEqual((await t.request('GET', `${BASE}/${id}`, { headers: a.headers })).json());
+  });
+
   it('accepts an empty body and changes nothing', async () => {
     const created = await create({ rule: '/r', ruleType: 0, name: 'same' });
     const res = await t.request('PATCH', `${BASE}/${created.id}`, { headers: a.headers, body: {} });
