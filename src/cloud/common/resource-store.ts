@@ -107,11 +107,28 @@ export interface ListFilter {
 /** An instance's host, as the hosts' index (migration 015) holds it: the text must stay the index's. */
 const INSTANCE_HOST = sql<string | null>`json_extract(attrs, '$.host')`;
 
+/**
+ * Rows a transaction inserted through a ResourceStore, by id, while no store has changed them since. In
+ * instant mode a create's task runs inside the transaction that wrote its row (TaskEngine.submit) and
+ * reads it back at once: on PostgreSQL that read was one of a create's eight round trips. Keyed by the
+ * transaction (Kysely hands one object to a transaction's work), so nothing outlives it; only
+ * transactions are kept, and every change a store makes in the transaction forgets what it touches.
+ * Other SQL writes no cloud_resources row inside a create's transaction.
+ */
+const insertedIn = new WeakMap<Kysely<any>, Map<string, ResourceRow>>();
+
 export class ResourceStore {
   readonly db: Kysely<Tables>;
+  /** This transaction's inserted rows (none outside a transaction). */
+  private readonly inserted: Map<string, ResourceRow> | undefined;
 
   constructor(db: Kysely<any>) {
     this.db = db as Kysely<Tables>;
+    if (db.isTransaction) {
+      let rows = insertedIn.get(db);
+      if (!rows) insertedIn.set(db, (rows = new Map()));
+      this.inserted = rows;
+    }
   }
 
   private scoped(kind: ResourceKind, scope: Scope) {
@@ -134,6 +151,7 @@ export class ResourceStore {
         .insertInto('cloud_resources')
         .values(rows.slice(i, i + INSERT_ROWS))
         .execute();
+    for (const row of rows) this.inserted?.set(row.id, { ...row });
   }
 
   async get(kind: ResourceKind, scope: Scope, id: string): Promise<ResourceRow | undefined> {
@@ -146,6 +164,8 @@ export class ResourceStore {
 
   /** A row by id alone: for task modules, whose task row already proves the scope. */
   async byId(id: string): Promise<ResourceRow | undefined> {
+    const inserted = this.inserted?.get(id);
+    if (inserted) return { ...inserted };
     return this.db.selectFrom('cloud_resources').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
@@ -230,27 +250,33 @@ export class ResourceStore {
   }
 
   async update(id: string, values: Partial<ResourceRow>): Promise<void> {
+    this.inserted?.delete(id);
     await this.db.updateTable('cloud_resources').set(values).where('id', '=', id).execute();
   }
 
   async delete(id: string): Promise<void> {
+    this.inserted?.delete(id);
     await this.db.deleteFrom('cloud_resources').where('id', '=', id).execute();
   }
 
   async deleteMany(ids: string[]): Promise<void> {
+    for (const id of ids) this.inserted?.delete(id);
     if (ids.length > 0) await this.db.deleteFrom('cloud_resources').where('id', 'in', ids).execute();
   }
 
   /** Everything a task wrote ahead of itself: what a failed create task must remove. */
   async deleteCreatedBy(taskId: string): Promise<void> {
+    this.inserted?.clear();
     await this.db.deleteFrom('cloud_resources').where('creator_task_id', '=', taskId).where('ready', '=', 0).execute();
   }
 
   async updateCreatedBy(taskId: string, values: Partial<ResourceRow>): Promise<void> {
+    this.inserted?.clear();
     await this.db.updateTable('cloud_resources').set(values).where('creator_task_id', '=', taskId).execute();
   }
 
   async deleteProject(clientId: number, projectId: number): Promise<number> {
+    this.inserted?.clear();
     const result = await this.db.deleteFrom('cloud_resources').where('client_id', '=', clientId).where('project_id', '=', projectId).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
