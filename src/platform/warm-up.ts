@@ -1,9 +1,10 @@
 // What the first request of a kind would otherwise make for everyone after it (the catalogue engine's
 // catalogue and tables, the index of the build's compiled code), made while the server is quiet once it
 // listens. Start-up does not wait for it, and a step never runs while requests are coming: each step
-// waits until no request is being answered and none has arrived for QUIET_MS, so the first calls of a client that starts at once
-// are not slowed by work they may not need; a client that pauses after the server is ready (a test
-// runner loading its files) finds it done. A step is only work that would be done on first use anyway.
+// waits until no request is being answered and none has arrived for QUIET_MS, so the first calls of a
+// client that starts at once are not slowed by work they may not need; a client that pauses after the
+// server is ready (a test runner loading its files) finds it done. A step is only work that would be
+// done on first use anyway.
 import type { EventEmitter } from 'node:events';
 
 /** One piece of warm-up: synchronous, a few milliseconds, and making only what is otherwise made lazily. */
@@ -24,10 +25,10 @@ export interface WarmUp {
 export const QUIET_MS = 10;
 
 /**
- * Runs `steps` in order, each once `server` (an http.Server: its 'request' event) answers no request and
- * has had no new one for `quietMs`. The listener is removed when the steps are done. A step that throws is reported to
- * `failed` and the others still run; the request that needs what it makes meets the same error, answered
- * the usual way.
+ * Runs `steps` in order, each once `server` (an http.Server: its 'request' event, and each response's
+ * 'close') answers no request and has had no new one for `quietMs`. The listener is removed when the
+ * steps are done. A step that throws is reported to `failed` and the others still run; the request that
+ * needs what it makes meets the same error, answered the usual way.
  */
 export function warmUpWhenQuiet(
   server: EventEmitter,

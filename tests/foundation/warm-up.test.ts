@@ -22,6 +22,9 @@ describe('warm-up after listening', () => {
     const server = await startServer(config);
     try {
       expect(server.edgeplane.catalogue.served().length).toBeGreaterThan(0);
+      // A request answered first (its response closes, so the server is quiet again after it).
+      const me = await fetch(`${server.url}/iam/clients/me`, { headers: { authorization: 'APIKey demo-key-for-warm-up-test' } });
+      expect(me.status).toBe(200);
       await server.warmedUp;
       expect(server.edgeplane.catalogue.loaded()).toBe(true);
       const presets = await fetch(`${server.url}/cdn/presets`, { headers: { authorization: 'APIKey demo-key-for-warm-up-test' } });
