@@ -7,9 +7,10 @@
 // read into a new buffer and decoded into a string took 15-20 ms on a 2-core VM, most of it the kernel
 // giving both fresh pages (reading the same file again took as long).
 //
-// The objects are the parsed document's: the same keys in the same order, as proxies over plain objects
-// whose unread values are a placeholder the proxy replaces when the value is first asked for. (Getters
-// defined per key were the obvious alternative: defining 6,000 of them took longer than the parse.)
+// The objects are the parsed document's: the same keys in the same order. An operation is a proxy over a
+// plain object whose unread values are a placeholder the proxy replaces when the value is first asked
+// for; the record of components is a proxy over Maps (lazyRecord). (Getters defined per key were the
+// obvious alternative: defining 6,000 of them took longer than the parse.)
 // Each entry read is checked against what the index says is there (the component's name, the
 // operation's method and id): a file edited without deriving the index again fails loudly.
 import fs from 'node:fs';
@@ -96,7 +97,7 @@ function operationOf(readLine: () => Record<string, Json>, route: RouteEntry, de
       else delete op[key];
     }
   };
-  return readOnDemand(op, read, true) as unknown as CatalogueOperation;
+  return readOnDemand(op, read) as unknown as CatalogueOperation;
 }
 
 /**
@@ -132,9 +133,9 @@ function lazyRecord<T>(names: readonly string[], read: (name: string, at: number
 
 /**
  * `target` behind a proxy that calls `read(key)` before anything sees a key whose value is UNREAD;
- * `read` replaces it (or, where `keysMayGo`, may delete the key: listing the keys then reads them all).
+ * `read` replaces it or deletes the key, so listing the keys reads them all first.
  */
-function readOnDemand<T extends Record<string, unknown>>(target: T, read: (key: string) => void, keysMayGo: boolean): T {
+function readOnDemand<T extends Record<string, unknown>>(target: T, read: (key: string) => void): T {
   const settle = (key: string | symbol) => {
     if (typeof key === 'string' && target[key] === UNREAD) read(key);
   };
@@ -152,7 +153,7 @@ function readOnDemand<T extends Record<string, unknown>>(target: T, read: (key: 
       return Reflect.getOwnPropertyDescriptor(object, key);
     },
     ownKeys(object) {
-      if (keysMayGo) for (const key of Object.keys(object)) settle(key);
+      for (const key of Object.keys(object)) settle(key);
       return Reflect.ownKeys(object);
     },
   });
