@@ -39,6 +39,14 @@ describe('the request journal', () => {
     t.clock.resume();
   });
 
+  it('shows the query and headers the client sent, not what validation made of them', async () => {
+    await t.request('DELETE', '/_edgeplane/journal', { headers: t.operator });
+    await t.request('GET', '/cloud/v1/projects?limit=5&name=a+b&name=c', { headers: { ...a.headers, 'x-request-id': 'req-q', 'X-Custom': 'v' } });
+    const [entry] = (await journal('?requestId=req-q')).json().results;
+    expect(entry.query).toEqual({ limit: '5', name: ['a b', 'c'] });
+    expect(entry.headers).toMatchObject({ 'x-request-id': 'req-q', 'x-custom': 'v', authorization: '[redacted]' });
+  });
+
   it('keeps bodies with secrets redacted (the created token never appears)', async () => {
     await t.request('DELETE', '/_edgeplane/journal', { headers: t.operator });
     const created = await t.request('POST', `/iam/v2/clients/${a.clientId}/tokens`, {
@@ -95,8 +103,7 @@ describe('the ring buffer', () => {
     operationId: null,
     method: 'GET',
     url: '/x?token=x',
-    query: { token: 'x' },
-    headers: {},
+    rawHeaders: [],
     status: 200,
     elapsedMs: 1,
     requestBody: null,
@@ -110,6 +117,22 @@ describe('the ring buffer', () => {
     expect(j.query(all).results.map((e) => e.requestId)).toEqual(['r3', 'r4', 'r5']);
     expect(j.clear()).toBe(3);
     expect(j.query(all).count).toBe(0);
+  });
+
+  it('shows the query and headers as sent, from the URL and the raw header list', () => {
+    const j = new Journal({ size: 2, bodies: false, bodyLimit: 10 });
+    j.record({
+      ...entry(1),
+      url: '/x?tag=a&tag=b&name=a+b%21&api_key=k&empty=',
+      rawHeaders: ['Host', 'h', 'X-Edgeplane-Scenario', 'sc', 'Authorization', 'APIKey t', 'X-A', '1', 'x-a', '2', 'Cookie', 'a=1', 'cookie', 'b=2'],
+    });
+    j.record({ ...entry(2), url: '/y?', rawHeaders: ['x-edgeplane-scenario', ''] });
+    const [first, second] = j.query(all).results;
+    expect(first.query).toEqual({ tag: ['a', 'b'], name: 'a b!', api_key: '[redacted]', empty: '' });
+    expect(first.headers).toEqual({ host: 'h', 'x-edgeplane-scenario': 'sc', authorization: '[redacted]', 'x-a': '1, 2', cookie: '[redacted]' });
+    expect(first.scenario).toBe('sc');
+    expect(second).toMatchObject({ path: '/y', query: {}, scenario: null });
+    expect(j.query({ ...all, scenario: 'sc' }).results.map((e) => e.requestId)).toEqual(['r1']);
   });
 
   it('size 0 records nothing; bodies are cut at the limit', () => {

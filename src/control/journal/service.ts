@@ -1,11 +1,13 @@
 // The request journal: the last N requests this node answered, in a ring buffer. Kept in memory (per
 // node) because writing a row per request would halve throughput (measured for request logging) and a
 // test inspects the node it talks to; the bound keeps memory flat however long the server runs.
+import { parse as parseQueryString } from 'fast-querystring';
 import type { Page } from '../../platform/pagination.js';
 import { pathOf } from '../../platform/http.js';
 import { scenarioOf } from '../faults/hook.js';
 import { globToRegExp } from '../faults/service.js';
 import type { JournalEntry, JournalQuery } from './schemas.js';
+import { EntrySlots, type SlotEntry } from './slots.js';
 
 export interface JournalOptions {
   size: number;
@@ -18,38 +20,30 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-
 export const REDACTED = '[redacted]';
 
 /**
- * What the hook hands over: time as epoch ms, the raw URL, headers, query and bodies as they are, so
- * formatting, redaction and derived fields (path, scenario) happen only when someone reads the journal,
- * not on every request.
+ * What the hook hands over: time as epoch ms, the raw URL, the headers as received and bodies as they
+ * are, so formatting, redaction and derived fields (path, query, header object, scenario) happen only
+ * when someone reads the journal, not on every request. None of it is kept as it is given (see
+ * slots.ts), except the bodies when the journal keeps them.
  */
-export interface JournalRecord {
-  timeMs: number;
-  requestId: string;
-  clientId: number | null;
-  operationId: string | null;
-  method: string;
-  url: string;
-  query: unknown;
-  headers: Record<string, string | string[] | undefined>;
-  status: number;
-  /** Real time spent answering, unrounded. */
-  elapsedMs: number;
+export interface JournalRecord extends Omit<SlotEntry, 'seq'> {
   requestBody?: unknown;
   responseBody?: unknown;
 }
 
-interface Stored {
-  seq: number;
-  entry: JournalRecord;
+/** The bodies of an entry (journal bodies on): raw until first read or when small, then rendered. */
+interface Bodies {
+  raw: { requestBody: unknown; responseBody: unknown } | null;
   rendered: { requestBody: string | null; responseBody: string | null } | null;
 }
 
 export class Journal {
-  private readonly entries: (Stored | undefined)[];
+  private readonly slots: EntrySlots | undefined;
+  /** By slot, with journal bodies on. */
+  private readonly bodies: (Bodies | undefined)[] = [];
   private nextSeq = 1;
 
   constructor(readonly options: JournalOptions) {
-    this.entries = new Array(options.size);
+    this.slots = options.size > 0 ? new EntrySlots(options.size) : undefined;
   }
 
   get enabled(): boolean {
@@ -61,49 +55,55 @@ export class Journal {
    * to keep raw is rendered, redacted and cut, at once, and the raw one let go.
    */
   record(entry: JournalRecord): void {
-    if (!this.enabled) return;
+    if (!this.slots) return;
     const seq = this.nextSeq++;
-    let rendered: Stored['rendered'] = null;
-    if (!this.options.bodies) {
-      entry.requestBody = entry.responseBody = undefined;
-    } else if (sizeOf(entry.requestBody, entry.headers['content-length']) > this.rawLimit || sizeOf(entry.responseBody) > this.rawLimit) {
-      rendered = { requestBody: this.body(entry.requestBody), responseBody: this.body(entry.responseBody) };
-      entry.requestBody = entry.responseBody = undefined;
-    }
-    this.entries[seq % this.options.size] = { seq, entry, rendered };
+    this.slots.record(seq, entry);
+    if (!this.options.bodies) return;
+    const { requestBody, responseBody } = entry;
+    const large = sizeOf(requestBody, headerIn(entry.rawHeaders, 'content-length')) > this.rawLimit || sizeOf(responseBody) > this.rawLimit;
+    this.bodies[seq % this.options.size] = large
+      ? { raw: null, rendered: { requestBody: this.body(requestBody), responseBody: this.body(responseBody) } }
+      : { raw: { requestBody, responseBody }, rendered: null };
   }
 
   private get rawLimit(): number {
     return Math.max(this.options.bodyLimit * 4, 65_536);
   }
 
-  private render(stored: Stored): JournalEntry {
-    if (!stored.rendered) {
-      const { requestBody, responseBody } = stored.entry;
-      stored.rendered = { requestBody: this.body(requestBody), responseBody: this.body(responseBody) };
-      stored.entry.requestBody = stored.entry.responseBody = undefined;
-    }
-    const { timeMs, headers, query, url, elapsedMs, requestBody: _request, responseBody: _response, ...entry } = stored.entry;
+  private render(entry: SlotEntry): JournalEntry {
+    const { seq, timeMs, rawHeaders, url, elapsedMs, ...fields } = entry;
+    const headers = headersOf(rawHeaders);
     return {
-      seq: stored.seq,
-      ...entry,
+      seq,
+      ...fields,
       path: pathOf(url),
       scenario: scenarioOf(headers) ?? null,
       durationMs: Math.round(elapsedMs * 1000) / 1000,
       time: new Date(timeMs).toISOString(),
       headers: redactHeaders(headers),
-      query: redactQuery(query),
-      ...stored.rendered,
+      query: redactQuery(queryOf(url)),
+      ...this.renderedBodies(seq),
     };
   }
 
+  /** An entry's bodies as JSON text, rendered (and the raw ones let go) when first read. */
+  private renderedBodies(seq: number): { requestBody: string | null; responseBody: string | null } {
+    const bodies = this.options.bodies ? this.bodies[seq % this.options.size] : undefined;
+    if (!bodies) return { requestBody: null, responseBody: null };
+    if (bodies.raw) {
+      bodies.rendered = { requestBody: this.body(bodies.raw.requestBody), responseBody: this.body(bodies.raw.responseBody) };
+      bodies.raw = null;
+    }
+    return bodies.rendered!;
+  }
+
   /** Entries oldest first. */
-  private all(): Stored[] {
-    const out: Stored[] = [];
-    const first = Math.max(1, this.nextSeq - this.options.size);
-    for (let seq = first; seq < this.nextSeq; seq += 1) {
-      const stored = this.entries[seq % this.options.size];
-      if (stored && stored.seq === seq) out.push(stored);
+  private all(): SlotEntry[] {
+    const out: SlotEntry[] = [];
+    if (!this.slots) return out;
+    for (let seq = Math.max(1, this.nextSeq - this.options.size); seq < this.nextSeq; seq += 1) {
+      const entry = this.slots.read(seq);
+      if (entry) out.push(entry);
     }
     return out;
   }
@@ -117,23 +117,24 @@ export class Journal {
     const method = q.method?.toUpperCase();
     const since = q.since ? Date.parse(q.since) : -Infinity;
     const until = q.until ? Date.parse(q.until) : Infinity;
-    const matching = this.all().filter(({ entry: e }) => {
+    const matching = this.all().filter((e) => {
       if (q.clientId !== undefined && e.clientId !== q.clientId) return false;
       if (q.operationId !== undefined && e.operationId !== q.operationId) return false;
       if (method !== undefined && e.method !== method) return false;
       if (pathPattern && !pathPattern.test(pathOf(e.url))) return false;
       if (q.status && q.status.length > 0 && !q.status.includes(e.status)) return false;
-      if (q.scenario !== undefined && scenarioOf(e.headers) !== q.scenario) return false;
+      if (q.scenario !== undefined && scenarioOf(headersOf(e.rawHeaders)) !== q.scenario) return false;
       if (q.requestId !== undefined && e.requestId !== q.requestId) return false;
       return e.timeMs >= since && e.timeMs < until;
     });
     if (q.order === 'desc') matching.reverse();
-    return { count: matching.length, results: matching.slice(q.offset, q.offset + q.limit).map((stored) => this.render(stored)) };
+    return { count: matching.length, results: matching.slice(q.offset, q.offset + q.limit).map((entry) => this.render(entry)) };
   }
 
   clear(): number {
     const removed = this.size;
-    this.entries.fill(undefined);
+    this.slots?.clear();
+    this.bodies.length = 0;
     return removed;
   }
 
@@ -153,6 +154,33 @@ export class Journal {
     }
     return text.length > this.options.bodyLimit ? `${text.slice(0, this.options.bodyLimit)}…[cut]` : text;
   }
+}
+
+/** The first value of a header in a raw list (names in any case), or undefined. */
+function headerIn(raw: readonly string[], lowerCaseName: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i].toLowerCase() === lowerCaseName) return raw[i + 1];
+  return undefined;
+}
+
+/**
+ * The header object of a raw list, as the journal shows it: names in lower case, a repeated header's
+ * values joined (cookies with "; ", others with ", "). Node itself keeps only the first of a few
+ * repeated headers (Host, Content-Type...); the journal shows all that was sent.
+ */
+function headersOf(raw: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    const before = out[name];
+    out[name] = before === undefined ? raw[i + 1] : `${before}${name === 'cookie' ? '; ' : ', '}${raw[i + 1]}`;
+  }
+  return out;
+}
+
+/** The query of a URL as the router parses it (fast-querystring): a repeated key gives a list. */
+function queryOf(url: string): Record<string, unknown> {
+  const start = url.indexOf('?');
+  return start < 0 || start === url.length - 1 ? {} : parseQueryString(url.slice(start + 1));
 }
 
 /** Rough size of a raw body: its declared length, else exact for text, by its JSON for parsed bodies. */
