@@ -1,6 +1,7 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
 import { type Kysely, sql } from 'kysely';
+import { insertRow, updateRow } from '../../platform/db/templates.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 /** Rows of one insert statement: 18 columns each, well within both engines' limits on parameters. */
@@ -146,11 +147,13 @@ export class ResourceStore {
    * instance with its volume and ports, a cluster with its nodes) pays one round trip, not one a row.
    */
   async insert(...rows: ResourceRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += INSERT_ROWS)
-      await this.db
-        .insertInto('cloud_resources')
-        .values(rows.slice(i, i + INSERT_ROWS))
-        .execute();
+    if (rows.length === 1) await insertRow(this.db, 'cloud_resources', rows[0] as unknown as Record<string, unknown>);
+    else
+      for (let i = 0; i < rows.length; i += INSERT_ROWS)
+        await this.db
+          .insertInto('cloud_resources')
+          .values(rows.slice(i, i + INSERT_ROWS))
+          .execute();
     for (const row of rows) this.inserted?.set(row.id, { ...row });
   }
 
@@ -251,7 +254,7 @@ export class ResourceStore {
 
   async update(id: string, values: Partial<ResourceRow>): Promise<void> {
     this.inserted?.delete(id);
-    await this.db.updateTable('cloud_resources').set(values).where('id', '=', id).execute();
+    await updateRow(this.db, 'cloud_resources', 'id', id, values);
   }
 
   async delete(id: string): Promise<void> {

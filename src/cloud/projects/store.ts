@@ -1,5 +1,6 @@
 // SQL for projects. Scoped by client on every read.
 import { type Generated, type Kysely, sql } from 'kysely';
+import { QueryTemplate } from '../../platform/db/templates.js';
 
 export interface ProjectRow {
   id: number;
@@ -23,6 +24,11 @@ export interface ProjectFilter {
   orderBy?: 'created_at.asc' | 'created_at.desc' | 'name.asc' | 'name.desc';
 }
 
+/** Every cloud request in a project reads it first: compiled once (see QueryTemplate). */
+const PROJECT_BY_ID = new QueryTemplate(['clientId', 'id'], (db, v) =>
+  db.selectFrom('cloud_projects').selectAll().where('client_id', '=', v.clientId).where('id', '=', v.id),
+);
+
 export class ProjectStore {
   private readonly db: Kysely<Tables>;
 
@@ -41,9 +47,8 @@ export class ProjectStore {
   }
 
   async get(clientId: number, id: number): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('cloud_projects').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst() as Promise<
-      ProjectRow | undefined
-    >;
+    const { rows } = await PROJECT_BY_ID.execute<ProjectRow>(this.db, { clientId, id });
+    return rows[0];
   }
 
   async findDefault(clientId: number): Promise<ProjectRow | undefined> {

@@ -1,6 +1,7 @@
 // SQL for per-client quota limits.
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../platform/db/index.js';
+import { QueryTemplate } from '../../platform/db/templates.js';
 import { type KindUsage, type ResourceKind, ResourceStore } from '../common/resource-store.js';
 
 /** What a quota check reads while it holds the client's quota row. */
@@ -15,6 +16,12 @@ export interface HeldQuota {
 interface Tables {
   cloud_quotas: { client_id: number; limits: string; updated_at: number };
 }
+
+/** A client's quota row, read by every create's quota check (compiled once, see QueryTemplate). */
+const quotaRow = (db: Kysely<any>, clientId: string) => db.selectFrom('cloud_quotas').select('limits').where('client_id', '=', clientId);
+const QUOTA_ROW = new QueryTemplate(['clientId'], (db, v) => quotaRow(db, v.clientId));
+/** The same, locked until the transaction ends (PostgreSQL). */
+const QUOTA_ROW_FOR_UPDATE = new QueryTemplate(['clientId'], (db, v) => quotaRow(db, v.clientId).forUpdate());
 
 export class QuotaStore {
   private readonly db: Kysely<Tables>;
@@ -48,9 +55,9 @@ export class QuotaStore {
    * tasks of one client check their quota one after the other. SQLite transactions are serial already.
    */
   private async lock(clientId: number, defaults: Record<string, number>, now: number): Promise<Record<string, number>> {
-    let q = this.db.selectFrom('cloud_quotas').select('limits').where('client_id', '=', clientId);
-    if (this.engine === 'postgres') q = q.forUpdate();
-    let row = await q.executeTakeFirst();
+    const held = this.engine === 'postgres' ? QUOTA_ROW_FOR_UPDATE : QUOTA_ROW;
+    const read = async () => (await held.execute<{ limits: string }>(this.db, { clientId })).rows[0];
+    let row = await read();
     if (!row) {
       // First check for this client: create its row (a racing process may do the same), then lock it.
       await this.db
@@ -58,7 +65,8 @@ export class QuotaStore {
         .values({ client_id: clientId, limits: JSON.stringify(defaults), updated_at: now })
         .onConflict((oc) => oc.column('client_id').doNothing())
         .execute();
-      row = await q.executeTakeFirstOrThrow();
+      row = await read();
+      if (!row) throw new Error(`the quota row of client ${clientId} was not created`);
     }
     return JSON.parse(row.limits) as Record<string, number>;
   }

@@ -1,6 +1,7 @@
 // SQL of the task queue: enqueue, claim with a lease, guarded state moves. No rules here.
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../db/index.js';
+import { insertRow } from '../db/templates.js';
 import { PENDING_STATES, type TaskRow, type TaskState } from './types.js';
 
 interface Tables {
@@ -23,12 +24,8 @@ export class TaskQueueStore {
 
   /** Inserts a task row and returns its queue id (instant mode moves the task in the same transaction). */
   async insert(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<number> {
-    const inserted = await (trx as Kysely<Tables>)
-      .insertInto('tasks')
-      .values(row as TaskRow)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(inserted.id);
+    const { rows } = await insertRow<{ id: number }>(trx, 'tasks', row, ['id']);
+    return Number(rows[0].id);
   }
 
   /**

@@ -1,0 +1,63 @@
+// Queries compiled once give what Kysely's own way gives, on the suite's engine (SQLite, or PostgreSQL
+// with EDGEPLANE_TEST_DATABASE_URL).
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
+import { insertRow, QueryTemplate, updateRow } from './templates.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await sql`create table template_probe (id integer primary key, name text, size integer, note text)`.execute(t.db.kysely);
+});
+afterAll(async () => {
+  await sql`drop table template_probe`.execute(t.db.kysely);
+  await t.close();
+});
+
+const rows = async () => (await t.db.kysely.selectFrom('template_probe').selectAll().orderBy('id').execute()).map((r) => ({ ...r, size: r.size === null ? null : Number(r.size) }));
+
+describe(`query templates (${engineName})`, () => {
+  it('build and compile a query once per dialect, then fill in the values', async () => {
+    let builds = 0;
+    const byName = new QueryTemplate(['name', 'size'], (db, v) => {
+      builds += 1;
+      return db.selectFrom('template_probe').select('id').where('name', '=', v.name).where('size', '>', v.size).where('note', 'is', null);
+    });
+    await insertRow(t.db.kysely, 'template_probe', { id: 1, name: 'a', size: 5 });
+    await insertRow(t.db.kysely, 'template_probe', { id: 2, name: 'a', size: 9 });
+    expect((await byName.execute(t.db.kysely, { name: 'a', size: 6 })).rows.map((r) => Number(r.id))).toEqual([2]);
+    expect((await byName.execute(t.db.kysely, { name: 'a', size: 1 })).rows.map((r) => Number(r.id))).toEqual([1, 2]);
+    await t.db.kysely.transaction().execute(async (trx) => {
+      expect((await byName.execute(trx, { name: 'b', size: 0 })).rows).toEqual([]);
+    });
+    expect(builds).toBe(1);
+    expect(byName.compiled(t.db.kysely, { name: 'x', size: 3 }).parameters).toEqual(['x', 3]);
+  });
+
+  it('insert rows as Kysely would: undefined values left out, RETURNING, an expression the usual way', async () => {
+    await sql`delete from template_probe`.execute(t.db.kysely);
+    const inserted = await insertRow<{ id: number }>(t.db.kysely, 'template_probe', { id: 3, name: 'c', size: undefined, note: null }, ['id']);
+    expect(inserted.rows.map((r) => Number(r.id))).toEqual([3]);
+    await insertRow(t.db.kysely, 'template_probe', { id: 4, name: sql`'from ' || 'sql'`, size: 2 });
+    expect(await rows()).toEqual([
+      { id: 3, name: 'c', size: null, note: null },
+      { id: 4, name: 'from sql', size: 2, note: null },
+    ]);
+  });
+
+  it('update by key the columns given, and nothing else', async () => {
+    await updateRow(t.db.kysely, 'template_probe', 'id', 3, { name: 'c2', size: 7, note: undefined });
+    await updateRow(t.db.kysely, 'template_probe', 'id', 4, { size: sql`size + 10` });
+    await updateRow(t.db.kysely, 'template_probe', 'id', 4, { note: 'n' });
+    expect(await rows()).toEqual([
+      { id: 3, name: 'c2', size: 7, note: null },
+      { id: 4, name: 'from sql', size: 12, note: 'n' },
+    ]);
+  });
+
+  it('refuse a template whose values do not all become parameters', () => {
+    const literal = new QueryTemplate(['name'], (db) => db.selectFrom('template_probe').select('id').where('name', '=', sql.lit('fixed')));
+    expect(() => literal.compiled(t.db.kysely, { name: 'x' })).toThrow(/name did not become parameters/);
+  });
+});

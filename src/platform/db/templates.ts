@@ -1,0 +1,120 @@
+// Queries whose SQL text does not depend on their values, built and compiled by Kysely once per dialect
+// and then only given new values. Building a query (Kysely makes and freezes a node for every table,
+// column and value) and compiling it was about a fifth of the CPU of a cloud create on SQLite
+// (bench/README.md), for the same few statements each time: a task row's insert, a resource's insert and
+// update, a project's read.
+import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+
+/** Stands for a named value while the query is compiled; NUL cannot start a value the server stores. */
+const MARK = '\u0000edgeplane-template:';
+
+/** Where each parameter of the compiled query comes from: a named value, or a constant of the query. */
+type Slot = { name: string } | { constant: unknown };
+
+interface Compiled {
+  sql: string;
+  slots: Slot[];
+}
+
+/**
+ * A query compiled once per dialect (SQLite, PostgreSQL): `build` makes it with a placeholder for each
+ * named value; `execute` runs it with the values. The SQL must not depend on the values (no `in` list
+ * of varying length, no value an expression): the values only fill its parameters.
+ */
+export class QueryTemplate<N extends string> {
+  private readonly byDialect = new WeakMap<object, Compiled>();
+
+  constructor(
+    private readonly names: readonly N[],
+    private readonly build: (db: Kysely<any>, values: Readonly<Record<N, string>>) => Compilable,
+  ) {}
+
+  execute<R = Record<string, unknown>>(db: Kysely<any>, values: Readonly<Record<N, unknown>>): Promise<QueryResult<R>> {
+    return db.executeQuery<R>(this.compiled(db, values));
+  }
+
+  compiled(db: Kysely<any>, values: Readonly<Record<N, unknown>>): CompiledQuery {
+    const dialect = db.getExecutor().adapter;
+    let compiled = this.byDialect.get(dialect);
+    if (!compiled) this.byDialect.set(dialect, (compiled = this.compileOnce(db)));
+    const parameters = compiled.slots.map((slot) => ('name' in slot ? values[slot.name as N] : slot.constant));
+    return CompiledQuery.raw(compiled.sql, parameters);
+  }
+
+  private compileOnce(db: Kysely<any>): Compiled {
+    const marks = Object.fromEntries(this.names.map((name) => [name, `${MARK}${name}`])) as Record<N, string>;
+    const query = this.build(db, marks).compile();
+    const slots = query.parameters.map((p): Slot => (typeof p === 'string' && p.startsWith(MARK) ? { name: p.slice(MARK.length) } : { constant: p }));
+    const named = new Set(slots.flatMap((slot) => ('name' in slot ? [slot.name] : [])));
+    const missing = this.names.filter((name) => !named.has(name));
+    if (missing.length > 0) throw new Error(`query template: ${missing.join(', ')} did not become parameters of ${query.sql}`);
+    return { sql: query.sql, slots };
+  }
+}
+
+/** Whether a value is a query expression (`sql\`...\``, a subquery), which a template cannot take as a parameter. */
+const isExpression = (value: unknown) => typeof value === 'object' && value !== null && 'toOperationNode' in value;
+
+/** Templates by their shape (table and columns), made on first use; the code has a few dozen shapes. */
+const MAX_SHAPES = 1_000;
+const shapes = new Map<string, QueryTemplate<string>>();
+
+function shaped(key: string, names: readonly string[], build: (db: Kysely<any>, values: Readonly<Record<string, string>>) => Compilable) {
+  let template = shapes.get(key);
+  if (!template) {
+    template = new QueryTemplate(names, build);
+    if (shapes.size < MAX_SHAPES) shapes.set(key, template);
+  }
+  return template;
+}
+
+/** The columns a row sets (Kysely leaves out undefined values), or undefined when one is an expression. */
+function columnsOf(row: Record<string, unknown>): string[] | undefined {
+  const columns: string[] = [];
+  for (const column in row) {
+    const value = row[column];
+    if (value === undefined) continue;
+    if (isExpression(value)) return undefined;
+    columns.push(column);
+  }
+  return columns;
+}
+
+/**
+ * `insert into table (columns) values (...) [returning ...]` for one row, as Kysely's insertInto would
+ * run it; a row with an expression as a value takes Kysely's usual way.
+ */
+export function insertRow<R = Record<string, unknown>>(
+  db: Kysely<any>,
+  table: string,
+  row: Record<string, unknown>,
+  returning: readonly string[] = [],
+): Promise<QueryResult<R>> {
+  const columns = columnsOf(row);
+  if (!columns) {
+    const insert = db.insertInto(table).values(row);
+    return db.executeQuery<R>(returning.length > 0 ? insert.returning(returning as string[]) : insert);
+  }
+  const key = `insert\u0000${table}\u0000${columns.join(',')}\u0000${returning.join(',')}`;
+  return shaped(key, columns, (kysely, marks) => {
+    const insert = kysely.insertInto(table).values(marks);
+    return returning.length > 0 ? insert.returning(returning as string[]) : insert;
+  }).execute<R>(db, row);
+}
+
+/**
+ * `update table set (columns) where keyColumn = key`, as Kysely's updateTable would run it; values
+ * with an expression take Kysely's usual way.
+ */
+export function updateRow(db: Kysely<any>, table: string, keyColumn: string, key: unknown, values: Record<string, unknown>): Promise<QueryResult<unknown>> {
+  const columns = columnsOf(values);
+  if (!columns || columns.length === 0) return db.executeQuery(db.updateTable(table).set(values).where(keyColumn, '=', key));
+  const whereName = `\u0000key:${keyColumn}`;
+  const template = shaped(`update\u0000${table}\u0000${keyColumn}\u0000${columns.join(',')}`, [...columns, whereName], (kysely, marks) =>
+    kysely
+      .updateTable(table)
+      .set(Object.fromEntries(columns.map((column) => [column, marks[column]])))
+      .where(keyColumn, '=', marks[whereName]),
+  );
+  return template.execute(db, { ...values, [whereName]: key });
+}
