@@ -15,7 +15,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const rows = async () => (await t.db.kysely.selectFrom('template_probe').selectAll().orderBy('id').execute()).map((r) => ({ ...r, size: r.size === null ? null : Number(r.size) }));
+const rows = async () =>
+  (await t.db.kysely.selectFrom('template_probe').selectAll().orderBy('id').execute()).map((r) => ({ ...r, size: r.size === null ? null : Number(r.size) }));
 
 describe(`query templates (${engineName})`, () => {
   it('build and compile a query once per dialect, then fill in the values', async () => {
