@@ -1,7 +1,7 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
 import { type Kysely, sql } from 'kysely';
-import { insertRow, updateRow } from '../../platform/db/templates.js';
+import { insertRow, templateOf, updateRow } from '../../platform/db/templates.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 /** Rows of one insert statement: 18 columns each, well within both engines' limits on parameters. */
@@ -304,13 +304,38 @@ export class ResourceStore {
    * the database keeps them (cloud_usage, maintained by triggers on this table: migration 013).
    */
   async usage(clientId: number, regionIds: number[], kinds?: ResourceKind[]): Promise<KindUsage[]> {
-    let q = this.db
-      .selectFrom('cloud_usage')
-      .select(['region_id', 'kind', 'n', 'vcpus', 'ram_mb', 'size_gb'])
-      .where('client_id', '=', clientId)
-      .where('region_id', 'in', regionIds);
-    if (kinds) q = q.where('kind', 'in', kinds);
-    const rows = await q.execute();
+    // Every create's quota check reads this: compiled once per length of its lists (see templateOf).
+    const regionNames = regionIds.map((_, i) => `region${i}`);
+    const kindNames = kinds?.map((_, i) => `kind${i}`);
+    const template = templateOf(
+      `cloud_usage\u0000${regionIds.length}\u0000${kinds?.length ?? 'all'}`,
+      ['clientId', ...regionNames, ...(kindNames ?? [])],
+      (db, v) => {
+        let q = db
+          .selectFrom('cloud_usage')
+          .select(['region_id', 'kind', 'n', 'vcpus', 'ram_mb', 'size_gb'])
+          .where('client_id', '=', v.clientId)
+          .where(
+            'region_id',
+            'in',
+            regionNames.map((name) => v[name]),
+          );
+        if (kindNames)
+          q = q.where(
+            'kind',
+            'in',
+            kindNames.map((name) => v[name]),
+          );
+        return q;
+      },
+    );
+    const values: Record<string, unknown> = { clientId };
+    regionIds.forEach((id, i) => (values[regionNames[i]] = id));
+    kinds?.forEach((kind, i) => (values[kindNames![i]] = kind));
+    const { rows } = await template.execute<{ region_id: number; kind: ResourceKind; n: number; vcpus: number; ram_mb: number; size_gb: number }>(
+      this.db,
+      values,
+    );
     return rows.map((r) => ({
       regionId: Number(r.region_id),
       kind: r.kind,

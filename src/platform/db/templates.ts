@@ -59,7 +59,11 @@ const isExpression = (value: unknown) => typeof value === 'object' && value !== 
 const MAX_SHAPES = 1_000;
 const shapes = new Map<string, QueryTemplate<string>>();
 
-function shaped(key: string, names: readonly string[], build: (db: Kysely<any>, values: Readonly<Record<string, string>>) => Compilable) {
+/**
+ * The template of one shape of a query, made by `build` the first time `key` is asked for: for queries
+ * whose SQL varies with something other than values (the columns of a row, the length of an `in` list).
+ */
+export function templateOf(key: string, names: readonly string[], build: (db: Kysely<any>, values: Readonly<Record<string, string>>) => Compilable) {
   let template = shapes.get(key);
   if (!template) {
     template = new QueryTemplate(names, build);
@@ -96,7 +100,7 @@ export function insertRow<R = Record<string, unknown>>(
     return db.executeQuery<R>(returning.length > 0 ? insert.returning(returning as string[]) : insert);
   }
   const key = `insert\u0000${table}\u0000${columns.join(',')}\u0000${returning.join(',')}`;
-  return shaped(key, columns, (kysely, marks) => {
+  return templateOf(key, columns, (kysely, marks) => {
     const insert = kysely.insertInto(table).values(marks);
     return returning.length > 0 ? insert.returning(returning as string[]) : insert;
   }).execute<R>(db, row);
@@ -110,7 +114,7 @@ export function updateRow(db: Kysely<any>, table: string, keyColumn: string, key
   const columns = columnsOf(values);
   if (!columns || columns.length === 0) return db.executeQuery(db.updateTable(table).set(values).where(keyColumn, '=', key));
   const whereName = `\u0000key:${keyColumn}`;
-  const template = shaped(`update\u0000${table}\u0000${keyColumn}\u0000${columns.join(',')}`, [...columns, whereName], (kysely, marks) =>
+  const template = templateOf(`update\u0000${table}\u0000${keyColumn}\u0000${columns.join(',')}`, [...columns, whereName], (kysely, marks) =>
     kysely
       .updateTable(table)
       .set(Object.fromEntries(columns.map((column) => [column, marks[column]])))
