@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EntrySlots, SLOT_BYTES, type SlotEntry } from './slots.js';
+import { EntrySlots, HEADERS_PART, REQUEST_ID_PART, SLOT_BYTES, type SlotEntry, URL_PART } from './slots.js';
 
 const entry = (seq: number, text: Partial<SlotEntry> = {}): SlotEntry => ({
   seq,
@@ -26,6 +26,7 @@ describe('the journal slots', () => {
     for (let seq = 1; seq <= 6; seq += 1) write(slots, entry(seq));
     for (let seq = 1; seq <= 6; seq += 1) expect(slots.read(seq)).toEqual(entry(seq));
     expect(slots.read(7)).toBeUndefined();
+    expect([slots.has(7), slots.fields(7), slots.text(7)]).toEqual([false, undefined, undefined]);
   });
 
   it('reuse a slot in turn: an entry written over is gone', () => {
@@ -35,6 +36,7 @@ describe('the journal slots', () => {
     expect([5, 6, 7].map((seq) => slots.read(seq)?.requestId)).toEqual(['req-5', 'req-6', 'req-7']);
     slots.clear();
     expect(slots.read(7)).toBeUndefined();
+    expect([slots.has(7), slots.fields(7), slots.text(7)]).toEqual([false, undefined, undefined]);
   });
 
   it('keep text that does not fit a slot, multi-byte characters and empty headers whole', () => {
@@ -48,7 +50,17 @@ describe('the journal slots', () => {
     // Slots 257 and on are in the second page of bytes.
     const later = entry(260, { rawHeaders: ['Cookie', 'a=1', 'cookie', 'b=2'] });
     for (const e of [long, edge, exact, emoji, over, later]) write(slots, e);
-    for (const e of [long, edge, exact, emoji, over, later]) expect(slots.read(e.seq)).toEqual(e);
+    for (const e of [long, edge, exact, emoji, over, later]) {
+      expect(slots.read(e.seq)).toEqual(e);
+      // Each text alone, and the other fields without decoding any.
+      expect([slots.part(e.seq, REQUEST_ID_PART), slots.part(e.seq, URL_PART), slots.part(e.seq, HEADERS_PART)]).toEqual([
+        e.requestId,
+        e.url,
+        e.rawHeaders.join('\n'),
+      ]);
+      const { requestId: _id, url: _url, rawHeaders: _headers, ...fields } = e;
+      expect(slots.fields(e.seq)).toEqual(fields);
+    }
     write(slots, entry(301));
     expect(slots.read(301)).toEqual(entry(301));
     expect(slots.read(1)).toBeUndefined();

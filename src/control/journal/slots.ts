@@ -1,14 +1,21 @@
 // Where the journal keeps its entries: a column per field (typed arrays for numbers, UTF-8 bytes for the
 // request's own strings), one slot per entry, reused in turn. Keeping the last 1,000 requests as objects
 // (an entry, the request's header and query objects, the parser's header strings) held thousands of young
-// objects that every collection copied and then promoted: 4-7 us of CPU on each small request, 13-20% of
-// a `GET /iam/clients/me` (bench/README.md). Here an entry holds no object of its own; the strings it
-// points to are the route's operation ID and the method, which live as long as the server.
+// objects that every collection copied and then promoted: over 200,000 `GET /iam/clients/me`, scavenges
+// took 261-288 ms and a full collection ran, against 77-90 ms and none with entries kept here, the same as
+// with the journal off (bench/README.md). An entry holds no object of its own; the strings it points to
+// are the route's operation ID and the method, which live as long as the server.
 
 /** Bytes of request ID, URL and headers an entry keeps in its slot; a longer request keeps them on the heap. */
 export const SLOT_BYTES = 2048;
 /** Slots whose bytes are allocated together, when the journal first reaches them. */
 const SLOTS_PER_PAGE = 256;
+
+/** The texts of an entry, in their order in its slot. */
+export const REQUEST_ID_PART = 0;
+export const URL_PART = 1;
+export const HEADERS_PART = 2;
+export type TextPart = typeof REQUEST_ID_PART | typeof URL_PART | typeof HEADERS_PART;
 
 /** The per-request strings of an entry: its request ID, URL (path and query) and raw headers. */
 export interface EntryText {
@@ -39,7 +46,7 @@ export class EntrySlots {
   private readonly elapsedMs: Float64Array;
   private readonly operationId: (string | null)[];
   private readonly method: string[];
-  /** Byte lengths of the request ID, URL and joined headers in the slot (-1: the slot's text is spilled). */
+  /** Byte lengths of the request ID, URL and joined headers in the slot (unless spilled). */
   private readonly lengths: Int32Array;
   private readonly pages: Buffer[] = [];
   /** Texts of requests too long for a slot. */
@@ -70,17 +77,18 @@ export class EntrySlots {
     // that sends one shows its headers shifted, nothing else.
     const headers = entry.rawHeaders.join('\n');
     if (this.spilled.size > 0) this.spilled.delete(slot);
-    if (!this.writeText(slot, entry.requestId, entry.url, headers)) {
-      this.lengths[slot * 3] = -1;
-      this.spilled.set(slot, [entry.requestId, entry.url, headers]);
-    }
+    if (!this.writeText(slot, entry.requestId, entry.url, headers)) this.spilled.set(slot, [entry.requestId, entry.url, headers]);
   }
 
-  /** The entry in slot `seq % size` if it is still entry `seq`. */
-  read(seq: number): SlotEntry | undefined {
+  /** Whether slot `seq % size` still holds entry `seq`. */
+  has(seq: number): boolean {
+    return this.seq[seq % this.size] === seq;
+  }
+
+  /** Entry `seq`'s fields other than its text (nothing decoded); undefined once written over. */
+  fields(seq: number): Omit<SlotEntry, keyof EntryText> | undefined {
     const slot = seq % this.size;
     if (this.seq[slot] !== seq) return undefined;
-    const [requestId, url, headers] = this.textOf(slot);
     const clientId = this.clientId[slot];
     return {
       seq,
@@ -90,10 +98,30 @@ export class EntrySlots {
       method: this.method[slot],
       status: this.status[slot],
       elapsedMs: this.elapsedMs[slot],
-      requestId,
-      url,
-      rawHeaders: headers === '' ? [] : headers.split('\n'),
     };
+  }
+
+  /** Entry `seq`'s request ID, URL and headers, decoded; undefined once written over. */
+  text(seq: number): EntryText | undefined {
+    if (!this.has(seq)) return undefined;
+    const headers = this.part(seq, HEADERS_PART);
+    return { requestId: this.part(seq, REQUEST_ID_PART), url: this.part(seq, URL_PART), rawHeaders: headers === '' ? [] : headers.split('\n') };
+  }
+
+  /** One of entry `seq`'s texts, decoded alone (a filter on the request ID need not decode the headers). */
+  part(seq: number, part: TextPart): string {
+    const slot = seq % this.size;
+    const spilled = this.spilled.get(slot);
+    if (spilled) return spilled[part];
+    let offset = (slot % SLOTS_PER_PAGE) * SLOT_BYTES;
+    for (let i = 0; i < part; i += 1) offset += this.lengths[slot * 3 + i];
+    return this.pageOf(slot).toString('utf8', offset, offset + this.lengths[slot * 3 + part]);
+  }
+
+  /** The whole entry `seq`; undefined once written over. */
+  read(seq: number): SlotEntry | undefined {
+    const fields = this.fields(seq);
+    return fields && { ...fields, ...this.text(seq)! };
   }
 
   /** Forgets every entry. */
@@ -116,20 +144,6 @@ export class EntrySlots {
       offset += written;
     }
     return true;
-  }
-
-  private textOf(slot: number): readonly [string, string, string] {
-    const spilled = this.spilled.get(slot);
-    if (spilled) return spilled;
-    const page = this.pageOf(slot);
-    let offset = (slot % SLOTS_PER_PAGE) * SLOT_BYTES;
-    const out: string[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      const length = this.lengths[slot * 3 + i];
-      out.push(page.toString('utf8', offset, offset + length));
-      offset += length;
-    }
-    return out as unknown as [string, string, string];
   }
 
   private pageOf(slot: number): Buffer {
