@@ -1,6 +1,7 @@
 // Reads of the task queue for the API, scoped by client.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { QueryTemplate } from '../../platform/db/templates.js';
 import { fixedShape } from '../../platform/fixed-shape.js';
 import type { TaskRow } from '../../platform/tasks/types.js';
 
@@ -44,6 +45,11 @@ export type TaskView = Pick<TaskRow, (typeof VIEW_COLUMNS)[number]>;
 type ViewCells = unknown[];
 const viewOf = fixedShape(VIEW_COLUMNS);
 
+/** A task poll on PostgreSQL (SQLite has its own raw statement): compiled once, see QueryTemplate. */
+const TASK_BY_ID = new QueryTemplate(['taskId', 'clientId'], (db, v) =>
+  db.selectFrom('tasks').select(VIEW_COLUMNS).where('task_id', '=', v.taskId).where('client_id', '=', v.clientId),
+);
+
 export class TaskStore {
   private readonly db: Kysely<Tables>;
   /**
@@ -59,7 +65,7 @@ export class TaskStore {
   }
 
   async get(clientId: number, taskId: string): Promise<TaskView | undefined> {
-    if (!this.byId) return this.db.selectFrom('tasks').select(VIEW_COLUMNS).where('task_id', '=', taskId).where('client_id', '=', clientId).executeTakeFirst();
+    if (!this.byId) return (await TASK_BY_ID.execute<TaskView>(this.db, { taskId, clientId })).rows[0];
     const cells = this.byId.get(taskId, clientId);
     return cells ? (viewOf(cells) as TaskView) : undefined;
   }
