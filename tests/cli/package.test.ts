@@ -87,8 +87,11 @@ describe('npm pack', () => {
     // catalogue's line index (reference/catalogue-lines.json, 30 KB packed) and a GraphQL query's code in
     // the cache (58 KB packed: the playground no longer loads graphql-js) to 5.81 MB. Validating bodies of
     // many items and making reports in threads (the engine's thread bundle, 65 KB and its 194 KB source map
-    // unpacked, and the platform's validation in the JSON body thread's, 15 KB and 59 KB) to 5.87 MB.
-    expect(packed.size).toBeLessThan(5_900_000);
+    // unpacked, and the platform's validation in the JSON body thread's, 15 KB and 59 KB) to 5.87 MB. The
+    // journal's slots and the queries compiled once (with fast-querystring, the router's parser, now in the
+    // bundles for the journal) to 5.90 MB, moving by a few hundred bytes from one build to the next (the
+    // code cache): a clean clone read 5,900,044 bytes where CI had read 5,899,859 for the same commit.
+    expect(packed.size).toBeLessThan(6_000_000);
     // The library's type declarations (dist/src/**/*.d.ts, 359 files) follow the source tree; everything else
     // is the bundles, the console, the catalogue and the docs.
     expect(packed.files.filter((file) => !file.path.endsWith('.d.ts')).length).toBeLessThan(100);
