@@ -1,7 +1,7 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
 import { type Kysely, sql } from 'kysely';
-import { insertRow, templateOf, updateRow } from '../../platform/db/templates.js';
+import { insertRow, listed, templateOf, updateRow } from '../../platform/db/templates.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 /** Rows of one insert statement: 18 columns each, well within both engines' limits on parameters. */
@@ -147,7 +147,7 @@ export class ResourceStore {
    * instance with its volume and ports, a cluster with its nodes) pays one round trip, not one a row.
    */
   async insert(...rows: ResourceRow[]): Promise<void> {
-    if (rows.length === 1) await insertRow(this.db, 'cloud_resources', rows[0] as unknown as Record<string, unknown>);
+    if (rows.length === 1) await insertRow(this.db, 'cloud_resources', rows[0]);
     else
       for (let i = 0; i < rows.length; i += INSERT_ROWS)
         await this.db
@@ -305,37 +305,31 @@ export class ResourceStore {
    */
   async usage(clientId: number, regionIds: number[], kinds?: ResourceKind[]): Promise<KindUsage[]> {
     // Every create's quota check reads this: compiled once per length of its lists (see templateOf).
-    const regionNames = regionIds.map((_, i) => `region${i}`);
-    const kindNames = kinds?.map((_, i) => `kind${i}`);
+    const regions = listed('region', regionIds);
+    const kindList = kinds && listed('kind', kinds);
     const template = templateOf(
       `cloud_usage\u0000${regionIds.length}\u0000${kinds?.length ?? 'all'}`,
-      ['clientId', ...regionNames, ...(kindNames ?? [])],
+      ['clientId', ...regions.names, ...(kindList?.names ?? [])],
       (db, v) => {
-        let q = db
+        const q = db
           .selectFrom('cloud_usage')
           .select(['region_id', 'kind', 'n', 'vcpus', 'ram_mb', 'size_gb'])
           .where('client_id', '=', v.clientId)
           .where(
             'region_id',
             'in',
-            regionNames.map((name) => v[name]),
+            regions.names.map((name) => v[name]),
           );
-        if (kindNames)
-          q = q.where(
-            'kind',
-            'in',
-            kindNames.map((name) => v[name]),
-          );
-        return q;
+        return kindList
+          ? q.where(
+              'kind',
+              'in',
+              kindList.names.map((name) => v[name]),
+            )
+          : q;
       },
     );
-    const values: Record<string, unknown> = { clientId };
-    regionIds.forEach((id, i) => (values[regionNames[i]] = id));
-    kinds?.forEach((kind, i) => (values[kindNames![i]] = kind));
-    const { rows } = await template.execute<{ region_id: number; kind: ResourceKind; n: number; vcpus: number; ram_mb: number; size_gb: number }>(
-      this.db,
-      values,
-    );
+    const { rows } = await template.execute<UsageRow>(this.db, { clientId, ...regions.values, ...kindList?.values });
     return rows.map((r) => ({
       regionId: Number(r.region_id),
       kind: r.kind,

@@ -191,7 +191,7 @@ function queryOf(url: string): Record<string, unknown> {
 }
 
 /** Rough size of a raw body: its declared length, else exact for text, by its JSON for parsed bodies. */
-function sizeOf(value: unknown, declaredLength?: string | string[]): number {
+function sizeOf(value: unknown, declaredLength?: string): number {
   if (typeof declaredLength === 'string') return Number(declaredLength) || 0;
   if (value === undefined || value === null) return 0;
   if (typeof value === 'string' || Buffer.isBuffer(value)) return value.length;

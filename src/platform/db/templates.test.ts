@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
-import { insertRow, QueryTemplate, updateRow } from './templates.js';
+import { insertRow, listed, QueryTemplate, templateOf, updateRow } from './templates.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,6 +55,28 @@ describe(`query templates (${engineName})`, () => {
       { id: 3, name: 'c2', size: 7, note: null },
       { id: 4, name: 'from sql', size: 12, note: 'n' },
     ]);
+  });
+
+  it('make one template per length of an in list (listed, templateOf)', async () => {
+    const byIds = async (ids: number[]) => {
+      const list = listed('id', ids);
+      const template = templateOf(`template_probe ids ${ids.length}`, list.names, (db, v) =>
+        db
+          .selectFrom('template_probe')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            list.names.map((name) => v[name]),
+          )
+          .orderBy('id'),
+      );
+      return (await template.execute(t.db.kysely, list.values)).rows.map((r) => Number(r.id));
+    };
+    expect(await byIds([3, 4])).toEqual([3, 4]);
+    expect(await byIds([4])).toEqual([4]);
+    expect(await byIds([9, 3])).toEqual([3]);
+    expect(listed('k', ['a', 'b'])).toEqual({ names: ['k0', 'k1'], values: { k0: 'a', k1: 'b' } });
   });
 
   it('refuse a template whose values do not all become parameters', () => {

@@ -5,7 +5,7 @@
 // update, a project's read.
 import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 
-/** Stands for a named value while the query is compiled; NUL cannot start a value the server stores. */
+/** Stands for a named value during the one compile of a template (no constant of a query starts with NUL). */
 const MARK = '\u0000edgeplane-template:';
 
 /** Where each parameter of the compiled query comes from: a named value, or a constant of the query. */
@@ -72,6 +72,15 @@ export function templateOf(key: string, names: readonly string[], build: (db: Ky
   return template;
 }
 
+/**
+ * The names and values of an `in` list's items in a template (`region0`, `region1`...): templateOf keys
+ * the template by the list's length, `build` maps the names to placeholders, `execute` takes the values.
+ */
+export function listed(prefix: string, items: readonly unknown[]): { names: string[]; values: Record<string, unknown> } {
+  const names = items.map((_, i) => `${prefix}${i}`);
+  return { names, values: Object.fromEntries(names.map((name, i) => [name, items[i]])) };
+}
+
 /** The columns a row sets (Kysely leaves out undefined values), or undefined when one is an expression. */
 function columnsOf(row: Record<string, unknown>): string[] | undefined {
   const columns: string[] = [];
@@ -91,9 +100,10 @@ function columnsOf(row: Record<string, unknown>): string[] | undefined {
 export function insertRow<R = Record<string, unknown>>(
   db: Kysely<any>,
   table: string,
-  row: Record<string, unknown>,
+  record: object,
   returning: readonly string[] = [],
 ): Promise<QueryResult<R>> {
+  const row = record as Record<string, unknown>;
   const columns = columnsOf(row);
   if (!columns) {
     const insert = db.insertInto(table).values(row);
