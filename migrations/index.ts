@@ -15,6 +15,7 @@ import { cloudUsage } from './013_cloud_usage.js';
 import { cloudQuotaHold } from './014_cloud_quota_hold.js';
 import { jsonExtract } from './015_json_extract.js';
 import { cloudResourcesHot } from './016_cloud_resources_hot.js';
+import { sqliteWholeKindIndexes } from './017_sqlite_whole_kind_indexes.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -32,4 +33,5 @@ export const migrations: MigrationSet = (engine) => ({
   '014_cloud_quota_hold': cloudQuotaHold(engine),
   '015_json_extract': jsonExtract(engine),
   '016_cloud_resources_hot': cloudResourcesHot(engine),
+  '017_sqlite_whole_kind_indexes': sqliteWholeKindIndexes(engine),
 });

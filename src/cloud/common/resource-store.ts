@@ -1,7 +1,7 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
 import { type Kysely, sql } from 'kysely';
-import { insertRow, listed, templateOf, updateRow } from '../../platform/db/templates.js';
+import { insertRow, listed, QueryTemplate, templateOf, updateRow } from '../../platform/db/templates.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 /** Rows of one insert statement: 18 columns each, well within both engines' limits on parameters. */
@@ -108,6 +108,38 @@ export interface ListFilter {
 /** An instance's host, as the hosts' index (migration 015) holds it: the text must stay the index's. */
 const INSTANCE_HOST = sql<string | null>`json_extract(attrs, '$.host')`;
 
+/** The rows of one kind in a client's project and region: what every read of a resource starts from. */
+function inScope(db: Kysely<Tables>, kind: ResourceKind, scope: Scope) {
+  return db
+    .selectFrom('cloud_resources')
+    .selectAll()
+    .where('client_id', '=', scope.clientId)
+    .where('project_id', '=', scope.projectId)
+    .where('region_id', '=', scope.regionId)
+    .where('kind', '=', kind);
+}
+
+/** The rows whose `column` (parent or owner) is `id`, of one kind or any, oldest first. */
+function relatedTo(db: Kysely<Tables>, column: 'parent_id' | 'owner_id', id: string, kind?: ResourceKind) {
+  let q = db.selectFrom('cloud_resources').selectAll().where(column, '=', id);
+  if (kind) q = q.where('kind', '=', kind);
+  return q.orderBy('created_at').orderBy('id');
+}
+
+// The reads of every GET of a resource (and of most writes' checks), compiled once (templates.ts). A
+// template's values stand in for the typed ones while it is built, hence the casts.
+const RESOURCE_IN_SCOPE = new QueryTemplate(['clientId', 'projectId', 'regionId', 'kind', 'id'], (db, v) =>
+  inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope).where('id', '=', v.id),
+);
+const RELATED = {
+  parent_id: new QueryTemplate(['id'], (db, v) => relatedTo(db as Kysely<Tables>, 'parent_id', v.id)),
+  owner_id: new QueryTemplate(['id'], (db, v) => relatedTo(db as Kysely<Tables>, 'owner_id', v.id)),
+};
+const RELATED_OF_KIND = {
+  parent_id: new QueryTemplate(['id', 'kind'], (db, v) => relatedTo(db as Kysely<Tables>, 'parent_id', v.id, v.kind as ResourceKind)),
+  owner_id: new QueryTemplate(['id', 'kind'], (db, v) => relatedTo(db as Kysely<Tables>, 'owner_id', v.id, v.kind as ResourceKind)),
+};
+
 /**
  * Rows a transaction inserted through a ResourceStore, by id, while no store has changed them since. In
  * instant mode a create's task runs inside the transaction that wrote its row (TaskEngine.submit) and
@@ -133,13 +165,7 @@ export class ResourceStore {
   }
 
   private scoped(kind: ResourceKind, scope: Scope) {
-    return this.db
-      .selectFrom('cloud_resources')
-      .selectAll()
-      .where('client_id', '=', scope.clientId)
-      .where('project_id', '=', scope.projectId)
-      .where('region_id', '=', scope.regionId)
-      .where('kind', '=', kind);
+    return inScope(this.db, kind, scope);
   }
 
   /**
@@ -158,7 +184,8 @@ export class ResourceStore {
   }
 
   async get(kind: ResourceKind, scope: Scope, id: string): Promise<ResourceRow | undefined> {
-    return this.scoped(kind, scope).where('id', '=', id).executeTakeFirst();
+    const { rows } = await RESOURCE_IN_SCOPE.execute<ResourceRow>(this.db, { ...scope, kind, id });
+    return rows[0];
   }
 
   async getByName(kind: ResourceKind, scope: Scope, name: string): Promise<ResourceRow | undefined> {
@@ -241,15 +268,16 @@ export class ResourceStore {
   }
 
   async children(parentId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
-    let q = this.db.selectFrom('cloud_resources').selectAll().where('parent_id', '=', parentId);
-    if (kind) q = q.where('kind', '=', kind);
-    return q.orderBy('created_at').orderBy('id').execute();
+    return this.related('parent_id', parentId, kind);
   }
 
   async attachedTo(ownerId: string, kind?: ResourceKind): Promise<ResourceRow[]> {
-    let q = this.db.selectFrom('cloud_resources').selectAll().where('owner_id', '=', ownerId);
-    if (kind) q = q.where('kind', '=', kind);
-    return q.orderBy('created_at').orderBy('id').execute();
+    return this.related('owner_id', ownerId, kind);
+  }
+
+  private async related(column: 'parent_id' | 'owner_id', id: string, kind?: ResourceKind): Promise<ResourceRow[]> {
+    const template = kind ? RELATED_OF_KIND[column] : RELATED[column];
+    return (await template.execute<ResourceRow>(this.db, { id, kind })).rows;
   }
 
   async update(id: string, values: Partial<ResourceRow>): Promise<void> {

@@ -1,0 +1,66 @@
+// The migrated SQLite schema keeps SQLite's statements prepared once. A partial index makes SQLite
+// prepare again, at every run, each statement that compares a column of the index's WHERE with a bound
+// value (the index may serve some values and not others): every cloud resource read did so while
+// cloud_resources had indexes `where kind = ...` (migration 017).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openAndMigrate } from '../../src/server.js';
+import type { Database } from '../../src/platform/db/index.js';
+
+/**
+ * The partial indexes SQLite may have, each with why no query binds a value for its WHERE's columns. A new
+ * partial index belongs here only if every query comparing those columns writes its value as a literal.
+ */
+const PARTIAL_INDEXES: Record<string, string> = {
+  // One default project per client; the default project's read writes `is_default = 1` (projects/store.ts).
+  cloud_projects_one_default: 'is_default',
+};
+
+let db: Database;
+beforeAll(async () => {
+  db = await openAndMigrate(loadConfig({}, { memory: true }));
+});
+afterAll(async () => {
+  await db.close();
+});
+
+function planOf(text: string, ...values: unknown[]): string {
+  const steps = db.raw.sqlite!.prepare(`explain query plan ${text}`).all(...values) as { detail: string }[];
+  return steps.map((step) => step.detail).join('; ');
+}
+
+describe('the SQLite schema', () => {
+  it('has no partial index but those whose columns are never compared with a bound value', () => {
+    const partial = db.raw.sqlite!.prepare(`select name, sql from sqlite_master where type = 'index' and sql like '% where %'`).all() as {
+      name: string;
+      sql: string;
+    }[];
+    expect(Object.fromEntries(partial.map((index) => [index.name, PARTIAL_INDEXES[index.name] ?? `not listed: ${index.sql}`]))).toEqual(PARTIAL_INDEXES);
+  });
+
+  it('answers the cloud resource reads that compare the kind from the indexes the partial ones were', () => {
+    expect(
+      planOf(
+        `select json_extract(attrs, '$.host') as host, sum(vcpus) from cloud_resources where client_id = ? and region_id = ? and kind = ?
+         and id <> ? and json_extract(attrs, '$.host') <> '' group by json_extract(attrs, '$.host')`,
+        1,
+        76,
+        'instance',
+        'x',
+      ),
+    ).toContain('USING INDEX cloud_resources_hosts (client_id=? AND region_id=? AND kind=?)');
+    expect(
+      planOf(
+        `select region_id, count(*) from cloud_resources where client_id = ? and region_id in (?, ?) and kind = ? and ready = ? and parent_id is null group by region_id`,
+        1,
+        76,
+        77,
+        'port',
+        1,
+      ),
+    ).toContain('USING INDEX cloud_resources_ports');
+    expect(
+      planOf(`select * from cloud_resources where client_id = ? and project_id = ? and region_id = ? and kind = ? and id = ?`, 1, 1, 76, 'network', 'x'),
+    ).toMatch(/USING INDEX (sqlite_autoindex_cloud_resources_1|cloud_resources_scope)/);
+  });
+});
