@@ -61,3 +61,66 @@ describe(`ResourceStore.byId in a transaction (${engineName})`, () => {
     });
   });
 });
+
+describe(`ResourceStore reads compiled once (${engineName})`, () => {
+  // Rows of client 40 (and one of client 41 in the same project number), made apart from the other tests'.
+  const mine = { clientId: 40, projectId: 1, regionId: 76 };
+  const names = (rows: { name: string }[]) => rows.map((r) => r.name);
+  beforeAll(async () => {
+    const store = new ResourceStore(t.db.kysely);
+    const rows = [
+      newRow(mine, 'network', 'r-net-b', 'net-b', 'active', 't-1', {}, 1_000),
+      newRow(mine, 'network', 'r-net-a', 'net-a', 'active', 't-2', {}, 2_000),
+      newRow(mine, 'network', 'r-net-c', 'net-c', 'deleting', 't-3', {}, 3_000),
+      newRow(mine, 'subnet', 'r-sub-1', 'sub-1', 'active', 't-4', {}, 4_000, { parent_id: 'r-net-a' }),
+      newRow(mine, 'subnet', 'r-sub-2', 'sub-2', 'active', 't-5', {}, 5_000, { parent_id: 'r-net-a' }),
+      newRow(mine, 'port', 'r-port-1', 'port-1', 'active', 't-6', {}, 6_000, { parent_id: 'r-net-a', owner_id: 'r-owner' }),
+      newRow({ ...mine, clientId: 41 }, 'network', 'r-other', 'net-a', 'active', 't-7', {}, 1_500),
+    ];
+    await store.insert(...rows);
+  });
+
+  it('reads one row by id in the caller scope only, whatever the kind asked', async () => {
+    const store = new ResourceStore(t.db.kysely);
+    expect((await store.get('network', mine, 'r-net-a'))?.name).toBe('net-a');
+    expect(await store.get('subnet', mine, 'r-net-a')).toBeUndefined();
+    expect(await store.get('network', { ...mine, clientId: 41 }, 'r-net-a')).toBeUndefined();
+    expect((await store.get('network', { ...mine, clientId: 41 }, 'r-other'))?.client_id).toBe(41);
+  });
+
+  it('counts and lists by every filter shape, values changing between calls of one shape', async () => {
+    const store = new ResourceStore(t.db.kysely);
+    const page = { limit: 10, offset: 0 };
+    expect(await store.count('network', mine)).toBe(3);
+    expect(names(await store.list('network', mine, {}, page))).toEqual(['net-b', 'net-a', 'net-c']);
+    expect(names(await store.list('network', mine, { orderBy: 'name.asc' }, page))).toEqual(['net-a', 'net-b', 'net-c']);
+    expect(names(await store.list('network', mine, { orderBy: 'created_at.desc' }, { limit: 2, offset: 1 }))).toEqual(['net-a', 'net-b']);
+    for (const [name, n] of [
+      ['net-a', 1],
+      ['net-b', 1],
+      ['none', 0],
+    ] as const) {
+      expect(await store.count('network', mine, { name })).toBe(n);
+      expect(names(await store.list('network', mine, { name }, page))).toEqual(n ? [name] : []);
+    }
+    expect(names(await store.list('network', mine, { status: 'deleting' }, page))).toEqual(['net-c']);
+    expect(await store.count('network', mine, { status: 'active', name: 'net-b' })).toBe(1);
+    expect(await store.count('network', mine, { status: 'deleting', name: 'net-b' })).toBe(0);
+    expect(names(await store.list('subnet', mine, { parentId: 'r-net-a' }, page))).toEqual(['sub-1', 'sub-2']);
+    expect(await store.count('subnet', mine, { parentId: 'r-net-b' })).toBe(0);
+    expect(await store.count('port', mine, { ownerId: 'r-owner' })).toBe(1);
+    expect(await store.count('port', mine, { owned: true })).toBe(1);
+    expect(await store.count('port', mine, { owned: false })).toBe(0);
+    expect(await store.count('network', mine, { owned: false })).toBe(3);
+  });
+
+  it('reads all rows of a kind, and the children and attached rows of one kind or any', async () => {
+    const store = new ResourceStore(t.db.kysely);
+    expect(names(await store.all('network', mine))).toEqual(['net-b', 'net-a', 'net-c']);
+    expect(names(await store.children('r-net-a'))).toEqual(['sub-1', 'sub-2', 'port-1']);
+    expect(names(await store.children('r-net-a', 'subnet'))).toEqual(['sub-1', 'sub-2']);
+    expect(names(await store.children('r-net-b', 'subnet'))).toEqual([]);
+    expect(names(await store.attachedTo('r-owner'))).toEqual(['port-1']);
+    expect(names(await store.attachedTo('r-owner', 'volume'))).toEqual([]);
+  });
+});

@@ -128,7 +128,8 @@ function relatedTo(db: Kysely<Tables>, column: 'parent_id' | 'owner_id', id: str
 
 // The reads of every GET of a resource (and of most writes' checks), compiled once (templates.ts). A
 // template's values stand in for the typed ones while it is built, hence the casts.
-const RESOURCE_IN_SCOPE = new QueryTemplate(['clientId', 'projectId', 'regionId', 'kind', 'id'], (db, v) =>
+const SCOPE_NAMES = ['clientId', 'projectId', 'regionId', 'kind'] as const;
+const RESOURCE_IN_SCOPE = new QueryTemplate([...SCOPE_NAMES, 'id'], (db, v) =>
   inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope).where('id', '=', v.id),
 );
 const RELATED = {
@@ -139,6 +140,43 @@ const RELATED_OF_KIND = {
   parent_id: new QueryTemplate(['id', 'kind'], (db, v) => relatedTo(db as Kysely<Tables>, 'parent_id', v.id, v.kind as ResourceKind)),
   owner_id: new QueryTemplate(['id', 'kind'], (db, v) => relatedTo(db as Kysely<Tables>, 'owner_id', v.id, v.kind as ResourceKind)),
 };
+
+const ALL_IN_SCOPE = new QueryTemplate(SCOPE_NAMES, (db, v) =>
+  inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope)
+    .orderBy('created_at')
+    .orderBy('id'),
+);
+
+/** The fields of a ListFilter compared with a value (`owned` only picks `is` or `is not null`, and the order is the caller's). */
+const FILTER_VALUES = ['parentId', 'ownerId', 'name', 'status'] as const;
+
+/**
+ * A filter's shape: which of its values are set, and `owned`. Filters of one shape make the same SQL, so
+ * their count and list are compiled once per shape (templateOf); `filter` rebuilds the filter from a
+ * template's placeholders.
+ */
+function shapeOf(filter: ListFilter) {
+  const names = FILTER_VALUES.filter((name) => filter[name]);
+  return {
+    key: `${names.join(',')}\u0000${filter.owned ?? ''}`,
+    names,
+    filter: (values: Readonly<Record<string, string>>): ListFilter => ({
+      ...Object.fromEntries(names.map((name) => [name, values[name]])),
+      owned: filter.owned,
+    }),
+  };
+}
+
+/** The rows of one kind in a scope that pass a filter (a template's placeholders for the values). */
+function filteredIn(db: Kysely<any>, values: Readonly<Record<string, string>>, filter: ListFilter) {
+  let q = inScope(db as Kysely<Tables>, values.kind as ResourceKind, values as unknown as Scope);
+  if (filter.parentId) q = q.where('parent_id', '=', filter.parentId);
+  if (filter.ownerId) q = q.where('owner_id', '=', filter.ownerId);
+  if (filter.name) q = q.where('name', '=', filter.name);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  if (filter.owned !== undefined) q = q.where('owner_id', filter.owned ? 'is not' : 'is', null);
+  return q;
+}
 
 /**
  * Rows a transaction inserted through a ResourceStore, by id, while no store has changed them since. In
@@ -199,34 +237,38 @@ export class ResourceStore {
     return this.db.selectFrom('cloud_resources').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  private filtered(kind: ResourceKind, scope: Scope, filter: ListFilter) {
-    let q = this.scoped(kind, scope);
-    if (filter.parentId) q = q.where('parent_id', '=', filter.parentId);
-    if (filter.ownerId) q = q.where('owner_id', '=', filter.ownerId);
-    if (filter.name) q = q.where('name', '=', filter.name);
-    if (filter.status) q = q.where('status', '=', filter.status);
-    if (filter.owned !== undefined) q = q.where('owner_id', filter.owned ? 'is not' : 'is', null);
-    return q;
-  }
-
   async count(kind: ResourceKind, scope: Scope, filter: ListFilter = {}): Promise<number> {
-    const row = await this.filtered(kind, scope, filter)
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    const shape = shapeOf(filter);
+    const template = templateOf(`cloud_resources.count\u0000${shape.key}`, [...SCOPE_NAMES, ...shape.names], (db, v) =>
+      filteredIn(db, v, shape.filter(v))
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+    const { rows } = await template.execute<{ n: number | string }>(this.db, { ...scope, kind, ...filter });
+    return Number(rows[0].n);
   }
 
   async list(kind: ResourceKind, scope: Scope, filter: ListFilter, page: { limit: number; offset: number }): Promise<ResourceRow[]> {
     const [field, dir] = (filter.orderBy ?? 'created_at.asc').split('.');
     const column = field === 'name' ? 'name' : 'created_at';
     const direction = dir === 'desc' ? 'desc' : 'asc';
-    return this.filtered(kind, scope, filter).orderBy(column, direction).orderBy('id', direction).limit(page.limit).offset(page.offset).execute();
+    const shape = shapeOf(filter);
+    const template = templateOf(
+      `cloud_resources.list\u0000${shape.key}\u0000${column}\u0000${direction}`,
+      [...SCOPE_NAMES, ...shape.names, 'limit', 'offset'],
+      (db, v) =>
+        filteredIn(db, v, shape.filter(v))
+          .orderBy(column, direction)
+          .orderBy('id', direction)
+          .limit(v.limit as unknown as number)
+          .offset(v.offset as unknown as number),
+    );
+    return (await template.execute<ResourceRow>(this.db, { ...scope, kind, ...filter, ...page })).rows;
   }
 
   /** Every record of a kind in the scope, oldest first: for lists filtered on attributes SQL does not index. */
   async all(kind: ResourceKind, scope: Scope): Promise<ResourceRow[]> {
-    return this.scoped(kind, scope).orderBy('created_at').orderBy('id').execute();
+    return (await ALL_IN_SCOPE.execute<ResourceRow>(this.db, { ...scope, kind })).rows;
   }
 
   /**
