@@ -133,7 +133,8 @@ export function createCloud({ db, clock, config }: PlatformDeps): CloudProduct {
       // Callback style: this hook sees every request of every product, most of which return at once.
       app.addHook('preHandler', (request, _reply, done) => {
         const principal = request.principal;
-        if (principal?.kind !== 'client' || !request.url.startsWith('/cloud/')) return done();
+        // Known already on all but a client's first call: answered without a promise and its turns.
+        if (principal?.kind !== 'client' || !request.url.startsWith('/cloud/') || projects.hasDefault(principal.clientId)) return done();
         projects.ensureDefault(principal.clientId).then(() => done(), done);
       });
       app.addHook('onReady', async () => engine.start());

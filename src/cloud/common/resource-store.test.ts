@@ -88,6 +88,16 @@ describe(`ResourceStore reads compiled once (${engineName})`, () => {
     expect((await store.get('network', { ...mine, clientId: 41 }, 'r-other'))?.client_id).toBe(41);
   });
 
+  it('reads one row by name in the caller scope only, and by id alone', async () => {
+    const store = new ResourceStore(t.db.kysely);
+    expect((await store.getByName('network', mine, 'net-a'))?.id).toBe('r-net-a');
+    expect((await store.getByName('network', { ...mine, clientId: 41 }, 'net-a'))?.id).toBe('r-other');
+    expect(await store.getByName('subnet', mine, 'net-a')).toBeUndefined();
+    expect(await store.getByName('network', mine, 'none')).toBeUndefined();
+    expect((await store.byId('r-sub-2'))?.parent_id).toBe('r-net-a');
+    expect(await store.byId('r-none')).toBeUndefined();
+  });
+
   it('counts and lists by every filter shape, values changing between calls of one shape', async () => {
     const store = new ResourceStore(t.db.kysely);
     const page = { limit: 10, offset: 0 };

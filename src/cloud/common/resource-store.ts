@@ -132,6 +132,10 @@ const SCOPE_NAMES = ['clientId', 'projectId', 'regionId', 'kind'] as const;
 const RESOURCE_IN_SCOPE = new QueryTemplate([...SCOPE_NAMES, 'id'], (db, v) =>
   inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope).where('id', '=', v.id),
 );
+const RESOURCE_BY_ID = new QueryTemplate(['id'], (db, v) => db.selectFrom('cloud_resources').selectAll().where('id', '=', v.id));
+const RESOURCE_BY_NAME = new QueryTemplate([...SCOPE_NAMES, 'name'], (db, v) =>
+  inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope).where('name', '=', v.name),
+);
 const RELATED = {
   parent_id: new QueryTemplate(['id'], (db, v) => relatedTo(db as Kysely<Tables>, 'parent_id', v.id)),
   owner_id: new QueryTemplate(['id'], (db, v) => relatedTo(db as Kysely<Tables>, 'owner_id', v.id)),
@@ -202,10 +206,6 @@ export class ResourceStore {
     }
   }
 
-  private scoped(kind: ResourceKind, scope: Scope) {
-    return inScope(this.db, kind, scope);
-  }
-
   /**
    * Inserts rows in one statement (a few hundred at a time): a create that makes several rows (an
    * instance with its volume and ports, a cluster with its nodes) pays one round trip, not one a row.
@@ -227,14 +227,15 @@ export class ResourceStore {
   }
 
   async getByName(kind: ResourceKind, scope: Scope, name: string): Promise<ResourceRow | undefined> {
-    return this.scoped(kind, scope).where('name', '=', name).executeTakeFirst();
+    const { rows } = await RESOURCE_BY_NAME.execute<ResourceRow>(this.db, { ...scope, kind, name });
+    return rows[0];
   }
 
   /** A row by id alone: for task modules, whose task row already proves the scope. */
   async byId(id: string): Promise<ResourceRow | undefined> {
     const inserted = this.inserted?.get(id);
     if (inserted) return { ...inserted };
-    return this.db.selectFrom('cloud_resources').selectAll().where('id', '=', id).executeTakeFirst();
+    return (await RESOURCE_BY_ID.execute<ResourceRow>(this.db, { id })).rows[0];
   }
 
   async count(kind: ResourceKind, scope: Scope, filter: ListFilter = {}): Promise<number> {

@@ -23,6 +23,11 @@ export class ProjectService {
     private readonly clock: Clock,
   ) {}
 
+  /** Whether the client's default project is known to exist already (ensureDefault would do nothing). */
+  hasDefault(clientId: number): boolean {
+    return this.withDefault.has(clientId);
+  }
+
   async ensureDefault(clientId: number): Promise<void> {
     if (this.withDefault.has(clientId)) return;
     if (!(await this.store.findDefault(clientId))) {
