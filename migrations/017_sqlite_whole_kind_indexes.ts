@@ -13,6 +13,14 @@ export function sqliteWholeKindIndexes(engine: Engine): Migration {
   return {
     async up(db: Kysely<any>) {
       if (engine !== 'sqlite') return;
+      // The whole index reads every row's attributes as JSON. Only a state import of an earlier version
+      // could have stored attributes that are not JSON (on rows other than instances); such a row could
+      // not be read either. Named here, instead of SQLite's bare "malformed JSON".
+      const { rows } = await sql<{ id: string }>`select id from cloud_resources where not json_valid(attrs) limit 5`.execute(db);
+      if (rows.length > 0)
+        throw new Error(
+          `migration 017: cloud_resources rows whose attrs are not JSON (${rows.map((r) => r.id).join(', ')}); delete or fix them, then start again`,
+        );
       await sql`drop index cloud_resources_hosts`.execute(db);
       await sql`drop index cloud_resources_ports`.execute(db);
       await sql`create index cloud_resources_hosts on cloud_resources (client_id, region_id, kind, (json_extract(attrs, '$.host')), vcpus, id)`.execute(db);

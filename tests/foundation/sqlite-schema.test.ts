@@ -4,8 +4,11 @@
 // cloud_resources had indexes `where kind = ...` (migration 017).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { sql } from 'kysely';
+import { migrations } from '../../migrations/index.js';
 import { openAndMigrate } from '../../src/server.js';
-import type { Database } from '../../src/platform/db/index.js';
+import { type Database, openDatabase } from '../../src/platform/db/index.js';
+import { createMigrator, migrateToLatest } from '../../src/platform/db/migrate.js';
 
 /**
  * The partial indexes SQLite may have, each with why no query binds a value for its WHERE's columns. A new
@@ -31,10 +34,10 @@ function planOf(text: string, ...values: unknown[]): string {
 
 describe('the SQLite schema', () => {
   it('has no partial index but those whose columns are never compared with a bound value', () => {
-    const partial = db.raw.sqlite!.prepare(`select name, sql from sqlite_master where type = 'index' and sql like '% where %'`).all() as {
-      name: string;
-      sql: string;
-    }[];
+    // Every index SQLite holds with a WHERE (written on any line, in any case); automatic indexes have no SQL.
+    const partial = (
+      db.raw.sqlite!.prepare(`select name, sql from sqlite_master where type = 'index' and sql is not null`).all() as { name: string; sql: string }[]
+    ).filter((index) => /\bwhere\b/i.test(index.sql));
     expect(Object.fromEntries(partial.map((index) => [index.name, PARTIAL_INDEXES[index.name] ?? `not listed: ${index.sql}`]))).toEqual(PARTIAL_INDEXES);
   });
 
@@ -62,5 +65,26 @@ describe('the SQLite schema', () => {
     expect(
       planOf(`select * from cloud_resources where client_id = ? and project_id = ? and region_id = ? and kind = ? and id = ?`, 1, 1, 76, 'network', 'x'),
     ).toMatch(/USING INDEX (sqlite_autoindex_cloud_resources_1|cloud_resources_scope)/);
+  });
+});
+
+describe('migration 017 on a database of the version before', () => {
+  it('names the rows whose attributes are not JSON instead of failing on them unexplained, and changes nothing', async () => {
+    const old = await openDatabase({ memory: true, dataDir: '' });
+    try {
+      const migrator = await createMigrator(old, migrations);
+      expect((await migrator.migrateTo('016_cloud_resources_hot')).error).toBeUndefined();
+      await sql`insert into cloud_resources (id, kind, client_id, project_id, region_id, name, status, attrs, created_at, updated_at)
+        values ('net-bad-attrs', 'network', 1, 1, 76, 'imported', 'active', '{not json', 1, 1)`.execute(old.kysely);
+      await expect(migrateToLatest(old, migrations)).rejects.toThrow(/017_sqlite_whole_kind_indexes.*net-bad-attrs.*delete or fix them/);
+      const indexes = await sql<{ sql: string }>`select sql from sqlite_master where name = 'cloud_resources_hosts'`.execute(old.kysely);
+      expect(indexes.rows[0].sql).toMatch(/where kind = 'instance'/);
+      await sql`update cloud_resources set attrs = '{}' where id = 'net-bad-attrs'`.execute(old.kysely);
+      await migrateToLatest(old, migrations);
+      const after = await sql<{ sql: string }>`select sql from sqlite_master where name = 'cloud_resources_hosts'`.execute(old.kysely);
+      expect(after.rows[0].sql).not.toMatch(/where/i);
+    } finally {
+      await old.close();
+    }
   });
 });

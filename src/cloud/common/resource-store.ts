@@ -108,48 +108,29 @@ export interface ListFilter {
 /** An instance's host, as the hosts' index (migration 015) holds it: the text must stay the index's. */
 const INSTANCE_HOST = sql<string | null>`json_extract(attrs, '$.host')`;
 
+/**
+ * A template's placeholders, by name (see QueryTemplate): the reads below are built once from them, so
+ * they use an untyped Kysely; each read's rows are typed where it is run.
+ */
+type Placeholders = Readonly<Record<string, string>>;
+
 /** The rows of one kind in a client's project and region: what every read of a resource starts from. */
-function inScope(db: Kysely<Tables>, kind: ResourceKind, scope: Scope) {
+function inScope(db: Kysely<any>, v: Placeholders) {
   return db
     .selectFrom('cloud_resources')
     .selectAll()
-    .where('client_id', '=', scope.clientId)
-    .where('project_id', '=', scope.projectId)
-    .where('region_id', '=', scope.regionId)
-    .where('kind', '=', kind);
+    .where('client_id', '=', v.clientId)
+    .where('project_id', '=', v.projectId)
+    .where('region_id', '=', v.regionId)
+    .where('kind', '=', v.kind);
 }
 
-/** The rows whose `column` (parent or owner) is `id`, of one kind or any, oldest first. */
-function relatedTo(db: Kysely<Tables>, column: 'parent_id' | 'owner_id', id: string, kind?: ResourceKind) {
-  let q = db.selectFrom('cloud_resources').selectAll().where(column, '=', id);
-  if (kind) q = q.where('kind', '=', kind);
-  return q.orderBy('created_at').orderBy('id');
-}
-
-// The reads of every GET of a resource (and of most writes' checks), compiled once (templates.ts). A
-// template's values stand in for the typed ones while it is built, hence the casts.
+// The reads of every GET of a resource (and of most writes' checks), compiled once (templates.ts).
 const SCOPE_NAMES = ['clientId', 'projectId', 'regionId', 'kind'] as const;
-const RESOURCE_IN_SCOPE = new QueryTemplate([...SCOPE_NAMES, 'id'], (db, v) =>
-  inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope).where('id', '=', v.id),
-);
+const RESOURCE_IN_SCOPE = new QueryTemplate([...SCOPE_NAMES, 'id'], (db, v) => inScope(db, v).where('id', '=', v.id));
+const RESOURCE_BY_NAME = new QueryTemplate([...SCOPE_NAMES, 'name'], (db, v) => inScope(db, v).where('name', '=', v.name));
 const RESOURCE_BY_ID = new QueryTemplate(['id'], (db, v) => db.selectFrom('cloud_resources').selectAll().where('id', '=', v.id));
-const RESOURCE_BY_NAME = new QueryTemplate([...SCOPE_NAMES, 'name'], (db, v) =>
-  inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope).where('name', '=', v.name),
-);
-const RELATED = {
-  parent_id: new QueryTemplate(['id'], (db, v) => relatedTo(db as Kysely<Tables>, 'parent_id', v.id)),
-  owner_id: new QueryTemplate(['id'], (db, v) => relatedTo(db as Kysely<Tables>, 'owner_id', v.id)),
-};
-const RELATED_OF_KIND = {
-  parent_id: new QueryTemplate(['id', 'kind'], (db, v) => relatedTo(db as Kysely<Tables>, 'parent_id', v.id, v.kind as ResourceKind)),
-  owner_id: new QueryTemplate(['id', 'kind'], (db, v) => relatedTo(db as Kysely<Tables>, 'owner_id', v.id, v.kind as ResourceKind)),
-};
-
-const ALL_IN_SCOPE = new QueryTemplate(SCOPE_NAMES, (db, v) =>
-  inScope(db as Kysely<Tables>, v.kind as ResourceKind, v as unknown as Scope)
-    .orderBy('created_at')
-    .orderBy('id'),
-);
+const ALL_IN_SCOPE = new QueryTemplate(SCOPE_NAMES, (db, v) => inScope(db, v).orderBy('created_at').orderBy('id'));
 
 /** The fields of a ListFilter compared with a value (`owned` only picks `is` or `is not null`, and the order is the caller's). */
 const FILTER_VALUES = ['parentId', 'ownerId', 'name', 'status'] as const;
@@ -164,7 +145,7 @@ function shapeOf(filter: ListFilter) {
   return {
     key: `${names.join(',')}\u0000${filter.owned ?? ''}`,
     names,
-    filter: (values: Readonly<Record<string, string>>): ListFilter => ({
+    filter: (values: Placeholders): ListFilter => ({
       ...Object.fromEntries(names.map((name) => [name, values[name]])),
       owned: filter.owned,
     }),
@@ -172,8 +153,8 @@ function shapeOf(filter: ListFilter) {
 }
 
 /** The rows of one kind in a scope that pass a filter (a template's placeholders for the values). */
-function filteredIn(db: Kysely<any>, values: Readonly<Record<string, string>>, filter: ListFilter) {
-  let q = inScope(db as Kysely<Tables>, values.kind as ResourceKind, values as unknown as Scope);
+function filteredIn(db: Kysely<any>, values: Placeholders, filter: ListFilter) {
+  let q = inScope(db, values);
   if (filter.parentId) q = q.where('parent_id', '=', filter.parentId);
   if (filter.ownerId) q = q.where('owner_id', '=', filter.ownerId);
   if (filter.name) q = q.where('name', '=', filter.name);
@@ -318,8 +299,12 @@ export class ResourceStore {
     return this.related('owner_id', ownerId, kind);
   }
 
+  /** The rows whose `column` (parent or owner) is `id`, of one kind or any, oldest first. */
   private async related(column: 'parent_id' | 'owner_id', id: string, kind?: ResourceKind): Promise<ResourceRow[]> {
-    const template = kind ? RELATED_OF_KIND[column] : RELATED[column];
+    const template = templateOf(`cloud_resources.${column}\u0000${kind ? 'kind' : 'any'}`, kind ? ['id', 'kind'] : ['id'], (db, v) => {
+      const q = db.selectFrom('cloud_resources').selectAll().where(column, '=', v.id);
+      return (kind ? q.where('kind', '=', v.kind) : q).orderBy('created_at').orderBy('id');
+    });
     return (await template.execute<ResourceRow>(this.db, { id, kind })).rows;
   }
 
