@@ -7,7 +7,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Engine } from '../src/platform/db/index.js';
 
-const sqliteTriggers = [
+export const sqliteTriggers = [
   sql`create trigger cloud_usage_insert after insert on cloud_resources when new.ready = 1 begin
     insert into cloud_usage (client_id, region_id, kind, n, vcpus, ram_mb, size_gb)
     values (new.client_id, new.region_id, new.kind, 1, new.vcpus, new.ram_mb, new.size_gb)
@@ -29,7 +29,7 @@ const sqliteTriggers = [
   end`,
 ];
 
-const postgresTriggers = [
+export const postgresTriggers = [
   sql`create function cloud_usage_track() returns trigger language plpgsql as $$
   begin
     if tg_op in ('UPDATE', 'DELETE') and old.ready = 1 then

@@ -9,7 +9,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Engine } from '../src/platform/db/index.js';
 
-const holdFunction = sql`create function cloud_quota_hold(p_client bigint, p_region bigint, p_kinds text[], p_ports boolean, p_defaults text, p_now bigint)
+export const holdFunction = sql`create function cloud_quota_hold(p_client bigint, p_region bigint, p_kinds text[], p_ports boolean, p_defaults text, p_now bigint)
   returns table (held_limits text, kind_usage json, public_ports bigint) language plpgsql as $$
   declare
     held text;

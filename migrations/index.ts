@@ -16,6 +16,7 @@ import { cloudQuotaHold } from './014_cloud_quota_hold.js';
 import { jsonExtract } from './015_json_extract.js';
 import { cloudResourcesHot } from './016_cloud_resources_hot.js';
 import { sqliteWholeKindIndexes } from './017_sqlite_whole_kind_indexes.js';
+import { cloudUsageAtCommit } from './018_cloud_usage_at_commit.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -34,4 +35,5 @@ export const migrations: MigrationSet = (engine) => ({
   '015_json_extract': jsonExtract(engine),
   '016_cloud_resources_hot': cloudResourcesHot(engine),
   '017_sqlite_whole_kind_indexes': sqliteWholeKindIndexes(engine),
+  '018_cloud_usage_at_commit': cloudUsageAtCommit(engine),
 });

@@ -276,7 +276,7 @@ describe('quotas', () => {
     expect(networks.finished).toBe(3);
     expect(networks.errors).toHaveLength(9);
     for (const error of networks.errors) expect(error).toMatch(/Quota exceeded.*networks: requested 1, in use 3, limit 3/);
-    // Public addresses are counted from the ports themselves, not from the usage table.
+    // Public addresses: the ports without a parent, kept in the usage table's port rows (migration 018).
     const vm = (i: number) => ({
       name: `public-${i}`,
       flavor: 'g1-standard-1-2',

@@ -68,7 +68,7 @@ export interface Scope {
   regionId: number;
 }
 
-/** A client's use of one kind in one region, kept by the database's triggers (migration 013). */
+/** A client's use of one kind in one region, kept by the database's triggers (migrations 013 and 018). */
 interface UsageRow {
   client_id: number;
   region_id: number;
@@ -77,6 +77,7 @@ interface UsageRow {
   vcpus: number;
   ram_mb: number;
   size_gb: number;
+  public_ports: number;
 }
 
 /** What the quota service reads of a usage row. */
@@ -87,6 +88,8 @@ export interface KindUsage {
   vcpus: number;
   ram: number;
   size: number;
+  /** Of the `port` row: the ports without a parent (the client's public addresses). */
+  publicPorts: number;
 }
 
 interface Tables {
@@ -340,24 +343,10 @@ export class ResourceStore {
     return Number(result.numDeletedRows);
   }
 
-  /** Finished ports of a client on the provider's public network (they have no network row), by region, for the regions given. */
-  async countPublicPorts(clientId: number, regionIds: number[]): Promise<Map<number, number>> {
-    const rows = await this.db
-      .selectFrom('cloud_resources')
-      .select((eb) => ['region_id', eb.fn.countAll<number>().as('n')])
-      .where('client_id', '=', clientId)
-      .where('region_id', 'in', regionIds)
-      .where('kind', '=', 'port')
-      .where('ready', '=', 1)
-      .where('parent_id', 'is', null)
-      .groupBy('region_id')
-      .execute();
-    return new Map(rows.map((r) => [Number(r.region_id), Number(r.n)]));
-  }
-
   /**
    * Usage of a client in the regions given: finished resources of each kind, and the summed sizes, as
-   * the database keeps them (cloud_usage, maintained by triggers on this table: migration 013).
+   * the database keeps them (cloud_usage, maintained by triggers on this table: migrations 013 and 018).
+   * On PostgreSQL the triggers run at commit: a transaction does not see its own changes here.
    */
   async usage(clientId: number, regionIds: number[], kinds?: ResourceKind[]): Promise<KindUsage[]> {
     // Every create's quota check reads this: compiled once per length of its lists (see templateOf).
@@ -369,7 +358,7 @@ export class ResourceStore {
       (db, v) => {
         const q = db
           .selectFrom('cloud_usage')
-          .select(['region_id', 'kind', 'n', 'vcpus', 'ram_mb', 'size_gb'])
+          .select(['region_id', 'kind', 'n', 'vcpus', 'ram_mb', 'size_gb', 'public_ports'])
           .where('client_id', '=', v.clientId)
           .where(
             'region_id',
@@ -393,6 +382,7 @@ export class ResourceStore {
       vcpus: Number(r.vcpus),
       ram: Number(r.ram_mb),
       size: Number(r.size_gb),
+      publicPorts: Number(r.public_ports),
     }));
   }
 }

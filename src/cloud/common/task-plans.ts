@@ -29,11 +29,12 @@ export function createTask(quotas: QuotaService, plan: CreatePlan): TaskType {
   return {
     type: plan.type,
     durationMs: plan.durationMs,
-    async complete({ trx, task, data, now }) {
+    async complete(ctx) {
+      const { trx, data, now } = ctx;
       const id: string = data[plan.idKey];
       const store = new ResourceStore(trx);
       const row = await pendingRow(store, id, plan.label);
-      await quotas.check(trx, task.client_id, Number(task.region_id), plan.quota(row));
+      await quotas.checkAtCommit(ctx, plan.quota(row));
       await store.update(id, { ...(await plan.finish(row, store, data, now)), ready: 1, task_id: null, updated_at: now });
       return { [plan.createdKey]: [id] };
     },

@@ -16,11 +16,12 @@ export function fileShareTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'create_sfs',
       durationMs: DURATION,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, task, data, now } = ctx;
         const store = new ResourceStore(trx);
         const share = await pendingRow(store, data.file_share_id, 'File share');
         // The check takes the client's quota row first: its tasks pick server addresses one at a time.
-        await quotas.check(trx, task.client_id, Number(task.region_id), { sfs_count: 1, sfs_size: Number(share.size_gb) });
+        await quotas.check(ctx, { sfs_count: 1, sfs_size: Number(share.size_gb) });
         const portId = attrsOf<ShareAttrs>(share).port_id;
         const port = portId ? await store.byId(portId) : undefined;
         if (port) {
@@ -52,10 +53,11 @@ export function fileShareTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'extend_sfs',
       durationMs: DURATION,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, data, now } = ctx;
         const store = new ResourceStore(trx);
         const share = await pendingRow(store, data.file_share_id, 'File share');
-        await quotas.check(trx, task.client_id, Number(task.region_id), { sfs_size: data.size - Number(share.size_gb) });
+        await quotas.checkAtCommit(ctx, { sfs_size: data.size - Number(share.size_gb) });
         await store.update(share.id, { size_gb: data.size, status: 'available', task_id: null, updated_at: now });
       },
       async fail({ trx, data, now }) {

@@ -91,7 +91,9 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
         const instance = await pendingRow(store, data.instance_id, 'Instance');
         const made = (await store.attachedTo(data.instance_id)).filter((r) => r.creator_task_id === task.task_id);
         const volumes = made.filter((r) => r.kind === 'volume');
-        await quotas.check(trx, task.client_id, Number(task.region_id), {
+        // At once: the quota row's lock keeps the client's other tasks from the addresses checked as still
+        // this instance's and the host chosen below (the client's load on each host).
+        await quotas.check(ctx, {
           vm_count: 1,
           cpu_count: instance.vcpus,
           ram: instance.ram_mb,
@@ -157,7 +159,7 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
       async complete(ctx) {
         const instance = await pendingRow(new ResourceStore(ctx.trx), ctx.data.instance_id, 'Instance');
         const flavor = flavorById(ctx.data.flavor_id)!;
-        await quotas.check(ctx.trx, ctx.task.client_id, Number(ctx.task.region_id), {
+        await quotas.checkAtCommit(ctx, {
           cpu_count: flavor.vcpus - instance.vcpus,
           ram: flavor.ram - instance.ram_mb,
         });
@@ -172,11 +174,12 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'attach_vm_interface',
       durationMs: INTERFACE,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, task, data, now } = ctx;
         const store = new ResourceStore(trx);
         const port = await pendingRow(store, data.port_id, 'Port');
         if (data.groups) await takeReserved(store, port.id, data.groups, data.instance_id, now);
-        else if (port.parent_id === null) await quotas.check(trx, task.client_id, Number(task.region_id), { external_ip_count: 1 });
+        else if (port.parent_id === null) await quotas.check(ctx, { external_ip_count: 1 });
         else await requireOwnAddresses(store, [port]);
         await store.updateCreatedBy(task.task_id, { ready: 1, task_id: null, updated_at: now });
         await store.update(data.instance_id, { task_id: null, updated_at: now });

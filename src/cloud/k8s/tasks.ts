@@ -40,12 +40,13 @@ export function clusterTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'create_k8s_cluster_v2',
       durationMs: CLUSTER_DURATION,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, task, data, now } = ctx;
         const store = new ResourceStore(trx);
         const cluster = await pendingRow(store, data.cluster_id, 'Cluster');
         const pools = await store.children(cluster.id, 'k8s_pool');
         const nodes = pools.map((p) => nodeQuota(attrsOf<PoolAttrs>(p), attrsOf<PoolAttrs>(p).node_count));
-        await quotas.check(trx, task.client_id, Number(task.region_id), sum([{ cluster_count: 1 }, ...nodes]));
+        await quotas.checkAtCommit(ctx, sum([{ cluster_count: 1 }, ...nodes]));
         await startNodes(store, task.task_id, now);
         for (const pool of pools) await store.update(pool.id, { status: 'Running', ready: 1, task_id: null, updated_at: now });
         const attrs = attrsOf<ClusterAttrs>(cluster);
@@ -102,7 +103,7 @@ export function clusterTaskTypes(quotas: QuotaService): TaskType[] {
         const store = new ResourceStore(ctx.trx);
         const pool = await pendingRow(store, ctx.data.pool_id, 'Pool');
         const attrs = attrsOf<PoolAttrs>(pool);
-        await quotas.check(ctx.trx, ctx.task.client_id, Number(ctx.task.region_id), nodeQuota(attrs, attrs.node_count));
+        await quotas.checkAtCommit(ctx, nodeQuota(attrs, attrs.node_count));
         await startNodes(store, ctx.task.task_id, ctx.now);
         await store.update(pool.id, { status: 'Running', ready: 1 });
         await release(ctx);
@@ -121,7 +122,7 @@ export function clusterTaskTypes(quotas: QuotaService): TaskType[] {
         const pool = await pendingRow(store, ctx.data.pool_id, 'Pool');
         const attrs = attrsOf<PoolAttrs>(pool);
         const target: number = ctx.data.node_count;
-        if (target > attrs.node_count) await quotas.check(ctx.trx, ctx.task.client_id, Number(ctx.task.region_id), nodeQuota(attrs, target - attrs.node_count));
+        if (target > attrs.node_count) await quotas.checkAtCommit(ctx, nodeQuota(attrs, target - attrs.node_count));
         await startNodes(store, ctx.task.task_id, ctx.now);
         if (target < attrs.node_count) await removeNodes(store, (await poolNodes(store, pool.id)).slice(-(attrs.node_count - target)), ctx.now);
         await store.update(pool.id, { attrs: JSON.stringify({ ...attrs, node_count: target }) });

@@ -127,7 +127,7 @@ function balancerTasks(quotas: QuotaService): TaskType[] {
         const vipPort = attrsOf<LbAttrs>(lb).vip_port_id!;
         const newFips = (await store.children(vipPort, 'floatingip')).filter((f) => f.creator_task_id === task.task_id);
         const publicVip = (await store.byId(vipPort))?.parent_id === null && !data.reserved_port_id;
-        await quotas.check(trx, task.client_id, Number(task.region_id), {
+        await quotas.check(ctx, {
           loadbalancer_count: 1,
           floating_count: newFips.length,
           external_ip_count: publicVip ? 1 : 0,

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
-import { TaskFailure } from '../../platform/tasks/types.js';
+import { type TaskContext, TaskFailure } from '../../platform/tasks/types.js';
 import { badRequest } from '../common/errors.js';
 import { type KindUsage, NO_REGION, ResourceStore, type ResourceKind } from '../common/resource-store.js';
 import type { RegionService } from '../regions/service.js';
@@ -126,21 +126,23 @@ function fill(usage: Record<AnyQuotaName, number>, row: KindUsage): void {
     case 'ssh_key':
       usage.keypair_count = row.n;
       break;
+    case 'port':
+      usage.external_ip_count = row.publicPorts;
+      break;
   }
 }
 
-/**
- * One region's usage from its kinds' rows and, when they were counted, its public addresses (the ports
- * with no network of the client's: a count by kind cannot tell them).
- */
-function usageOf(rows: KindUsage[], publicPorts: number | undefined): Record<AnyQuotaName, number> {
+/** One region's usage from its kinds' rows. */
+function usageOf(rows: KindUsage[]): Record<AnyQuotaName, number> {
   const usage = { ...NO_USAGE };
   for (const row of rows) fill(usage, row);
-  if (publicPorts !== undefined) usage.external_ip_count = publicPorts;
   return usage;
 }
 
 export class QuotaService {
+  /** A task step's checks waiting for its end (PostgreSQL), added up by region. */
+  private readonly pendingChecks = new WeakMap<TaskContext, Map<number, QuotaDelta>>();
+
   constructor(
     private readonly store: QuotaStore,
     private readonly resources: ResourceStore,
@@ -174,8 +176,7 @@ export class QuotaService {
   private async usageIn(clientId: number, regionIds: number[], kinds?: ResourceKind[]): Promise<Map<number, Record<AnyQuotaName, number>>> {
     const rows = new Map<number, KindUsage[]>(regionIds.map((id) => [id, []]));
     for (const row of await this.resources.usage(clientId, regionIds, kinds)) rows.get(row.regionId)!.push(row);
-    const ports = !kinds || kinds.includes('port') ? await this.resources.countPublicPorts(clientId, regionIds) : undefined;
-    return new Map(regionIds.map((id) => [id, usageOf(rows.get(id)!, ports && (ports.get(id) ?? 0))]));
+    return new Map(regionIds.map((id) => [id, usageOf(rows.get(id)!)]));
   }
 
   async regional(clientId: number, regionId: number) {
@@ -207,10 +208,39 @@ export class QuotaService {
   }
 
   /**
-   * Inside a finishing task's transaction: fails the task when adding `delta` in the region would go
-   * over a limit. The client's quota row stays locked until the transaction ends.
+   * In a task's step: fails the task when adding `delta` in the region (the task's, unless given) would
+   * go over a limit. The check locks the client's quota row until the transaction ends, so every other
+   * check of the client waits for the commit: what the step reads after it (a free address, an address
+   * still its own) shows what the client's other steps committed.
    */
-  async check(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<void> {
+  async check(ctx: TaskContext, delta: QuotaDelta, regionId = Number(ctx.task.region_id)): Promise<void> {
+    await this.failOver(ctx.trx, ctx.task.client_id, regionId, delta);
+  }
+
+  /**
+   * `check`, for a step that reads nothing after it that the lock must guard. On PostgreSQL it runs at
+   * the end of the step (ctx.beforeCommit), after the step's other writes and with its other such checks
+   * of the region added up, so the client's quota row is held over one round trip and the commit instead
+   * of the rest of the step: each create of a client waits for the one before it that much less. The
+   * usage it reads then does not hold the step's own changes, since the usage triggers run at commit
+   * there (migration 018). SQLite's transactions are serial: there it is `check`.
+   */
+  async checkAtCommit(ctx: TaskContext, delta: QuotaDelta, regionId = Number(ctx.task.region_id)): Promise<void> {
+    if (!this.store.checksAtCommit) return this.check(ctx, delta, regionId);
+    let pending = this.pendingChecks.get(ctx);
+    if (!pending) {
+      const regions = (pending = new Map<number, QuotaDelta>());
+      this.pendingChecks.set(ctx, regions);
+      ctx.beforeCommit(async () => {
+        for (const [region, summed] of regions) await this.failOver(ctx.trx, ctx.task.client_id, region, summed);
+      });
+    }
+    const summed = pending.get(regionId) ?? {};
+    for (const [name, amount] of Object.entries(delta) as [AnyQuotaName, number][]) if (amount > 0) summed[name] = (summed[name] ?? 0) + amount;
+    pending.set(regionId, summed);
+  }
+
+  private async failOver(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<void> {
     const over = await this.excess(trx, clientId, regionId, delta);
     if (over.length > 0) throw new TaskFailure(`Quota exceeded in region ${regionId} (${over.join('; ')})`);
   }
@@ -241,7 +271,7 @@ export class QuotaService {
     const kinds = [...new Set(Object.keys(delta).map((name) => QUOTA_KINDS[name as AnyQuotaName]))];
     const held = await this.store.withDb(trx).hold(clientId, regionId, kinds, DEFAULT_LIMITS, this.clock.now());
     const limits = { ...DEFAULT_LIMITS, ...held.limits };
-    const usage = usageOf(held.usage, held.publicPorts);
+    const usage = usageOf(held.usage);
     const over: string[] = [];
     for (const [name, amount] of Object.entries(delta) as [QuotaName, number][]) {
       if (amount > 0 && usage[name] + amount > limits[name]) over.push(`${LABELS[name]}: requested ${amount}, in use ${usage[name]}, limit ${limits[name]}`);

@@ -9,8 +9,6 @@ export interface HeldQuota {
   limits: Record<string, number>;
   /** The region's usage rows of the kinds asked for. */
   usage: KindUsage[];
-  /** The region's public addresses, when ports were among the kinds. */
-  publicPorts?: number;
 }
 
 interface Tables {
@@ -73,18 +71,16 @@ export class QuotaStore {
 
   /**
    * Locks the client's quota row until the transaction ends (see `lock`), then reads its limits and its
-   * usage in a region: the kinds given, and the public addresses when ports are among them. On
-   * PostgreSQL that is one round trip (migration 014's function), so the row is held over one round trip fewer.
+   * usage of the kinds given in a region. On PostgreSQL that is one round trip (migrations 014 and 018's
+   * function), so the row is held over one round trip fewer.
    */
   async hold(clientId: number, regionId: number, kinds: ResourceKind[], defaults: Record<string, number>, now: number): Promise<HeldQuota> {
-    const ports = kinds.includes('port');
     if (this.engine === 'postgres') {
       const { rows } = await sql<{
         held_limits: string;
-        kind_usage: { kind: string; n: number; vcpus: number; ram_mb: number; size_gb: number }[];
-        public_ports: unknown;
+        kind_usage: { kind: string; n: number; vcpus: number; ram_mb: number; size_gb: number; public_ports: number }[];
       }>`
-        select * from cloud_quota_hold(${clientId}, ${regionId}, ${kinds}, ${ports}, ${JSON.stringify(defaults)}, ${now})`.execute(this.db);
+        select * from cloud_quota_hold(${clientId}, ${regionId}, ${kinds}, ${JSON.stringify(defaults)}, ${now})`.execute(this.db);
       const [row] = rows;
       const usage = row.kind_usage.map((u) => ({
         regionId,
@@ -93,12 +89,16 @@ export class QuotaStore {
         vcpus: Number(u.vcpus),
         ram: Number(u.ram_mb),
         size: Number(u.size_gb),
+        publicPorts: Number(u.public_ports),
       }));
-      return { limits: JSON.parse(row.held_limits) as Record<string, number>, usage, publicPorts: ports ? Number(row.public_ports) : undefined };
+      return { limits: JSON.parse(row.held_limits) as Record<string, number>, usage };
     }
     const limits = await this.lock(clientId, defaults, now);
-    const resources = new ResourceStore(this.db);
-    const usage = await resources.usage(clientId, [regionId], kinds);
-    return { limits, usage, publicPorts: ports ? ((await resources.countPublicPorts(clientId, [regionId])).get(regionId) ?? 0) : undefined };
+    return { limits, usage: await new ResourceStore(this.db).usage(clientId, [regionId], kinds) };
+  }
+
+  /** Whether quota checks wait for the end of their transaction (PostgreSQL, see QuotaService.check). */
+  get checksAtCommit(): boolean {
+    return this.engine === 'postgres';
   }
 }

@@ -1,10 +1,15 @@
 // The usage quotas are checked against (cloud_usage) is kept by the database from cloud_resources: after
-// any sequence of inserts, readiness changes, resizes, moves and deletes, and after a state export and
-// import or a one-client reset, it equals the figures counted from the rows themselves.
+// any sequence of inserts, readiness changes, resizes, moves, ports joining or leaving a network and
+// deletes, and after a state export and import or a one-client reset, it equals the figures counted from
+// the rows themselves (public addresses: the ready ports without a parent).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
+import type { TaskContext, TaskRow } from '../../platform/tasks/types.js';
 import { newRow, ResourceStore, type ResourceRow } from '../common/resource-store.js';
+import { RegionService } from '../regions/service.js';
+import { QuotaService } from './service.js';
+import { QuotaStore } from './store.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,14 +17,17 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const KINDS = ['network', 'volume', 'instance'];
+const KINDS = ['network', 'volume', 'instance', 'port'];
 
 /** The figures counted from the rows, as the quota check read them before the table kept them. */
 async function counted(clientId: number, regionId: number) {
-  const rows = await sql<{ kind: string; n: number; vcpus: number; ram: number; size: number }>`
-    select kind, count(*) as n, sum(vcpus) as vcpus, sum(ram_mb) as ram, sum(size_gb) as size
+  const rows = await sql<{ kind: string; n: number; vcpus: number; ram: number; size: number; public_ports: number }>`
+    select kind, count(*) as n, sum(vcpus) as vcpus, sum(ram_mb) as ram, sum(size_gb) as size,
+      sum(case when kind = 'port' and parent_id is null then 1 else 0 end) as public_ports
     from cloud_resources where client_id = ${clientId} and region_id = ${regionId} and ready = 1 group by kind`.execute(t.db.kysely);
-  return rows.rows.map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus), ram: Number(r.ram), size: Number(r.size) })).sort(byKind);
+  return rows.rows
+    .map((r) => ({ kind: r.kind, n: Number(r.n), vcpus: Number(r.vcpus), ram: Number(r.ram), size: Number(r.size), publicPorts: Number(r.public_ports) }))
+    .sort(byKind);
 }
 
 const byKind = (a: { kind: string }, b: { kind: string }) => a.kind.localeCompare(b.kind);
@@ -31,7 +39,15 @@ async function kept(clientId: number, regionId: number) {
     .sort(byKind);
 }
 
-function row(id: string, clientId: number, regionId: number, kind: string, ready: number, [vcpus, ram_mb, size_gb]: [number, number, number]) {
+function row(
+  id: string,
+  clientId: number,
+  regionId: number,
+  kind: string,
+  ready: number,
+  [vcpus, ram_mb, size_gb]: [number, number, number],
+  parent_id: string | null = null,
+) {
   const scope = { clientId, projectId: 1, regionId };
   return newRow(scope, kind as ResourceRow['kind'], id, id, ready ? 'ACTIVE' : 'CREATING', '', {}, Date.now(), {
     ready,
@@ -40,6 +56,7 @@ function row(id: string, clientId: number, regionId: number, kind: string, ready
     size_gb,
     creator_task_id: null,
     task_id: null,
+    parent_id,
   });
 }
 
@@ -55,7 +72,7 @@ describe(`cloud usage kept by the database (${engineName})`, () => {
     };
     const ids: string[] = [];
     for (let step = 0; step < 300; step += 1) {
-      const action = ids.length === 0 ? 0 : random(5);
+      const action = ids.length === 0 ? 0 : random(6);
       const id = ids.length > 0 ? ids[random(ids.length)] : '';
       if (action === 0) {
         const next = `usage-${step}`;
@@ -63,7 +80,7 @@ describe(`cloud usage kept by the database (${engineName})`, () => {
         const client = random(2) === 0 ? a.clientId : b.clientId;
         await db
           .insertInto('cloud_resources')
-          .values(row(next, client, 76 + random(2), KINDS[random(3)], random(2), [random(8), random(4096), random(100)]))
+          .values(row(next, client, 76 + random(2), KINDS[random(KINDS.length)], random(2), [random(8), random(4096), random(100)], random(2) ? null : 'net-1'))
           .execute();
       } else if (action === 1) {
         await db
@@ -80,7 +97,14 @@ describe(`cloud usage kept by the database (${engineName})`, () => {
       } else if (action === 3) {
         await db
           .updateTable('cloud_resources')
-          .set({ region_id: 76 + random(2), kind: KINDS[random(3)] })
+          .set({ region_id: 76 + random(2), kind: KINDS[random(KINDS.length)] })
+          .where('id', '=', id)
+          .execute();
+      } else if (action === 4) {
+        // A port joins a network of the client's or leaves it: it stops or starts being a public address.
+        await db
+          .updateTable('cloud_resources')
+          .set({ parent_id: random(2) ? null : 'net-2' })
           .where('id', '=', id)
           .execute();
       } else {
@@ -104,7 +128,7 @@ describe(`cloud usage kept by the database (${engineName})`, () => {
       ])
       .execute();
     const expected = await counted(a.clientId, 76);
-    expect(expected).toEqual([{ kind: 'volume', n: 2, vcpus: 0, ram: 0, size: 15 }]);
+    expect(expected).toEqual([{ kind: 'volume', n: 2, vcpus: 0, ram: 0, size: 15, publicPorts: 0 }]);
 
     const exported = await t.request('GET', `/_edgeplane/state?clientId=${a.clientId}`, { headers: t.operator });
     expect(exported.statusCode, exported.body).toBe(200);
@@ -117,5 +141,41 @@ describe(`cloud usage kept by the database (${engineName})`, () => {
     expect(reset.statusCode, reset.body).toBeLessThan(300);
     expect(await kept(a.clientId, 76)).toEqual([]);
     expect(await counted(a.clientId, 76)).toEqual([]);
+  });
+});
+
+describe(`quota checks a task step makes at its commit (${engineName})`, () => {
+  it('sees what the step made ready before them (SQLite) or adds them up at the end (PostgreSQL): neither lets a step past a limit', async () => {
+    const a = await t.account();
+    const db = t.db.kysely;
+    await t.request('PUT', `/_edgeplane/cloud/quotas/${a.clientId}`, { headers: t.operator, body: { network_count_limit: 3 } });
+    await db
+      .insertInto('cloud_resources')
+      .values([row('held-1', a.clientId, 76, 'network', 1, [0, 0, 0]), row('held-2', a.clientId, 76, 'network', 1, [0, 0, 0])])
+      .execute();
+    const quotas = new QuotaService(new QuotaStore(db, t.db.engine), new ResourceStore(db), new RegionService(), t.clock, async () => 0);
+    const usedInside: number[] = [];
+    /** One step: a check, a network made ready, then (with `twice`) a second check, as a task type's work would. */
+    const step = (id: string, twice: boolean) =>
+      db.transaction().execute(async (trx) => {
+        const checks: (() => Promise<void>)[] = [];
+        const task = { client_id: a.clientId, region_id: 76 } as TaskRow;
+        const ctx: TaskContext = { trx, task, data: {}, now: 0, beforeCommit: (check) => void checks.push(check) };
+        await quotas.checkAtCommit(ctx, { network_count: 1 });
+        await trx
+          .insertInto('cloud_resources')
+          .values(row(id, a.clientId, 76, 'network', 1, [0, 0, 0]))
+          .execute();
+        usedInside.push((await new ResourceStore(trx).usage(a.clientId, [76], ['network']))[0].n);
+        if (twice) await quotas.checkAtCommit(ctx, { network_count: 1 });
+        for (const check of checks) await check();
+      });
+    await expect(step('held-3', true)).rejects.toThrow(/Quota exceeded in region 76 \(networks: requested (1, in use 3|2, in use 2), limit 3\)/);
+    await step('held-3', false);
+    // PostgreSQL's usage triggers run at commit (migration 018): a transaction does not see its own changes there.
+    expect(usedInside).toEqual(engineName === 'postgres' ? [2, 2] : [3, 3]);
+    expect(await kept(a.clientId, 76)).toEqual(await counted(a.clientId, 76));
+    expect((await quotas.usage(a.clientId, 76)).network_count).toBe(3);
+    await expect(step('held-4', false)).rejects.toThrow(/networks: requested 1, in use 3, limit 3/);
   });
 });

@@ -16,7 +16,8 @@ export function reservedIpTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'create_reserved_fixed_ip',
       durationMs: DURATION,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, data, now } = ctx;
         const store = new ResourceStore(trx);
         const port = await pendingRow(store, data.port_id, 'Reserved fixed IP');
         const a = attrsOf<PortAttrs>(port);
@@ -25,7 +26,7 @@ export function reservedIpTaskTypes(quotas: QuotaService): TaskType[] {
           return { ports: [port.id] };
         }
         // Checking takes the client's quota row (locked on PostgreSQL): its tasks pick addresses one at a time.
-        await quotas.check(trx, task.client_id, Number(task.region_id), { external_ip_count: data.external ? 1 : 0 });
+        await quotas.check(ctx, { external_ip_count: data.external ? 1 : 0 });
         if (data.subnet_ids) {
           const { address, subnet } = await firstFreeAddress(store, port.parent_id!, data.subnet_ids);
           Object.assign(a, { ip_address: address, subnet_id: subnet.id, subnet_name: subnet.name });

@@ -16,11 +16,12 @@ export function routerTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'create_router',
       durationMs: DURATION,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, task, data, now } = ctx;
         const store = new ResourceStore(trx);
         const router = await pendingRow(store, data.router_id, 'Router');
         const ports = await store.attachedTo(router.id, 'port');
-        await quotas.check(trx, task.client_id, Number(task.region_id), {
+        await quotas.check(ctx, {
           router_count: 1,
           external_ip_count: ports.filter((p) => p.parent_id === null).length,
         });
@@ -36,12 +37,12 @@ export function routerTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'update_router',
       durationMs: DURATION,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, task, data, now } = ctx;
         const store = new ResourceStore(trx);
         const router = await pendingRow(store, data.router_id, 'Router');
         const scope = { clientId: task.client_id, projectId: Number(router.project_id), regionId: Number(router.region_id) };
-        if ((data.attrs as RouterAttrs).gateway && !attrsOf<RouterAttrs>(router).gateway)
-          await quotas.check(trx, task.client_id, scope.regionId, { external_ip_count: 1 });
+        if ((data.attrs as RouterAttrs).gateway && !attrsOf<RouterAttrs>(router).gateway) await quotas.check(ctx, { external_ip_count: 1 }, scope.regionId);
         const attrs = await applyGateway(store, router, data.attrs, () => gatewayPort(scope, router.id, now));
         await store.update(router.id, { name: data.name, attrs: JSON.stringify(attrs), task_id: null, updated_at: now });
       },

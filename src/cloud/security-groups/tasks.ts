@@ -20,10 +20,11 @@ export function securityGroupTaskTypes(quotas: QuotaService): TaskType[] {
     {
       type: 'create_security_group',
       durationMs: DURATION,
-      async complete({ trx, task, data, now }) {
+      async complete(ctx) {
+        const { trx, task, data, now } = ctx;
         const store = new ResourceStore(trx);
         await pendingRow(store, data.security_group_id, 'Security group');
-        await quotas.check(trx, task.client_id, Number(task.region_id), { firewall_count: 1 });
+        await quotas.checkAtCommit(ctx, { firewall_count: 1 });
         await store.updateCreatedBy(task.task_id, { ready: 1, task_id: null, updated_at: now });
         return { security_groups: [data.security_group_id] };
       },

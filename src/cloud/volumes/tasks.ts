@@ -78,7 +78,7 @@ export function volumeTaskTypes(quotas: QuotaService): TaskType[] {
       durationMs: VOLUME_ACTION,
       async complete(ctx) {
         const volume = await pendingRow(new ResourceStore(ctx.trx), ctx.data.volume_id, 'Volume');
-        await quotas.check(ctx.trx, ctx.task.client_id, Number(ctx.task.region_id), { volume_size: ctx.data.size - Number(volume.size_gb) });
+        await quotas.checkAtCommit(ctx, { volume_size: ctx.data.size - Number(volume.size_gb) });
         await settle(ctx, { size_gb: ctx.data.size, status: restingStatus(volume.owner_id) });
       },
       async fail(ctx) {

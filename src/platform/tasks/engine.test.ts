@@ -14,12 +14,20 @@ const runs: string[] = [];
 const recorder: TaskType = {
   type: 'record',
   durationMs: [1_000, 3_000],
-  async complete({ trx, task, data }) {
+  async complete(ctx) {
+    const { trx, task, data } = ctx;
     if (data.fail) throw new TaskFailure(`refused: ${data.fail}`);
     if (data.crash) throw new Error('disk on fire');
     // A primary key: a second run of the same task would fail here instead of passing silently.
     await sql`insert into settings (key, value) values (${`run:${task.task_id}`}, ${'1'})`.execute(trx);
     runs.push(task.task_id);
+    if (data.check)
+      ctx.beforeCommit(async () => {
+        // Records the state the task row has when the check runs: written already, in its final state.
+        const seen = await trx.selectFrom('tasks').select('state').where('task_id', '=', task.task_id).executeTakeFirst();
+        await sql`insert into settings (key, value) values (${`checked:${task.task_id}`}, ${seen?.state ?? 'none'})`.execute(trx);
+        if (data.check === 'refuse') throw new TaskFailure('checked: over');
+      });
     return { things: [task.task_id] };
   },
   async fail({ trx, task }, reason) {
@@ -140,6 +148,30 @@ describe('task engine', () => {
     // Already finished: advancing it runs nothing.
     expect(await e.advance({ taskId: ok, to: 'end' })).toEqual([]);
     expect(runs.filter((r) => r === ok)).toHaveLength(1);
+  });
+
+  it('runs the checks a step asks for once the task row is written, and fails the task when one refuses', async () => {
+    const checked = async (id: string) =>
+      (await sql<{ value: string }>`select value from settings where key = ${`checked:${id}`}`.execute(t.db.kysely)).rows.map((r) => r.value);
+    const ran = async (id: string) => (await sql`select 1 from settings where key = ${`run:${id}`}`.execute(t.db.kysely)).rows.length;
+    const e = engine('instant');
+    const ok = await e.submit(caller(), here, 'record', async () => ({ check: 'see' }));
+    expect(await row(ok)).toMatchObject({ state: 'FINISHED' });
+    expect(await checked(ok)).toEqual(['FINISHED']);
+    // Refused by its check: nothing of the work stays, the task ends in ERROR with the check's reason.
+    const refused = await e.submit(caller(), here, 'record', async () => ({ check: 'refuse' }));
+    expect(await row(refused)).toMatchObject({ state: 'ERROR', error: 'checked: over', created_resources: null });
+    expect(await checked(refused)).toEqual([]);
+    expect(await ran(refused)).toBe(0);
+    // A task the queue runs (manual mode, advanced to its end) the same way.
+    const manual = engine('manual');
+    const [held, seen] = [...(await enqueue(manual, 1, { check: 'refuse' })), ...(await enqueue(manual, 1, { check: 'see' }))];
+    await manual.advance({ taskId: held, to: 'end' });
+    await manual.advance({ taskId: seen, to: 'end' });
+    expect(await row(held)).toMatchObject({ state: 'ERROR', error: 'checked: over' });
+    expect(await ran(held)).toBe(0);
+    expect(await row(seen)).toMatchObject({ state: 'FINISHED' });
+    expect(await checked(seen)).toEqual(['FINISHED']);
   });
 
   it('follows the mode: manual holds, steps and ends; realistic waits for the server clock', async () => {

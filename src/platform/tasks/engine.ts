@@ -185,8 +185,9 @@ export class TaskEngine {
    * Instant mode's usual case: the rows, the task's work and the task, written once FINISHED, in one
    * transaction. The task row is written after the work, not claimed first and moved after: nobody
    * else can see the task before the transaction commits, and no task type reads its own row (one
-   * statement fewer, and on PostgreSQL one fewer while the client's quota row is held). Returns the
-   * task ID, or undefined when the task's work failed and the transaction was rolled back.
+   * statement fewer). The checks the work asked to run before the commit (TaskContext.beforeCommit) run
+   * after the task row's write, as its last statements. Returns the task ID, or undefined when the
+   * task's work or a check failed and the transaction was rolled back.
    */
   private async submitFinished(input: Submission, write: (trx: Kysely<any>, taskId: string) => Promise<unknown>): Promise<string | undefined> {
     const now = this.options.clock.now();
@@ -194,13 +195,19 @@ export class TaskEngine {
     try {
       await this.options.db.kysely.transaction().execute(async (trx) => {
         const row = this.newRow({ ...input, data: await write(trx, taskId) }, taskId, now);
+        const checks: Check[] = [];
         let created: CreatedResources;
         try {
-          created = await this.work(trx, { ...row, id: 0, attempts: 1 }, now);
+          created = await this.work(trx, { ...row, id: 0, attempts: 1 }, now, checks);
         } catch {
           throw WORK_FAILED;
         }
         await this.store.insert(trx, { ...row, ...this.finished(now), attempts: 1, state: 'FINISHED', created_resources: JSON.stringify(created) });
+        try {
+          await runChecks(checks);
+        } catch {
+          throw WORK_FAILED;
+        }
       });
       return taskId;
     } catch (error) {
@@ -214,12 +221,15 @@ export class TaskEngine {
     return { finished_at: now, updated_at: now, due_at: null, lease_owner: null, lease_until: null, runner: this.owner };
   }
 
-  /** A task type's work to its end: its start when the task is NEW, then its completion. Returns the created resources. */
-  private async work(trx: Kysely<any>, task: TaskRow, now: number): Promise<CreatedResources> {
+  /**
+   * A task type's work to its end: its start when the task is NEW, then its completion. Returns the
+   * created resources; what the work asked to check before the commit is added to `checks`.
+   */
+  private async work(trx: Kysely<any>, task: TaskRow, now: number, checks: Check[]): Promise<CreatedResources> {
     const type = this.registry.get(task.task_type);
-    if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now));
+    if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now, checks));
     if (task.planned_failure) throw new TaskFailure(task.planned_failure);
-    return (await type.complete(this.context(trx, task, now))) ?? {};
+    return (await type.complete(this.context(trx, task, now, checks))) ?? {};
   }
 
   /**
@@ -227,11 +237,13 @@ export class TaskEngine {
    * LEASE_LOST when the task was no longer ours to move: either way the transaction must roll back.
    */
   private async finishWithin(trx: Kysely<any>, task: TaskRow, now: number): Promise<void> {
-    const created = await this.work(trx, task, now);
+    const checks: Check[] = [];
+    const created = await this.work(trx, task, now, checks);
     if (
       !(await this.store.move(trx, task.id, this.owner, task.state, { ...this.finished(now), state: 'FINISHED', created_resources: JSON.stringify(created) }))
     )
       throw LEASE_LOST;
+    await runChecks(checks);
   }
 
   // ---- manual advance ------------------------------------------------------------------------------
@@ -379,7 +391,11 @@ export class TaskEngine {
         lease_owner: null,
         lease_until: null,
       });
-      if (moved && type.start) await type.start(this.context(trx, task, now));
+      if (moved && type.start) {
+        const checks: Check[] = [];
+        await type.start(this.context(trx, task, now, checks));
+        await runChecks(checks);
+      }
       return moved;
     });
   }
@@ -391,8 +407,12 @@ export class TaskEngine {
     try {
       await this.guarded(task, async (trx) => {
         if (!(await this.store.move(trx, task.id, this.owner, task.state, { state: 'RUNNING' }))) return false;
-        const created = await this.work(trx, task, now);
-        return this.store.move(trx, task.id, this.owner, 'RUNNING', { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) });
+        const checks: Check[] = [];
+        const created = await this.work(trx, task, now, checks);
+        if (!(await this.store.move(trx, task.id, this.owner, 'RUNNING', { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) })))
+          return false;
+        await runChecks(checks);
+        return true;
       });
     } catch (error) {
       const reason = error instanceof TaskFailure ? error.message : task.attempts >= MAX_ATTEMPTS ? `internal error: ${(error as Error).message}` : null;
@@ -403,7 +423,9 @@ export class TaskEngine {
       }
       await this.guarded(task, async (trx) => {
         if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'ERROR', error: reason, created_resources: null }))) return false;
-        await type.fail(this.context(trx, task, now), reason);
+        const checks: Check[] = [];
+        await type.fail(this.context(trx, task, now, checks), reason);
+        await runChecks(checks);
         return true;
       });
     }
@@ -420,9 +442,16 @@ export class TaskEngine {
     }
   }
 
-  private context(trx: Kysely<any>, task: TaskRow, now: number): TaskContext {
-    return { trx, task, data: JSON.parse(task.data), now };
+  private context(trx: Kysely<any>, task: TaskRow, now: number, checks: Check[]): TaskContext {
+    return { trx, task, data: JSON.parse(task.data), now, beforeCommit: (check) => void checks.push(check) };
   }
+}
+
+/** What a step's work asked to run just before its transaction commits (TaskContext.beforeCommit). */
+type Check = () => Promise<void>;
+
+async function runChecks(checks: Check[]): Promise<void> {
+  for (const check of checks) await check();
 }
 
 /** A stable duration per task within the type's typical range, divided by the speed factor. */

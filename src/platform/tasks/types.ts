@@ -56,6 +56,12 @@ export interface TaskContext {
   data: any;
   /** Server-clock time of this step. */
   now: number;
+  /**
+   * Runs `check` at the end of the step: after its work and the task row's own write, just before the
+   * transaction commits. A check that throws fails the step as its work would. For checks that lock a
+   * row until the commit (a quota), so that the lock is held for the shortest time.
+   */
+  beforeCommit(check: () => Promise<void>): void;
 }
 
 /** One task type: one small module beside the resource it works on. */
