@@ -9,10 +9,11 @@
 //   at each row's write. Updating a client's usage row locks it until the commit, so every create of one
 //   client waited for the one before it from its finishing write to its COMMIT; and a quota check (which
 //   locks the client's quota row until the commit as well) had to come before that write. Now the usage
-//   rows are locked only while committing, and a task's quota check runs just before its COMMIT
-//   (TaskContext.beforeCommit), reading the usage as the other transactions left it: one round trip
-//   and the COMMIT while the quota row is held, instead of four. Usage read inside a transaction that
-//   changed resources no longer includes that transaction's changes on PostgreSQL; nothing reads it so.
+//   rows are locked only while committing, and the tasks whose check guards nothing after it check just
+//   before their COMMIT (QuotaService.checkAtCommit, TaskContext.beforeCommit), reading the usage as the
+//   other transactions left it: one round trip and the COMMIT while the quota row is held, instead of
+//   four. Usage read inside a transaction that changed resources does not include that transaction's
+//   changes on PostgreSQL; only those checks read it so.
 //   SQLite's transactions are serial: its triggers stay immediate and its checks run where they are made.
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Engine } from '../src/platform/db/index.js';
