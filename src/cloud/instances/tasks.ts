@@ -91,9 +91,7 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
         const instance = await pendingRow(store, data.instance_id, 'Instance');
         const made = (await store.attachedTo(data.instance_id)).filter((r) => r.creator_task_id === task.task_id);
         const volumes = made.filter((r) => r.kind === 'volume');
-        // At once: the quota row's lock keeps the client's other tasks from the addresses checked as still
-        // this instance's and the host chosen below (the client's load on each host).
-        await quotas.check(ctx, {
+        await quotas.checkAtCommit(ctx, {
           vm_count: 1,
           cpu_count: instance.vcpus,
           ram: instance.ram_mb,
@@ -102,7 +100,14 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
           floating_count: made.filter((r) => r.kind === 'floatingip').length,
           external_ip_count: made.filter((r) => r.kind === 'port' && r.parent_id === null).length,
         });
-        await requireOwnAddresses(store, made);
+        // The addresses still this instance's, and its host (from the client's load on each host), are
+        // decided after the quota check, whose lock on the client's quota row keeps the client's other
+        // tasks from both until the commit: at the end of the step, where that check runs on PostgreSQL.
+        ctx.beforeCommit(async () => {
+          await requireOwnAddresses(store, made);
+          const host = await schedule(store, instance, attrsOf<InstanceAttrs>(instance).servergroup_id ?? null);
+          await setState(ctx, 'ACTIVE', 'active', { ready: 1, attrs: { host } });
+        });
         for (const [fipId, portId] of (data.assign ?? []) as [string, string][]) {
           if (!(await store.byId(fipId))) throw new TaskFailure(`Floating IP ${fipId} was deleted before instance ${data.instance_id} could take it`);
           await store.update(fipId, { parent_id: portId, owner_id: data.instance_id, status: 'ACTIVE', task_id: null, updated_at: now });
@@ -110,8 +115,6 @@ export function instanceTaskTypes(quotas: QuotaService): TaskType[] {
         for (const row of made) await store.update(row.id, { ready: 1, task_id: null, status: row.kind === 'volume' ? 'in-use' : row.status, updated_at: now });
         for (const id of data.attach as string[]) await store.update(id, { status: 'in-use', task_id: null, updated_at: now });
         for (const { port_id, groups } of (data.reserve ?? []) as Reserve[]) await takeReserved(store, port_id, groups, data.instance_id, now);
-        const host = await schedule(store, instance, attrsOf<InstanceAttrs>(instance).servergroup_id ?? null);
-        await setState(ctx, 'ACTIVE', 'active', { ready: 1, attrs: { host } });
         return { instances: [data.instance_id] };
       },
       async fail({ trx, task, data, now }) {

@@ -150,3 +150,25 @@ describe('quotas and tenancy', () => {
     expect(theirs.json().errors[0].loc).toEqual(['body', 'servergroup_id']);
   });
 });
+
+describe('placement of racing creates', () => {
+  let racer: CloudFixture;
+  beforeAll(async () => {
+    racer = await cloudFixture();
+  });
+  afterAll(async () => racer.close());
+
+  it('places each create of an anti-affinity group after the one before it has committed (several connections at once on PostgreSQL)', async () => {
+    const id = (await racer.req('POST', `/cloud/v1/servergroups/${racer.project}/${R}`, { name: 'racing', policy: 'anti-affinity' })).json().servergroup_id;
+    const creates = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => racer.req('POST', `/cloud/v2/instances/${racer.project}/${R}`, vmBody(`race-${i}`, id))),
+    );
+    const tasks = await Promise.all(creates.map((res) => racer.task(res.json().tasks[0])));
+    // Four hosts in the region: two members on one host would let a fifth and a sixth through.
+    expect(tasks.filter((task) => task.state === 'FINISHED')).toHaveLength(4);
+    for (const task of tasks.filter((t) => t.state !== 'FINISHED'))
+      expect(task).toMatchObject({ state: 'ERROR', error: expect.stringMatching(/No valid host/) });
+    const group = (await racer.req('GET', `/cloud/v1/servergroups/${racer.project}/${R}/${id}`)).json();
+    expect(group.instances).toHaveLength(4);
+  });
+});
