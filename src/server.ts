@@ -13,6 +13,7 @@ import { migrations } from '../migrations/index.js';
 import { announceStart } from './start-report.js';
 import { type DnsListener, startDnsListener } from './dns/listener/server.js';
 import { warmUpWhenQuiet } from './platform/warm-up.js';
+import { collectWhenIdle, exposedCollector } from './platform/idle-collection.js';
 
 export interface RunningServer {
   url: string;
@@ -72,6 +73,9 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
   const warmUp = warmUpWhenQuiet(app.server, edgeplane.warmUp, (step, error) =>
     app.log.warn({ err: error }, `could not make ${step.name} ahead of its first request`),
   );
+  // Only the built command runs with --expose-gc (dist/edgeplane.mjs): `npm run dev` and tests go without.
+  const collector = exposedCollector();
+  const idleCollection = collector && collectWhenIdle(app.server, collector);
   let closing: Promise<void> | undefined;
   return {
     url: address,
@@ -82,6 +86,7 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
     warmedUp: warmUp.done,
     close() {
       warmUp.stop();
+      idleCollection?.stop();
       closing ??= (async () => {
         // The DNS listener first: it writes its last query counts while the database is open.
         await dns?.close();

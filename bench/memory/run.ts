@@ -1,6 +1,6 @@
 // bench/memory: the built server's resident memory (RSS) after a number of mixed requests, and its growth
 // under a held mixed load, next to a bare node:http server's RSS measured the same way in the same run.
-//   npm run build && npx tsx bench/memory/run.ts [--requests 100000] [--minutes 0] [--connections 16] [--memory] [--env NAME=VALUE]
+//   npm run build && npx tsx bench/memory/run.ts [--requests 100000] [--idle-seconds 8] [--minutes 0] [--connections 16] [--memory] [--env NAME=VALUE]
 //
 // Starts `dist/edgeplane.mjs serve` on a fresh data dir (--memory: in memory, where the data itself
 // counts in the RSS), makes a few objects, then sends the mix below until --requests have been answered,
@@ -25,6 +25,8 @@ const option = (name: string, fallback: number) => {
 };
 const total = option('requests', 100_000);
 const minutes = option('minutes', 0);
+// Seconds without a request after the requests, then the RSS again (what a burst leaves once it is over).
+const idleSeconds = option('idle-seconds', 8);
 const connections = option('connections', 16);
 const inMemory = args.includes('--memory');
 // --env NAME=VALUE (repeatable): a setting of the server, e.g. EDGEPLANE_HEAP_GROWTH=0 to compare.
@@ -158,6 +160,13 @@ try {
       `RSS after ${first.rss.at(-1)!.toFixed(1)} MiB, peak ${Math.max(...first.rss).toFixed(1)} MiB; V8 heap used ${heap.used.toFixed(1)} of ${heap.total.toFixed(1)} MiB`,
   );
   console.log(`bare node:http: RSS idle ${bareIdle.toFixed(1)} MiB, after ${Math.min(total, 50_000)} requests ${bareLoaded.toFixed(1)} MiB`);
+  if (idleSeconds > 0) {
+    // No request meanwhile (RSS is read from /proc): the server's collection after a burst waits for 5 s of quiet.
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+    const rss = rssMiB(server);
+    const after = await heapMiB(server);
+    console.log(`after ${idleSeconds} s idle: RSS ${rss.toFixed(1)} MiB; V8 heap used ${after.used.toFixed(1)} of ${after.total.toFixed(1)} MiB`);
+  }
 
   if (minutes > 0) {
     const rate = Math.max(1, Math.round((r.requests.total / seconds) * 0.7));

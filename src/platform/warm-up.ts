@@ -6,6 +6,7 @@
 // server is ready (a test runner loading its files) finds it done. A step is only work that would be
 // done on first use anyway.
 import type { EventEmitter } from 'node:events';
+import { RequestActivity } from './request-activity.js';
 
 /** One piece of warm-up: synchronous, a few milliseconds, and making only what is otherwise made lazily. */
 export interface WarmUpStep {
@@ -36,31 +37,20 @@ export function warmUpWhenQuiet(
   failed: (step: WarmUpStep, error: unknown) => void,
   quietMs = QUIET_MS,
 ): WarmUp {
-  let lastRequest = performance.now();
-  let answering = 0;
-  const answered = () => {
-    answering -= 1;
-    lastRequest = performance.now();
-  };
-  const arrived = (_request: unknown, response: EventEmitter) => {
-    answering += 1;
-    lastRequest = performance.now();
-    response.once('close', answered);
-  };
+  const activity = new RequestActivity(server);
   let stopped = false;
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   const quiet = () =>
     new Promise<void>((resolve) => {
       const check = () => {
-        const waited = performance.now() - lastRequest;
-        if (stopped || (answering === 0 && waited >= quietMs)) return resolve();
+        const waited = activity.quietFor();
+        if (stopped || waited >= quietMs) return resolve();
         timer = setTimeout(check, Math.max(1, quietMs - waited)).unref();
       };
       wake = resolve;
       timer = setTimeout(check, quietMs).unref();
     });
-  server.on('request', arrived);
   const done = (async () => {
     try {
       for (const step of steps) {
@@ -73,7 +63,7 @@ export function warmUpWhenQuiet(
         }
       }
     } finally {
-      server.off('request', arrived);
+      activity.stop();
     }
   })();
   return {
