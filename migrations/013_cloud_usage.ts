@@ -29,6 +29,11 @@ export const sqliteTriggers = [
   end`,
 ];
 
+/** Drops the SQLite triggers above (or migration 018's, which have the same names). */
+export async function dropSqliteTriggers(db: Kysely<any>): Promise<void> {
+  for (const name of ['cloud_usage_insert', 'cloud_usage_delete', 'cloud_usage_update']) await sql`drop trigger ${sql.ref(name)}`.execute(db);
+}
+
 export const postgresTriggers = [
   sql`create function cloud_usage_track() returns trigger language plpgsql as $$
   begin
@@ -74,7 +79,7 @@ export function cloudUsage(engine: Engine): Migration {
         await sql`drop trigger cloud_usage_track on cloud_resources`.execute(db);
         await sql`drop function cloud_usage_track()`.execute(db);
       } else {
-        for (const name of ['cloud_usage_insert', 'cloud_usage_delete', 'cloud_usage_update']) await sql`drop trigger ${sql.ref(name)}`.execute(db);
+        await dropSqliteTriggers(db);
       }
       await db.schema.dropTable('cloud_usage').execute();
     },

@@ -17,7 +17,7 @@
 //   SQLite's transactions are serial: its triggers stay immediate and its checks run where they are made.
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Engine } from '../src/platform/db/index.js';
-import { postgresTriggers as triggersOf013, sqliteTriggers as sqliteTriggersOf013 } from './013_cloud_usage.js';
+import { dropSqliteTriggers, postgresTriggers as triggersOf013, sqliteTriggers as sqliteTriggersOf013 } from './013_cloud_usage.js';
 import { holdFunction as holdOf014 } from './014_cloud_quota_hold.js';
 
 const isPublicPort = (row: 'new' | 'old', engine: Engine) =>
@@ -100,7 +100,7 @@ export function cloudUsageAtCommit(engine: Engine): Migration {
         await sql`drop function cloud_quota_hold(bigint, bigint, text[], boolean, text, bigint)`.execute(db);
         await postgresHold.execute(db);
       } else {
-        for (const name of ['cloud_usage_insert', 'cloud_usage_delete', 'cloud_usage_update']) await sql`drop trigger ${sql.ref(name)}`.execute(db);
+        await dropSqliteTriggers(db);
         for (const statement of sqliteTriggers) await statement.execute(db);
       }
     },
@@ -113,7 +113,7 @@ export function cloudUsageAtCommit(engine: Engine): Migration {
         await sql`drop function cloud_usage_track()`.execute(db);
         for (const statement of triggersOf013) await statement.execute(db);
       } else {
-        for (const name of ['cloud_usage_insert', 'cloud_usage_delete', 'cloud_usage_update']) await sql`drop trigger ${sql.ref(name)}`.execute(db);
+        await dropSqliteTriggers(db);
         for (const statement of sqliteTriggersOf013) await statement.execute(db);
       }
       await sql`alter table cloud_usage drop column public_ports`.execute(db);

@@ -4,7 +4,7 @@
 // cloud_resources had indexes `where kind = ...` (migration 017).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { sql } from 'kysely';
+import { type Migrator, sql } from 'kysely';
 import { migrations } from '../../migrations/index.js';
 import { openAndMigrate } from '../../src/server.js';
 import { type Database, openDatabase } from '../../src/platform/db/index.js';
@@ -58,12 +58,21 @@ describe('the SQLite schema', () => {
   });
 });
 
+/** Runs `body` on a new in-memory database migrated up to `version` (included), then closes it. */
+async function atVersion(version: string, body: (db: Database, migrator: Migrator) => Promise<void>): Promise<void> {
+  const db = await openDatabase({ memory: true, dataDir: '' });
+  try {
+    const migrator = await createMigrator(db, migrations);
+    expect((await migrator.migrateTo(version)).error).toBeUndefined();
+    await body(db, migrator);
+  } finally {
+    await db.close();
+  }
+}
+
 describe('migration 017 on a database of the version before', () => {
   it('names the rows whose attributes are not JSON instead of failing on them unexplained, and changes nothing', async () => {
-    const old = await openDatabase({ memory: true, dataDir: '' });
-    try {
-      const migrator = await createMigrator(old, migrations);
-      expect((await migrator.migrateTo('016_cloud_resources_hot')).error).toBeUndefined();
+    await atVersion('016_cloud_resources_hot', async (old) => {
       await sql`insert into cloud_resources (id, kind, client_id, project_id, region_id, name, status, attrs, created_at, updated_at)
         values ('net-bad-attrs', 'network', 1, 1, 76, 'imported', 'active', '{not json', 1, 1)`.execute(old.kysely);
       await expect(migrateToLatest(old, migrations)).rejects.toThrow(/017_sqlite_whole_kind_indexes.*net-bad-attrs.*delete or fix them/);
@@ -73,18 +82,13 @@ describe('migration 017 on a database of the version before', () => {
       await migrateToLatest(old, migrations);
       const after = await sql<{ sql: string }>`select sql from sqlite_master where name = 'cloud_resources_hosts'`.execute(old.kysely);
       expect(after.rows[0].sql).not.toMatch(/where/i);
-    } finally {
-      await old.close();
-    }
+    });
   });
 });
 
 describe('migration 018 on a database of the version before', () => {
   it('counts the public addresses already there, and going down gives back the count index and triggers of 017', async () => {
-    const old = await openDatabase({ memory: true, dataDir: '' });
-    try {
-      const migrator = await createMigrator(old, migrations);
-      expect((await migrator.migrateTo('017_sqlite_whole_kind_indexes')).error).toBeUndefined();
+    await atVersion('017_sqlite_whole_kind_indexes', async (old, migrator) => {
       const port = (id: string, ready: number, parent: string | null) =>
         sql`insert into cloud_resources (id, kind, client_id, project_id, region_id, name, status, attrs, parent_id, ready, created_at, updated_at)
           values (${id}, 'port', 1, 1, 76, ${id}, 'ACTIVE', '{}', ${parent}, ${ready}, 1, 1)`.execute(old.kysely);
@@ -107,8 +111,6 @@ describe('migration 018 on a database of the version before', () => {
       expect(index.rows[0].sql).toMatch(/\(client_id, region_id, kind, parent_id\)/);
       await sql`delete from cloud_resources where id = 'private-ready'`.execute(old.kysely);
       expect((await sql<{ n: number }>`select n from cloud_usage where kind = 'port'`.execute(old.kysely)).rows).toEqual([{ n: 2 }]);
-    } finally {
-      await old.close();
-    }
+    });
   });
 });
