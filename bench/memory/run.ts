@@ -1,6 +1,6 @@
 // bench/memory: the built server's resident memory (RSS) after a number of mixed requests, and its growth
 // under a held mixed load, next to a bare node:http server's RSS measured the same way in the same run.
-//   npm run build && npx tsx bench/memory/run.ts [--requests 100000] [--idle-seconds 8] [--minutes 0] [--connections 16] [--memory] [--env NAME=VALUE]
+//   npm run build && npx tsx bench/memory/run.ts [--requests 100000] [--idle-seconds 13] [--minutes 0] [--connections 16] [--memory] [--env NAME=VALUE]
 //
 // Starts `dist/edgeplane.mjs serve` on a fresh data dir (--memory: in memory, where the data itself
 // counts in the RSS), makes a few objects, then sends the mix below until --requests have been answered,
@@ -25,8 +25,9 @@ const option = (name: string, fallback: number) => {
 };
 const total = option('requests', 100_000);
 const minutes = option('minutes', 0);
-// Seconds without a request after the requests, then the RSS again (what a burst leaves once it is over).
-const idleSeconds = option('idle-seconds', 8);
+// Seconds without a request after the requests, then the RSS again (what a burst leaves once it is over;
+// the server collects 5 and 10 s into its idleness, src/platform/idle-collection.ts).
+const idleSeconds = option('idle-seconds', 13);
 const connections = option('connections', 16);
 const inMemory = args.includes('--memory');
 // --env NAME=VALUE (repeatable): a setting of the server, e.g. EDGEPLANE_HEAP_GROWTH=0 to compare.
