@@ -129,8 +129,11 @@ describe("V8's collector", () => {
       console.log(JSON.stringify({ plain, compacted: compacted.space_size, used: compacted.space_used_size, youngBefore, youngAfter, kept: kept.length }));
     `;
     const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      execFile(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: root, timeout: 60_000 },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
       ),
     );
     const heap = JSON.parse(out) as { plain: number; compacted: number; used: number; youngBefore: number; youngAfter: number; kept: number };
