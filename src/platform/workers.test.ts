@@ -1,5 +1,6 @@
 // The worker pool's time limit: a call past it fails at once, its thread (stuck inside the call) is
-// replaced, and the calls queued behind it are answered by the new thread.
+// replaced, and the calls queued behind it are answered by the new thread. Threads without calls for the
+// pool's idle time are stopped, and the next call starts new ones.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { serveWorkerCalls, WorkerPool, WorkerTimeout } from './workers.js';
@@ -22,8 +23,8 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
-function pool(threads: number): WorkerPool {
-  const made = new WorkerPool(() => ({ source: SOURCE, eval: true, workerData: null }), threads);
+function pool(threads: number, idleMs?: number): WorkerPool {
+  const made = new WorkerPool(() => ({ source: SOURCE, eval: true, workerData: null }), threads, idleMs);
   pools.push(made);
   return made;
 }
@@ -114,5 +115,61 @@ describe('serveWorkerCalls', () => {
     } finally {
       port1.close();
     }
+  });
+});
+
+describe('WorkerPool idle threads', () => {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('stops its threads after the idle time without a call; the next call starts new ones', async () => {
+    const two = pool(2, 150);
+    const before = await Promise.all([two.call<{ threadId: number }>({ echo: 1 }), two.call<{ threadId: number }>({ echo: 2 })]);
+    const threads = new Set(before.map((answer) => answer.threadId));
+    expect(threads.size).toBe(2);
+    // Within the idle time: the same threads.
+    await pause(50);
+    expect(threads.has((await two.call<{ threadId: number }>({ echo: 3 })).threadId)).toBe(true);
+    await pause(400);
+    const after = await Promise.all([two.call<{ echo: number; threadId: number }>({ echo: 4 }), two.call<{ echo: number; threadId: number }>({ echo: 5 })]);
+    expect(after.map((answer) => answer.echo)).toEqual([4, 5]);
+    for (const answer of after) expect(threads.has(answer.threadId)).toBe(false);
+  });
+
+  it('does not stop a thread while a call is being answered, however long it takes', async () => {
+    const one = pool(1, 100);
+    const first = await one.call<{ threadId: number }>({ echo: 'first' });
+    await pause(50);
+    const slow = await one.call<{ echo: string; threadId: number }>({ echo: 'slow', wait: 400 });
+    expect(slow).toEqual({ echo: 'slow', threadId: first.threadId });
+  });
+
+  it('counts the idle time from the last answer, not from the first call', async () => {
+    const one = pool(1, 200);
+    const first = await one.call<{ threadId: number }>({ echo: 0 });
+    for (let i = 1; i <= 4; i += 1) {
+      await pause(100);
+      expect((await one.call<{ threadId: number }>({ echo: i })).threadId).toBe(first.threadId);
+    }
+  });
+});
+
+describe('WorkerPool held', () => {
+  it('keeps its threads while held, idle or not, and stops them the idle time after the release', async () => {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const one = pool(1, 100);
+    const release = one.hold();
+    const first = await one.call<{ threadId: number }>({ echo: 'open' });
+    await pause(300);
+    expect((await one.call<{ threadId: number }>({ echo: 'next' })).threadId).toBe(first.threadId);
+    release();
+    release(); // counted once: a second hold still keeps the threads
+    const again = one.hold();
+    await pause(300);
+    expect((await one.call<{ threadId: number }>({ echo: 'held again' })).threadId).toBe(first.threadId);
+    again();
+    await pause(50);
+    expect((await one.call<{ threadId: number }>({ echo: 'soon after' })).threadId).toBe(first.threadId);
+    await pause(300);
+    expect((await one.call<{ threadId: number }>({ echo: 'later' })).threadId).not.toBe(first.threadId);
   });
 });

@@ -1,6 +1,6 @@
 // Worker threads for work that must not hold up the event loop (long database reads). A pool starts its
-// threads on first use, sends each call to the least busy thread, and lets an idle pool not keep the
-// process alive. Products give the thread's code: an inline CommonJS source, or a module of their own
+// threads on first use, sends each call to the least busy thread, lets an idle pool not keep the process
+// alive, and stops its threads once they have had no call for a while (THREAD_IDLE_MS). Products give the thread's code: an inline CommonJS source, or a module of their own
 // (see moduleWorker).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,7 +35,17 @@ interface Reply {
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** Stopped because the pool was idle: a thread of a slot no longer in the pool is never replaced. */
+  retired?: boolean;
 }
+
+/**
+ * How long a pool's threads may go without a call before they are stopped; the next call starts them
+ * again. A thread that has worked keeps 15-20 MiB of resident memory for its V8 instance, and more for
+ * what it holds (the WAAP query threads' block caches, up to 64 MiB each), long after the burst that
+ * needed it: measured in bench/README.md. Starting one again costs its first call a few tens of ms.
+ */
+export const THREAD_IDLE_MS = 30_000;
 
 /** A call a thread did not answer in its time: the thread was stopped and replaced. */
 export class WorkerTimeout extends Error {
@@ -62,10 +72,14 @@ export class WorkerPool {
   private ids = 0;
   private closed = false;
   private spec: WorkerSpec | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Callers between `hold()` and its release: their calls need the threads they started on. */
+  private holders = 0;
 
   constructor(
     private readonly makeSpec: () => WorkerSpec,
     private readonly threads: number,
+    private readonly idleMs = THREAD_IDLE_MS,
   ) {}
 
   // Threads start with the first call, not with the server: starting them costs CPU time that start-up
@@ -89,7 +103,10 @@ export class WorkerPool {
       answered = true;
       const waiting = slot.pending.get(id);
       slot.pending.delete(id);
-      if (slot.pending.size === 0) worker.unref();
+      if (slot.pending.size === 0) {
+        worker.unref();
+        this.retireWhenIdle();
+      }
       if (!waiting) return;
       clearTimeout(waiting.timer);
       if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
@@ -100,7 +117,7 @@ export class WorkerPool {
     // thread that had worked is replaced: one that fails before its first answer (code that cannot load)
     // would fail again, in a loop.
     worker.on('error', (error) => {
-      if (slot.worker !== worker) return;
+      if (slot.worker !== worker || slot.retired) return;
       for (const waiting of slot.pending.values()) {
         clearTimeout(waiting.timer);
         waiting.reject(error);
@@ -108,6 +125,7 @@ export class WorkerPool {
       slot.pending.clear();
       worker.unref();
       if (answered && !this.closed) this.spawn(slot);
+      this.retireWhenIdle();
     });
     // An idle thread must not keep the process alive; a busy one must, or a script awaiting its
     // answer would see the process exit under it.
@@ -131,6 +149,27 @@ export class WorkerPool {
         call.reject(new WorkerTimeout(`a call queued behind one that took over ${timeoutMs} ms had moved its data to the replaced thread`));
       } else this.post(slot, queuedId, call);
     }
+    this.retireWhenIdle();
+  }
+
+  private busy(): boolean {
+    return this.holders > 0 || this.slots.some((slot) => slot.pending.size > 0);
+  }
+
+  /** From now, stops the threads after idleMs unless a call comes first (checked again then). */
+  private retireWhenIdle(): void {
+    if (this.busy()) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private retire(): void {
+    if (this.closed || this.busy()) return;
+    for (const slot of this.slots.splice(0)) {
+      slot.retired = true;
+      void slot.worker.terminate();
+    }
   }
 
   private post(slot: Slot, id: number, call: Pending): void {
@@ -141,6 +180,7 @@ export class WorkerPool {
 
   call<R>(message: Record<string, unknown>, options: CallOptions = {}): Promise<R> {
     if (this.closed) return Promise.reject(new Error('the worker pool is closed'));
+    clearTimeout(this.idleTimer);
     if (this.slots.length === 0) this.start();
     // The least busy thread; ties go round-robin.
     let chosen = this.slots[this.next++ % this.slots.length];
@@ -158,9 +198,27 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Keeps the threads, idle or not, until the returned function is called: for a sequence of calls that
+   * relies on what the first left in its thread (a body opened, then read piece by piece), where the
+   * caller may take longer than the idle time between two calls.
+   */
+  hold(): () => void {
+    this.holders += 1;
+    clearTimeout(this.idleTimer);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holders -= 1;
+      this.retireWhenIdle();
+    };
+  }
+
   /** Stops the threads; calls not answered yet fail (a stopped thread never answers them). */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     for (const slot of this.slots) {
       for (const call of slot.pending.values()) {
         clearTimeout(call.timer);

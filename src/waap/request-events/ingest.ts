@@ -112,6 +112,8 @@ export class EventIngestor {
       piece.catch(() => {});
       return piece;
     };
+    // The body stays open in the thread until 'close': its threads must outlive a slow batch's store.
+    const release = pool.hold();
     const asked = [ask({ op: 'open', key, body: copy, window, limits: THREAD_PIECE }, [copy.buffer])];
     try {
       for (let ended = false; !ended;) {
@@ -122,7 +124,10 @@ export class EventIngestor {
         yield { ...parsed, rows: fromColumns(columns) as UnplacedRow[] };
       }
     } finally {
-      void pool.call({ op: 'close', key }).catch(() => {});
+      void pool
+        .call({ op: 'close', key })
+        .catch(() => {})
+        .finally(release);
     }
   }
 
