@@ -67,6 +67,29 @@ describe('projects', () => {
     expect(withDeleted.json().results.map((p: { name: string }) => p.name)).toContain('staging-2');
   });
 
+  it('lists by name, with or without deleted ones, in each order, a page at a time (filters of one shape with other values too)', async () => {
+    const names = ['list-b', 'list-a', 'list-c'];
+    const ids: number[] = [];
+    for (const name of names) ids.push((await req('POST', '/cloud/v1/projects', { name })).json().id);
+    await finished(await req('DELETE', `/cloud/v1/projects/${ids[2]}`));
+    const list = async (query: Record<string, string>) => {
+      const res = await t.request('GET', '/cloud/v1/projects', { headers: me.headers, query });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { count: number; results: { name: string }[] };
+      return { count: body.count, names: body.results.map((p) => p.name).filter((name) => name.startsWith('list-')) };
+    };
+    for (const name of names.slice(0, 2)) expect(await list({ name })).toEqual({ count: 1, names: [name] });
+    expect(await list({ name: 'list-c' })).toEqual({ count: 0, names: [] });
+    expect(await list({ name: 'list-c', include_deleted: 'true' })).toEqual({ count: 1, names: ['list-c'] });
+    expect((await list({ order_by: 'name.asc', limit: '1000' })).names).toEqual(['list-a', 'list-b']);
+    expect((await list({ order_by: 'name.desc', include_deleted: 'true', limit: '1000' })).names).toEqual(['list-c', 'list-b', 'list-a']);
+    expect((await list({ order_by: 'created_at.desc', include_deleted: 'true', limit: '1000' })).names).toEqual(['list-c', 'list-a', 'list-b']);
+    const all = await list({ include_deleted: 'true', limit: '1000' });
+    const second = await t.request('GET', '/cloud/v1/projects', { headers: me.headers, query: { include_deleted: 'true', limit: '1', offset: '1' } });
+    expect(second.json().count).toBe(all.count);
+    expect(second.json().results).toHaveLength(1);
+  });
+
   it('fails a create task whose project was deleted before it finished', async () => {
     const id = (await req('POST', '/cloud/v1/projects', { name: 'short-lived' })).json().id;
     await t.request('PUT', '/_edgeplane/tasks/mode', { headers: t.operator, body: { mode: 'manual', task_type: 'create_network' } });

@@ -1,6 +1,6 @@
 // SQL for projects. Scoped by client on every read.
 import { type Generated, type Kysely, sql } from 'kysely';
-import { QueryTemplate } from '../../platform/db/templates.js';
+import { QueryTemplate, templateOf } from '../../platform/db/templates.js';
 
 export interface ProjectRow {
   id: number;
@@ -28,6 +28,27 @@ export interface ProjectFilter {
 const PROJECT_BY_ID = new QueryTemplate(['clientId', 'id'], (db, v) =>
   db.selectFrom('cloud_projects').selectAll().where('client_id', '=', v.clientId).where('id', '=', v.id),
 );
+
+/**
+ * A filter's shape: whether deleted projects count and whether a name is asked for. Filters of one shape
+ * make the same SQL, so a list's count and page are compiled once per shape (templateOf), as task lists.
+ */
+function shapeOf(clientId: number, filter: ProjectFilter) {
+  const includeDeleted = Boolean(filter.includeDeleted);
+  const named = Boolean(filter.name);
+  return {
+    key: `${includeDeleted}\u0000${named}`,
+    names: named ? ['clientId', 'name'] : ['clientId'],
+    values: { clientId, name: filter.name },
+    /** The projects that pass the filter, with a template's placeholders for the values. */
+    filtered(db: Kysely<Tables>, v: Readonly<Record<string, string>>) {
+      let q = db.selectFrom('cloud_projects').where('client_id', '=', v.clientId as unknown as number);
+      if (!includeDeleted) q = q.where('deleted_at', 'is', null);
+      if (named) q = q.where('name', '=', v.name);
+      return q;
+    },
+  };
+}
 
 export class ProjectStore {
   private readonly db: Kysely<Tables>;
@@ -62,25 +83,28 @@ export class ProjectStore {
       .executeTakeFirst() as Promise<ProjectRow | undefined>;
   }
 
-  private filtered(clientId: number, filter: ProjectFilter) {
-    let q = this.db.selectFrom('cloud_projects').where('client_id', '=', clientId);
-    if (!filter.includeDeleted) q = q.where('deleted_at', 'is', null);
-    if (filter.name) q = q.where('name', '=', filter.name);
-    return q;
-  }
-
   async count(clientId: number, filter: ProjectFilter): Promise<number> {
-    const row = await this.filtered(clientId, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    const shape = shapeOf(clientId, filter);
+    const template = templateOf(`cloud_projects.count\u0000${shape.key}`, shape.names, (db, v) =>
+      shape.filtered(db as Kysely<Tables>, v).select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+    const { rows } = await template.execute<{ n: number | string }>(this.db, shape.values);
+    return Number(rows[0].n);
   }
 
   async list(clientId: number, filter: ProjectFilter, page: { limit: number; offset: number }): Promise<ProjectRow[]> {
     const [field, dir] = (filter.orderBy ?? 'created_at.asc').split('.') as ['created_at' | 'name', 'asc' | 'desc'];
-    return this.filtered(clientId, filter).selectAll().orderBy(field, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute() as Promise<
-      ProjectRow[]
-    >;
+    const shape = shapeOf(clientId, filter);
+    const template = templateOf(`cloud_projects.list\u0000${shape.key}\u0000${field}\u0000${dir}`, [...shape.names, 'limit', 'offset'], (db, v) =>
+      shape
+        .filtered(db as Kysely<Tables>, v)
+        .selectAll()
+        .orderBy(field, dir)
+        .orderBy('id', dir)
+        .limit(v.limit as unknown as number)
+        .offset(v.offset as unknown as number),
+    );
+    return (await template.execute<ProjectRow>(this.db, { ...shape.values, ...page })).rows;
   }
 
   async update(clientId: number, id: number, values: Partial<ProjectRow>): Promise<void> {
