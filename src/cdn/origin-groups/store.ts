@@ -1,5 +1,6 @@
 // SQL for origin groups, always by client. Sources and credentials are JSON text. No rules here.
 import type { Generated, Kysely } from 'kysely';
+import { countRows, selectRows } from '../../platform/db/templates.js';
 
 export interface OriginGroupRow {
   id: number;
@@ -35,21 +36,16 @@ export class OriginGroupStore {
 
   /** Every group of the client, oldest first (a client has at most its quota of them). */
   async all(clientId: number): Promise<OriginGroupRow[]> {
-    const rows = await this.db.selectFrom('cdn_origin_groups').selectAll().where('client_id', '=', clientId).orderBy('id').execute();
+    const rows = await selectRows<OriginGroupRow>(this.db, 'cdn_origin_groups', { client_id: clientId }, 'id');
     return rows.map(normalise);
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('cdn_origin_groups')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('client_id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db, 'cdn_origin_groups', { client_id: clientId });
   }
 
   async find(clientId: number, id: number): Promise<OriginGroupRow | undefined> {
-    const row = await this.db.selectFrom('cdn_origin_groups').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
+    const [row] = await selectRows<OriginGroupRow>(this.db, 'cdn_origin_groups', { client_id: clientId, id });
     return row && normalise(row);
   }
 

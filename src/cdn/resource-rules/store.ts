@@ -1,5 +1,6 @@
 // SQL for the rules of CDN resources, always by client and resource. No rules (of the business) here.
 import type { Generated, Kysely } from 'kysely';
+import { countRows, selectRows } from '../../platform/db/templates.js';
 
 export interface RuleRow {
   id: number;
@@ -44,30 +45,18 @@ export class RuleStore {
 
   /** Every rule of a resource, oldest first (at most the quota per resource). */
   async ofResource(clientId: number, resourceId: number): Promise<RuleRow[]> {
-    const rows = await this.db
-      .selectFrom('cdn_resource_rules')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('resource_id', '=', resourceId)
-      .orderBy('id')
-      .execute();
+    const rows = await selectRows<RuleRow>(this.db, 'cdn_resource_rules', { client_id: clientId, resource_id: resourceId }, 'id');
     return rows.map(normalise);
   }
 
   /** Every rule of the client, for presenting many resources at once. */
   async ofClient(clientId: number): Promise<RuleRow[]> {
-    const rows = await this.db.selectFrom('cdn_resource_rules').selectAll().where('client_id', '=', clientId).orderBy('id').execute();
+    const rows = await selectRows<RuleRow>(this.db, 'cdn_resource_rules', { client_id: clientId }, 'id');
     return rows.map(normalise);
   }
 
   async count(clientId: number, resourceId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('cdn_resource_rules')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('client_id', '=', clientId)
-      .where('resource_id', '=', resourceId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db, 'cdn_resource_rules', { client_id: clientId, resource_id: resourceId });
   }
 
   async countUsingGroup(clientId: number, groupId: number): Promise<number> {
@@ -81,13 +70,7 @@ export class RuleStore {
   }
 
   async find(clientId: number, resourceId: number, id: number): Promise<RuleRow | undefined> {
-    const row = await this.db
-      .selectFrom('cdn_resource_rules')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('resource_id', '=', resourceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await selectRows<RuleRow>(this.db, 'cdn_resource_rules', { client_id: clientId, resource_id: resourceId, id });
     return row && normalise(row);
   }
 

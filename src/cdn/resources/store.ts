@@ -2,6 +2,7 @@
 // together in one transaction; the unique index on cdn_hostnames.hostname makes a host name belong to
 // one resource across all clients. No rules here.
 import type { Generated, Kysely, Transaction } from 'kysely';
+import { countRows, selectRows } from '../../platform/db/templates.js';
 
 export interface ResourceRow {
   id: number;
@@ -77,21 +78,16 @@ export class ResourceStore {
 
   /** Every resource of the client, oldest first (a client has at most its quota of them). */
   async all(clientId: number): Promise<ResourceRow[]> {
-    const rows = await this.db.selectFrom('cdn_resources').selectAll().where('client_id', '=', clientId).orderBy('id').execute();
+    const rows = await selectRows<ResourceRow>(this.db, 'cdn_resources', { client_id: clientId }, 'id');
     return rows.map(normalise);
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('cdn_resources')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('client_id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db, 'cdn_resources', { client_id: clientId });
   }
 
   async find(clientId: number, id: number): Promise<ResourceRow | undefined> {
-    const row = await this.db.selectFrom('cdn_resources').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
+    const [row] = await selectRows<ResourceRow>(this.db, 'cdn_resources', { client_id: clientId, id });
     return row && normalise(row);
   }
 

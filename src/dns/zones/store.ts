@@ -1,5 +1,6 @@
 // SQL for zones, always scoped by client. No rules here: the service decides.
 import type { Kysely } from 'kysely';
+import { countRows, listed, selectRows, templateOf } from '../../platform/db/templates.js';
 import { type DnsDb, isUniqueViolation, numbers, touchZone, ZONE_NUMBERS, type ZoneRow } from '../common/tables.js';
 
 export type ZoneFields = Omit<ZoneRow, 'id' | 'client_id' | 'created_at' | 'updated_at' | 'dnssec_enabled' | 'dnssec_status' | 'dnssec_status_modified_at'>;
@@ -19,40 +20,43 @@ export class ZoneStore {
   }
 
   async find(clientId: number, name: string): Promise<ZoneRow | undefined> {
-    const row = await this.db.selectFrom('dns_zones').selectAll().where('client_id', '=', clientId).where('name', '=', name).executeTakeFirst();
+    const [row] = await selectRows<ZoneRow>(this.db, 'dns_zones', { client_id: clientId, name });
     return row && numbers(row, ZONE_NUMBERS);
   }
 
   /** Every zone of a client (a client has at most its quota of them). */
   async all(clientId: number): Promise<ZoneRow[]> {
-    const rows = await this.db.selectFrom('dns_zones').selectAll().where('client_id', '=', clientId).orderBy('name').execute();
+    const rows = await selectRows<ZoneRow>(this.db, 'dns_zones', { client_id: clientId }, 'name');
     return rows.map((row) => numbers(row, ZONE_NUMBERS));
   }
 
   async count(clientId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('dns_zones')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('client_id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db, 'dns_zones', { client_id: clientId });
   }
 
   /** RRset counts per zone of a client. */
   async counts(clientId: number, zoneIds?: number[]): Promise<Map<number, ZoneCounts>> {
     if (zoneIds?.length === 0) return new Map();
-    let query = this.db
-      .selectFrom('dns_rrsets')
-      .select((eb) => [
-        'zone_id',
-        eb.fn.countAll<number>().as('total'),
-        eb.fn.sum<number>('dynamic').as('dynamic'),
-        eb.fn.sum<number>('health_check').as('healthcheck'),
-      ])
-      .where('client_id', '=', clientId)
-      .groupBy('zone_id');
-    if (zoneIds) query = query.where('zone_id', 'in', zoneIds);
-    const rows = await query.execute();
+    // One template per length of the zone list (none: all of the client's zones).
+    const zones = listed('zone', zoneIds ?? []);
+    const template = templateOf(`dns_rrsets.counts\u0000${zoneIds ? zones.names.length : 'all'}`, ['clientId', ...zones.names], (db, v) => {
+      let query = (db as DnsDb)
+        .selectFrom('dns_rrsets')
+        .select((eb) => [
+          'zone_id',
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.sum<number>('dynamic').as('dynamic'),
+          eb.fn.sum<number>('health_check').as('healthcheck'),
+        ])
+        .where('client_id', '=', v.clientId as unknown as number)
+        .groupBy('zone_id');
+      if (zoneIds) query = query.where('zone_id', 'in', zones.names.map((name) => v[name]) as unknown as number[]);
+      return query;
+    });
+    const { rows } = await template.execute<{ zone_id: number; total: number; dynamic: number | null; healthcheck: number | null }>(this.db, {
+      clientId,
+      ...zones.values,
+    });
     return new Map(rows.map((r) => [Number(r.zone_id), { total: Number(r.total), dynamic: Number(r.dynamic ?? 0), healthcheck: Number(r.healthcheck ?? 0) }]));
   }
 

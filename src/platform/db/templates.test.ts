@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
-import { insertRow, listed, QueryTemplate, templateOf, updateRow } from './templates.js';
+import { countRows, insertRow, listed, QueryTemplate, selectRows, templateOf, updateRow } from './templates.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -82,5 +82,26 @@ describe(`query templates (${engineName})`, () => {
   it('refuse a template whose values do not all become parameters', () => {
     const literal = new QueryTemplate(['name'], (db) => db.selectFrom('template_probe').select('id').where('name', '=', sql.lit('fixed')));
     expect(() => literal.compiled(t.db.kysely, { name: 'x' })).toThrow(/name did not become parameters/);
+  });
+
+  it('select and count rows by equal columns, in the order asked, for each set of columns and values', async () => {
+    await sql`delete from template_probe`.execute(t.db.kysely);
+    for (const [id, name, size] of [
+      [11, 'b', 1],
+      [12, 'a', 1],
+      [13, 'a', 2],
+      [14, 'c', 2],
+    ] as const)
+      await insertRow(t.db.kysely, 'template_probe', { id, name, size });
+    const ids = (found: { id: number }[]) => found.map((r) => Number(r.id));
+    expect(ids(await selectRows(t.db.kysely, 'template_probe', { size: 1 }, 'id'))).toEqual([11, 12]);
+    expect(ids(await selectRows(t.db.kysely, 'template_probe', { size: 2 }, 'name'))).toEqual([13, 14]);
+    expect(ids(await selectRows(t.db.kysely, 'template_probe', { size: 1 }, 'name'))).toEqual([12, 11]);
+    expect(ids(await selectRows(t.db.kysely, 'template_probe', { name: 'a', size: 2 }))).toEqual([13]);
+    expect(ids(await selectRows(t.db.kysely, 'template_probe', { name: 'a', size: 3 }))).toEqual([]);
+    expect(await countRows(t.db.kysely, 'template_probe', { size: 2 })).toBe(2);
+    expect(await countRows(t.db.kysely, 'template_probe', { name: 'a' })).toBe(2);
+    expect(await countRows(t.db.kysely, 'template_probe', { name: 'a', size: 1 })).toBe(1);
+    expect(await countRows(t.db.kysely, 'template_probe', { name: 'z' })).toBe(0);
   });
 });

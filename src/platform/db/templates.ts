@@ -132,3 +132,29 @@ export function updateRow(db: Kysely<any>, table: string, keyColumn: string, key
   );
   return template.execute(db, { ...values, [whereName]: key });
 }
+
+/**
+ * `select * from table where column = value and ... [order by orderBy]`, compiled once per table, columns
+ * and order: the reads by client and id that most requests make, without Kysely building them each time.
+ */
+export async function selectRows<R>(db: Kysely<any>, table: string, equal: Record<string, unknown>, orderBy?: string): Promise<R[]> {
+  const columns = Object.keys(equal);
+  const template = templateOf(`select\u0000${table}\u0000${columns.join(',')}\u0000${orderBy ?? ''}`, columns, (kysely, marks) => {
+    let query = kysely.selectFrom(table).selectAll();
+    for (const column of columns) query = query.where(column, '=', marks[column]);
+    return orderBy ? query.orderBy(orderBy) : query;
+  });
+  return (await template.execute<R>(db, equal)).rows;
+}
+
+/** `select count(*) from table where column = value and ...`, compiled once per table and columns. */
+export async function countRows(db: Kysely<any>, table: string, equal: Record<string, unknown>): Promise<number> {
+  const columns = Object.keys(equal);
+  const template = templateOf(`count\u0000${table}\u0000${columns.join(',')}`, columns, (kysely, marks) => {
+    let query = kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+    for (const column of columns) query = query.where(column, '=', marks[column]);
+    return query;
+  });
+  const { rows } = await template.execute<{ n: number | string }>(db, equal);
+  return Number(rows[0].n);
+}
