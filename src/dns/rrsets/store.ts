@@ -1,6 +1,7 @@
 // SQL for RRsets and their resource records. Every change runs in one transaction with the zone's serial
 // bump, so a reader (the API or the DNS listener) sees the whole change or none of it.
 import type { Kysely, Transaction } from 'kysely';
+import { countRows } from '../../platform/db/templates.js';
 import {
   type DnsDb,
   type DnsTables,
@@ -40,12 +41,7 @@ export class RRsetStore {
   }
 
   async count(zoneId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('dns_rrsets')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('zone_id', '=', zoneId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db, 'dns_rrsets', { zone_id: zoneId });
   }
 
   async page(zoneId: number, order: RRsetOrder, offset: number, limit: number | undefined): Promise<StoredRRset[]> {

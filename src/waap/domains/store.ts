@@ -1,5 +1,6 @@
 // SQL for WAAP domains. Every read is scoped by client.
 import { sql, type Kysely } from 'kysely';
+import { selectRows } from '../../platform/db/templates.js';
 
 export interface DomainRow {
   id: number;
@@ -28,20 +29,16 @@ export class DomainStore {
   }
 
   async find(clientId: number, id: number): Promise<DomainRow | undefined> {
-    return this.db.selectFrom('waap_domains').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst() as Promise<
-      DomainRow | undefined
-    >;
+    return (await selectRows<DomainRow>(this.db, 'waap_domains', { client_id: clientId, id }))[0];
   }
 
   /** Looks a domain up by id alone: ingestion learns the owning client from the domain. */
   async findAnyClient(id: number): Promise<DomainRow | undefined> {
-    return this.db.selectFrom('waap_domains').selectAll().where('id', '=', id).executeTakeFirst() as Promise<DomainRow | undefined>;
+    return (await selectRows<DomainRow>(this.db, 'waap_domains', { id }))[0];
   }
 
   async findByName(clientId: number, name: string): Promise<DomainRow | undefined> {
-    return this.db.selectFrom('waap_domains').selectAll().where('client_id', '=', clientId).where('name', '=', name).executeTakeFirst() as Promise<
-      DomainRow | undefined
-    >;
+    return (await selectRows<DomainRow>(this.db, 'waap_domains', { client_id: clientId, name }))[0];
   }
 
   async list(
