@@ -1,6 +1,7 @@
 // SQL for rule templates. A client sees its own templates and the system ones (is_default = 1);
 // it can change only its own. No rules here: the service decides.
 import type { Generated, Kysely } from 'kysely';
+import { QueryTemplate } from '../../platform/db/templates.js';
 import type { ListRequest } from '../http.js';
 
 export interface RuleTemplateRow {
@@ -32,6 +33,26 @@ function normalise(row: RuleTemplateRow): RuleTemplateRow {
   return { ...row, id: Number(row.id), client_id: Number(row.client_id), weight: Number(row.weight), rule_type: Number(row.rule_type) };
 }
 
+/** The templates a client sees: its own and the system ones, not deleted. */
+const visible = (db: Kysely<any>, clientId: string) =>
+  db
+    .selectFrom('cdn_rule_templates')
+    .where('deleted', '=', 0)
+    .where((eb) => eb.or([eb('client_id', '=', clientId), eb('is_default', '=', 1)]));
+
+// The reads of every template request and of rule matching: compiled once (see QueryTemplate), not built
+// by Kysely on each request.
+const VISIBLE_COUNT = new QueryTemplate(['clientId'], (db, v) => visible(db, v.clientId).select((eb) => eb.fn.countAll<number>().as('n')));
+const VISIBLE_PAGE = new QueryTemplate(['clientId', 'limit', 'offset'], (db, v) =>
+  visible(db, v.clientId)
+    .selectAll()
+    .orderBy('id')
+    .limit(v.limit as unknown as number)
+    .offset(v.offset as unknown as number),
+);
+const VISIBLE_RULES = new QueryTemplate(['clientId'], (db, v) => visible(db, v.clientId).select(['id', 'rule', 'rule_type', 'weight']));
+const VISIBLE_BY_ID = new QueryTemplate(['clientId', 'id'], (db, v) => visible(db, v.clientId).selectAll().where('id', '=', v.id));
+
 export class RuleTemplateStore {
   private readonly db: Kysely<Tables>;
 
@@ -39,18 +60,9 @@ export class RuleTemplateStore {
     this.db = db as Kysely<Tables>;
   }
 
-  private visible(clientId: number) {
-    return this.db
-      .selectFrom('cdn_rule_templates')
-      .where('deleted', '=', 0)
-      .where((eb) => eb.or([eb('client_id', '=', clientId), eb('is_default', '=', 1)]));
-  }
-
   async count(clientId: number): Promise<number> {
-    const row = await this.visible(clientId)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    const { rows } = await VISIBLE_COUNT.execute<{ n: number | string }>(this.db, { clientId });
+    return Number(rows[0].n);
   }
 
   /** The client's custom templates (system ones are not counted against its quota). */
@@ -67,23 +79,18 @@ export class RuleTemplateStore {
 
   async list(clientId: number, page: ListRequest): Promise<RuleTemplateRow[]> {
     // Without a limit, every template after the offset (SQL needs a LIMIT with OFFSET; the quota bounds them).
-    const rows = await this.visible(clientId)
-      .selectAll()
-      .orderBy('id')
-      .limit(page.limit ?? Number.MAX_SAFE_INTEGER)
-      .offset(page.offset)
-      .execute();
+    const { rows } = await VISIBLE_PAGE.execute<RuleTemplateRow>(this.db, { clientId, limit: page.limit ?? Number.MAX_SAFE_INTEGER, offset: page.offset });
     return rows.map(normalise);
   }
 
   /** What rule matching needs of every template the client sees. */
   async rules(clientId: number): Promise<{ id: number; rule: string; ruleType: number; weight: number }[]> {
-    const rows = await this.visible(clientId).select(['id', 'rule', 'rule_type', 'weight']).execute();
+    const { rows } = await VISIBLE_RULES.execute<{ id: number; rule: string; rule_type: number; weight: number }>(this.db, { clientId });
     return rows.map((r) => ({ id: Number(r.id), rule: r.rule, ruleType: Number(r.rule_type), weight: Number(r.weight) }));
   }
 
   async find(clientId: number, id: number): Promise<RuleTemplateRow | undefined> {
-    const row = await this.visible(clientId).selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = (await VISIBLE_BY_ID.execute<RuleTemplateRow>(this.db, { clientId, id })).rows;
     return row && normalise(row);
   }
 
