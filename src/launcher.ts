@@ -38,7 +38,7 @@ try {
 }
 const growthFlag = heapGrowthFlag(growth);
 if (growthFlag) v8.setFlagsFromString(growthFlag);
-// V8's gc function, for one full collection once the server is idle after a burst (idle-collection.ts).
+// V8's gc function, for the collections once the server is idle after a burst (idle-collection.ts).
 v8.setFlagsFromString('--expose-gc');
 
 // The same wrapper Node gives a CommonJS file, on the first line so line numbers stay those of the bundle.

@@ -6,16 +6,10 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emitRequest as request } from '../../tests/support/server-events.js';
 import { collectWhenIdle, exposedCollector } from './idle-collection.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** A request arriving at `server`; its response closes when `close` is called. */
-function request(server: EventEmitter) {
-  const response = new EventEmitter();
-  server.emit('request', {}, response);
-  return { close: () => response.emit('close') };
-}
 
 describe('collection when idle', () => {
   beforeEach(() => {
@@ -27,11 +21,17 @@ describe('collection when idle', () => {
 
   const collector = () => ({ young: vi.fn(), full: vi.fn() });
 
-  it('empties the young generation once a burst is followed by idleMs without requests, collects it all at twice that, then waits for the next burst', () => {
+  /** Watching a server (idle time 1 s, bursts of 3), which has just answered a burst. */
+  function afterBurst() {
     const server = new EventEmitter();
     const collect = collector();
     const idle = collectWhenIdle(server, collect, 1_000, 3);
     for (let i = 0; i < 3; i += 1) request(server).close();
+    return { server, collect, idle };
+  }
+
+  it('empties the young generation once a burst is followed by idleMs without requests, collects it all at twice that, then waits for the next burst', () => {
+    const { server, collect, idle } = afterBurst();
     vi.advanceTimersByTime(800);
     expect(collect.young).not.toHaveBeenCalled();
     vi.advanceTimersByTime(400);
@@ -61,10 +61,7 @@ describe('collection when idle', () => {
   });
 
   it('starts the wait again when a request comes between the young collection and the full one', () => {
-    const server = new EventEmitter();
-    const collect = collector();
-    const idle = collectWhenIdle(server, collect, 1_000, 3);
-    for (let i = 0; i < 3; i += 1) request(server).close();
+    const { server, collect, idle } = afterBurst();
     vi.advanceTimersByTime(1_200);
     expect(collect.young).toHaveBeenCalledTimes(1);
     request(server).close();

@@ -1,6 +1,7 @@
 // The warm-up runs its steps only while the server is quiet, one at a time, and lets go of the server.
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emitRequest as request } from '../../tests/support/server-events.js';
 import { warmUpWhenQuiet, type WarmUpStep } from './warm-up.js';
 
 const QUIET = 10;
@@ -9,13 +10,6 @@ function recorder(names: string[]) {
   const ran: string[] = [];
   const steps: WarmUpStep[] = names.map((name) => ({ name, run: () => void ran.push(name) }));
   return { ran, steps };
-}
-
-/** A request arriving at `server`; its response closes when `close` is called. */
-function request(server: EventEmitter) {
-  const response = new EventEmitter();
-  server.emit('request', {}, response);
-  return { close: () => response.emit('close') };
 }
 
 describe('warmUpWhenQuiet', () => {

@@ -1,7 +1,7 @@
 // The worker pool's time limit: a call past it fails at once, its thread (stuck inside the call) is
 // replaced, and the calls queued behind it are answered by the new thread. Threads without calls for the
 // pool's idle time are stopped, and the next call starts new ones.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { serveWorkerCalls, WorkerPool, WorkerTimeout } from './workers.js';
 
@@ -118,58 +118,63 @@ describe('serveWorkerCalls', () => {
   });
 });
 
+// The idle timer is faked (the threads and their answers are real): the pool's idle time passes only when
+// a test moves the clock.
 describe('WorkerPool idle threads', () => {
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const threadOf = async (from: WorkerPool) => (await from.call<{ threadId: number }>({ echo: 'which' })).threadId;
 
   it('stops its threads after the idle time without a call; the next call starts new ones', async () => {
-    const two = pool(2, 150);
+    const two = pool(2, 1_000);
     const before = await Promise.all([two.call<{ threadId: number }>({ echo: 1 }), two.call<{ threadId: number }>({ echo: 2 })]);
     const threads = new Set(before.map((answer) => answer.threadId));
     expect(threads.size).toBe(2);
-    // Within the idle time: the same threads.
-    await pause(50);
-    expect(threads.has((await two.call<{ threadId: number }>({ echo: 3 })).threadId)).toBe(true);
-    await pause(400);
+    vi.advanceTimersByTime(999);
+    expect(threads.has(await threadOf(two))).toBe(true);
+    vi.advanceTimersByTime(1_000);
     const after = await Promise.all([two.call<{ echo: number; threadId: number }>({ echo: 4 }), two.call<{ echo: number; threadId: number }>({ echo: 5 })]);
     expect(after.map((answer) => answer.echo)).toEqual([4, 5]);
     for (const answer of after) expect(threads.has(answer.threadId)).toBe(false);
   });
 
   it('does not stop a thread while a call is being answered, however long it takes', async () => {
-    const one = pool(1, 100);
-    const first = await one.call<{ threadId: number }>({ echo: 'first' });
-    await pause(50);
-    const slow = await one.call<{ echo: string; threadId: number }>({ echo: 'slow', wait: 400 });
-    expect(slow).toEqual({ echo: 'slow', threadId: first.threadId });
+    const one = pool(1, 1_000);
+    const first = await threadOf(one);
+    const slow = one.call<{ echo: string; threadId: number }>({ echo: 'slow', wait: 200 });
+    vi.advanceTimersByTime(5_000);
+    expect(await slow).toEqual({ echo: 'slow', threadId: first });
   });
 
   it('counts the idle time from the last answer, not from the first call', async () => {
-    const one = pool(1, 200);
-    const first = await one.call<{ threadId: number }>({ echo: 0 });
+    const one = pool(1, 1_000);
+    const first = await threadOf(one);
     for (let i = 1; i <= 4; i += 1) {
-      await pause(100);
-      expect((await one.call<{ threadId: number }>({ echo: i })).threadId).toBe(first.threadId);
+      vi.advanceTimersByTime(600);
+      expect(await threadOf(one)).toBe(first);
     }
   });
-});
 
-describe('WorkerPool held', () => {
   it('keeps its threads while held, idle or not, and stops them the idle time after the release', async () => {
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const one = pool(1, 100);
+    const one = pool(1, 1_000);
     const release = one.hold();
-    const first = await one.call<{ threadId: number }>({ echo: 'open' });
-    await pause(300);
-    expect((await one.call<{ threadId: number }>({ echo: 'next' })).threadId).toBe(first.threadId);
+    const first = await threadOf(one);
+    vi.advanceTimersByTime(3_000);
+    expect(await threadOf(one)).toBe(first);
     release();
     release(); // counted once: a second hold still keeps the threads
     const again = one.hold();
-    await pause(300);
-    expect((await one.call<{ threadId: number }>({ echo: 'held again' })).threadId).toBe(first.threadId);
+    vi.advanceTimersByTime(3_000);
+    expect(await threadOf(one)).toBe(first);
     again();
-    await pause(50);
-    expect((await one.call<{ threadId: number }>({ echo: 'soon after' })).threadId).toBe(first.threadId);
-    await pause(300);
-    expect((await one.call<{ threadId: number }>({ echo: 'later' })).threadId).not.toBe(first.threadId);
+    vi.advanceTimersByTime(500);
+    expect(await threadOf(one)).toBe(first);
+    vi.advanceTimersByTime(1_000);
+    expect(await threadOf(one)).not.toBe(first);
   });
 });

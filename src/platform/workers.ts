@@ -1,7 +1,7 @@
 // Worker threads for work that must not hold up the event loop (long database reads). A pool starts its
 // threads on first use, sends each call to the least busy thread, lets an idle pool not keep the process
-// alive, and stops its threads once they have had no call for a while (THREAD_IDLE_MS). Products give the thread's code: an inline CommonJS source, or a module of their own
-// (see moduleWorker).
+// alive, and stops its threads once they have had no call for a while (THREAD_IDLE_MS). Products give
+// the thread's code: an inline CommonJS source, or a module of their own (see moduleWorker).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';

@@ -3,7 +3,7 @@
 // column and value) and compiling it was about a fifth of the CPU of a cloud create on SQLite
 // (bench/README.md), for the same few statements each time: a task row's insert, a resource's insert and
 // update, a project's read.
-import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely, type QueryResult, type SelectQueryBuilder } from 'kysely';
 
 /** Stands for a named value during the one compile of a template (no constant of a query starts with NUL). */
 const MARK = '\u0000edgeplane-template:';
@@ -140,8 +140,7 @@ export function updateRow(db: Kysely<any>, table: string, keyColumn: string, key
 export async function selectRows<R>(db: Kysely<any>, table: string, equal: Record<string, unknown>, orderBy?: string): Promise<R[]> {
   const columns = Object.keys(equal);
   const template = templateOf(`select\u0000${table}\u0000${columns.join(',')}\u0000${orderBy ?? ''}`, columns, (kysely, marks) => {
-    let query = kysely.selectFrom(table).selectAll();
-    for (const column of columns) query = query.where(column, '=', marks[column]);
+    const query = whereEqual(kysely.selectFrom(table).selectAll(), columns, marks);
     return orderBy ? query.orderBy(orderBy) : query;
   });
   return (await template.execute<R>(db, equal)).rows;
@@ -150,11 +149,20 @@ export async function selectRows<R>(db: Kysely<any>, table: string, equal: Recor
 /** `select count(*) from table where column = value and ...`, compiled once per table and columns. */
 export async function countRows(db: Kysely<any>, table: string, equal: Record<string, unknown>): Promise<number> {
   const columns = Object.keys(equal);
-  const template = templateOf(`count\u0000${table}\u0000${columns.join(',')}`, columns, (kysely, marks) => {
-    let query = kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
-    for (const column of columns) query = query.where(column, '=', marks[column]);
-    return query;
-  });
+  const template = templateOf(`count\u0000${table}\u0000${columns.join(',')}`, columns, (kysely, marks) =>
+    whereEqual(
+      kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n')),
+      columns,
+      marks,
+    ),
+  );
   const { rows } = await template.execute<{ n: number | string }>(db, equal);
   return Number(rows[0].n);
+}
+
+/** `query` with `column = placeholder` for each column (the placeholders of a template's one compile). */
+function whereEqual<Q extends SelectQueryBuilder<any, any, any>>(query: Q, columns: readonly string[], marks: Readonly<Record<string, string>>): Q {
+  let filtered = query;
+  for (const column of columns) filtered = filtered.where(column, '=', marks[column]) as Q;
+  return filtered;
 }
