@@ -1,6 +1,7 @@
 // The ingestor reads a body on the main thread or in its parsing thread, by size: both must keep and
 // refuse the same lines, report the same errors in the same order and store the same rows.
-import { afterAll, describe, expect, it } from 'vitest';
+import { setTimeout as realDelay } from 'node:timers/promises';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Clock } from '../../platform/clock.js';
 import { TrafficGenerator } from './generator.js';
 import { EventIngestor } from './ingest.js';
@@ -123,5 +124,47 @@ describe('EventIngestor: a body read in the parsing thread or on the main thread
     ingestors.push(ingestor);
     await ingestor.ingest(sent);
     expect(sent.equals(before)).toBe(true);
+  });
+});
+
+// The parsing thread keeps a body open between pieces; the pool stops threads that have had no call for its
+// idle time. A store slower than that idle time must not lose the body: the ingestion holds the pool.
+// The pool's idle timer is faked (the thread is real): time passes only when the test moves it.
+describe("EventIngestor: a store slower than the parsing thread's idle time", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps the thread, and the body it reads, until the last piece is stored', async () => {
+    const log = new MemoryLog();
+    let stores = 0;
+    const slow = {
+      insert: async (rows: readonly EventRow[]) => {
+        // While the first batch is stored, the thread answers every piece asked ahead and then has no call:
+        // an unheld pool would then set its idle timer (the only faked timer here). Up to 2 s of real time is
+        // given for that, then the idle time passes many times over.
+        if (stores++ === 0) {
+          for (let waited = 0; waited < 2_000 && vi.getTimerCount() === 0; waited += 10) await realDelay(10);
+          vi.advanceTimersByTime(10_000);
+        }
+        return log.insert(rows);
+      },
+    };
+    const ingestor = new EventIngestor(slow, lookup, clock, undefined, undefined, { threadFromBytes: 0, threadIdleMs: 500 });
+    try {
+      // Pieces of 1,000 rows, 22 asked ahead: the first batch (20,000 rows) is stored with pieces still to ask.
+      const text = body(60_000);
+      const report = await ingestor.ingest(Buffer.from(text));
+      expect(stores).toBeGreaterThan(1);
+      const inline = new MemoryLog();
+      const expected = await new EventIngestor(inline, lookup, clock, undefined, undefined, { threadFromBytes: Infinity }).ingest(Buffer.from(text));
+      expect(report).toEqual(expected);
+      expect(log.rows).toEqual(inline.rows);
+    } finally {
+      await ingestor.close();
+    }
   });
 });

@@ -34,6 +34,8 @@ export interface DomainLookup {
 export interface IngestorOptions {
   /** Bodies of this many bytes or more are parsed in the parsing thread; smaller ones on the main thread. */
   threadFromBytes?: number;
+  /** How long the parsing thread is kept without a call (the pool's idle time; THREAD_IDLE_MS by default). */
+  threadIdleMs?: number;
 }
 
 /**
@@ -101,7 +103,11 @@ export class EventIngestor {
    * the thread (the request keeps its own: the journal may show it), and the copy moved to it.
    */
   private async *piecesFromThread(body: Buffer, window: TimeWindow): AsyncGenerator<ParsedLines> {
-    const pool = (this.parser ??= new WorkerPool(() => moduleWorker(import.meta.url, './ingest-thread.ts', 'waap-ingest-worker.cjs', null), 1));
+    const pool = (this.parser ??= new WorkerPool(
+      () => moduleWorker(import.meta.url, './ingest-thread.ts', 'waap-ingest-worker.cjs', null),
+      1,
+      this.options.threadIdleMs,
+    ));
     const key = ++this.lastBodyKey;
     const copy = new Uint8Array(body.length);
     copy.set(body);
