@@ -4,6 +4,8 @@
 //   dist/server.cjs   the whole server in one file (the `edgeplane` command: serve, generate, control)
 //   dist/edgeplane.mjs  the command itself (bin, `npm start`): runs server.cjs from a V8 code cache
 //   dist/server.cjs.v8-cache  that cache, made here by starting the built server once
+//   dist/schema-code.pack  the routes' validators and serialisers, compiled (src/platform/schema-code.ts)
+//   dist/schema-code.pack.v8-cache  their V8 code cache, written in that same start (not packed by npm)
 //   dist/index.mjs    the library (`startEdgeplane` for in-process use), also one file
 //   dist/waap-query-worker.cjs  the WAAP request log's reader threads
 //   dist/waap-ingest-worker.cjs the thread large WAAP ingestion bodies are parsed in
@@ -249,7 +251,7 @@ async function writeSchemaCode(): Promise<void> {
   const { Clock } = await import('../src/platform/clock.js');
   const { openAndMigrate } = await import('../src/server.js');
   const { SchemaCodeWriter } = await import('../src/platform/schema-code-writer.js');
-  const { SCHEMA_CODE_FILE } = await import('../src/platform/schema-code.js');
+  const { SCHEMA_CODE_FILE, SCHEMA_CODE_CACHE_SUFFIX } = await import('../src/platform/schema-code.js');
   const { makeCatalogueAjv } = await import('../src/catalogue-engine/validate.js');
   const { makeRecordAjv } = await import('../src/waap/request-events/records.js');
   const config = loadConfig({}, { memory: true, adminToken: 'build-schema-code-operator', logLevel: 'error' });
@@ -263,6 +265,8 @@ async function writeSchemaCode(): Promise<void> {
   await edgeplane.app.close();
   await db.close();
   const bytes = writer.write(path.join(dist, SCHEMA_CODE_FILE));
+  // The code cache of the previous pack, until writeCodeCache makes this one's.
+  fs.rmSync(path.join(dist, `${SCHEMA_CODE_FILE}${SCHEMA_CODE_CACHE_SUFFIX}`), { force: true });
   console.log(
     `${`dist/${SCHEMA_CODE_FILE}`.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB, ${writer.size} schemas, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
@@ -315,6 +319,11 @@ async function writeCodeCache(): Promise<void> {
   });
   if (!run.stderr.includes('code cache accepted')) throw new Error(`the launcher does not accept the code cache just made: ${run.stderr.trim()}`);
   console.log(`${path.relative(root, cache).padEnd(28)} ${(fs.statSync(cache).size / 1024).toFixed(0).padStart(6)} KiB, accepted`);
+  // The schema code's modules, cached in the same exit (src/platform/schema-code.ts).
+  const { SCHEMA_CODE_FILE, SCHEMA_CODE_CACHE_SUFFIX } = await import('../src/platform/schema-code.js');
+  const packCache = path.join(dist, `${SCHEMA_CODE_FILE}${SCHEMA_CODE_CACHE_SUFFIX}`);
+  if (!fs.existsSync(packCache)) throw new Error(`the built server did not write ${path.relative(root, packCache)}`);
+  console.log(`${path.relative(root, packCache).padEnd(28)} ${(fs.statSync(packCache).size / 1024).toFixed(0).padStart(6)} KiB`);
 }
 
 /**

@@ -10,6 +10,8 @@ import { EXIT_FAILURE, EXIT_USAGE, type OpenCommandDatabase, settingOption } fro
 import { registerDdosGenerateCommand } from './security/event-logs/cli.js';
 import { registerWaapGenerateCommand } from './waap/cli.js';
 import { VERSION } from './version.js';
+import { builtSchemaCode } from './platform/schema-code.js';
+import { CATALOGUE_FORMATS, CATALOGUE_FORMATS_MODULE } from './catalogue-engine/validate.js';
 
 const program = new Command('edgeplane')
   .description('Self-hostable control plane for the unified infrastructure API')
@@ -57,6 +59,14 @@ registerCdnGenerateCommand(program, openCommandDatabase);
 registerWaapGenerateCommand(program, openCommandDatabase);
 
 registerControlCommands(program);
+
+/**
+ * Writes the code cache of the build's schema-code pack beside it (src/platform/schema-code.ts): called by
+ * the launcher as the build's start of the built command exits, under the flags it runs with.
+ */
+export function writeSchemaCodeCache(): void {
+  builtSchemaCode({ [CATALOGUE_FORMATS_MODULE]: CATALOGUE_FORMATS })?.writeCodeCache();
+}
 
 /** Commander's own outcomes: help and version are successes, everything else a usage error. */
 function exitCodeOf(error: CommanderError): number {

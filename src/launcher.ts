@@ -49,7 +49,12 @@ const script = new vm.Script(source, {
 });
 // Asked by the build, which fails when the cache it just made is refused (a flag set differently).
 if (process.env.EDGEPLANE_REPORT_CODE_CACHE === '1') process.stderr.write(`code cache ${script.cachedDataRejected ? 'refused' : 'accepted'}\n`);
-if (writeCache) process.once('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
+if (writeCache)
+  process.once('exit', () => {
+    fs.writeFileSync(cacheFile, script.createCachedData());
+    // The route validators' and serialisers' modules too, under the same flags (src/platform/schema-code.ts).
+    (module.exports as { writeSchemaCodeCache?: () => void }).writeSchemaCodeCache?.();
+  });
 
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir);

@@ -7,7 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Nullable, ReadOnlyField, StringEnum } from './schema.js';
-import { SchemaCodePack, schemaCodeKey } from './schema-code.js';
+import { SCHEMA_CODE_CACHE_SUFFIX, SchemaCodePack, schemaCodeKey, writeSchemaCodePack } from './schema-code.js';
 import { SchemaCodeWriter } from './schema-code-writer.js';
 import { createSchemaCompiler, createSerializerCompiler } from './validation.js';
 
@@ -135,5 +135,43 @@ describe('schema code compiled by the build', () => {
     }) as ValidateFunction;
     expect(other({ n: '3' })).toBe(true);
     expect(other({ n: 'three' })).toBe(false);
+  });
+});
+
+describe("schema code's V8 code cache", () => {
+  const answer = { id: 1, name: 'a', note: null, items: [{ at: '2026-01-01T00:00:00Z' }] };
+  /** Loads every module of a pack (a validator is loaded at its first call) and says what each gave. */
+  const useAll = (from: SchemaCodePack) => {
+    const made = compilers(from);
+    return [...made.validators.map((validate) => validate({ name: 'x', stray: 1 })), made.serializers[0](answer), made.serializers[1]([answer])];
+  };
+  const expected = useAll(new SchemaCodePack(pack));
+
+  it('loads every module from the cache written beside the pack, with the same results', () => {
+    expect(new SchemaCodePack(pack).writeCodeCache()).toBeGreaterThan(0);
+    const cached = new SchemaCodePack(pack);
+    expect(useAll(cached)).toEqual(expected);
+    expect(cached.codeCacheUse).toEqual({ accepted: 5, refused: 0 });
+  });
+
+  it("uses no module's cache once that module's code has changed (another build's pack beside an old cache)", () => {
+    const otherDir = fs.mkdtempSync(path.join(dir, 'other-'));
+    const other = path.join(otherDir, 'schema-code.pack');
+    const text = fs.readFileSync(pack, 'utf8');
+    const index = JSON.parse(text.slice(0, text.indexOf('\n'))) as Record<string, [number, number]>;
+    const start = Buffer.byteLength(text.slice(0, text.indexOf('\n') + 1));
+    const bytes = fs.readFileSync(pack);
+    const modules = new Map(
+      Object.entries(index).map(([key, [offset, length]]) => [key, bytes.subarray(start + offset, start + offset + length - 1).toString('utf8')]),
+    );
+    // The same length, other text (each module starts "use strict"): V8 alone would take the old cache for it.
+    const [changed] = modules.keys();
+    expect(modules.get(changed)).toMatch(/^"use strict"/);
+    modules.set(changed, modules.get(changed)!.replace('"use strict"', "'use strict'"));
+    writeSchemaCodePack(other, modules);
+    fs.copyFileSync(`${pack}${SCHEMA_CODE_CACHE_SUFFIX}`, `${other}${SCHEMA_CODE_CACHE_SUFFIX}`);
+    const mixed = new SchemaCodePack(other);
+    expect(useAll(mixed)).toEqual(expected);
+    expect(mixed.codeCacheUse).toEqual({ accepted: 4, refused: 0 });
   });
 });

@@ -3,7 +3,9 @@
 // compiler, its options' version and the schema as the compiler receives it). At run time a route's first call looks its
 // schema's file up and loads it (about a millisecond) instead of compiling (1-300 ms: the CDN options
 // take the longest). A schema with no file (run from the sources, or a schema the build did not see)
-// is compiled as before: the files only save time, they never decide what is valid.
+// is compiled as before: the files only save time, they never decide what is valid. Beside the pack,
+// dist/schema-code.pack.v8-cache holds V8's code cache of each module (see writeCodeCache): a module
+// loaded with it is not compiled again, nor is its function at its first call.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,11 +56,16 @@ export function schemaCodeKey(kind: ValidatorKind | 'serializer', schema: object
  * rather than hundreds in the package; a lookup reads only its own module's bytes.
  */
 export const SCHEMA_CODE_FILE = 'schema-code.pack';
+/** The code cache's file: the pack's name with this added. */
+export const SCHEMA_CODE_CACHE_SUFFIX = '.v8-cache';
 
 /** Compiled code read from the file the build wrote. */
 export class SchemaCodePack implements SchemaCode {
-  private index: { modules: Record<string, [number, number]>; start: number } | undefined;
+  private readonly code: PackFile;
+  private readonly codeCache: PackFile;
   private readonly require: (id: string) => unknown;
+  /** Modules loaded with their code cache, and with one V8 refused (made by another Node or under other flags). */
+  readonly codeCacheUse = { accepted: 0, refused: 0 };
 
   /**
    * `modules`: what the code gets when it requires one of these names instead of a package (the
@@ -68,6 +75,8 @@ export class SchemaCodePack implements SchemaCode {
     private readonly file: string,
     modules: Record<string, unknown> = {},
   ) {
+    this.code = new PackFile(file);
+    this.codeCache = new PackFile(`${file}${SCHEMA_CODE_CACHE_SUFFIX}`);
     // The code requires small runtime helpers of Ajv, ajv-formats and fast-json-stringify: resolved from
     // this module (the package's own dependencies), wherever the file is.
     const packages = createRequire(import.meta.url);
@@ -83,19 +92,86 @@ export class SchemaCodePack implements SchemaCode {
   }
 
   prepare(): void {
-    this.index ??= readIndex(this.file);
+    this.code.prepare();
+    this.codeCache.prepare();
   }
 
   private load(key: string): unknown {
-    const index = (this.index ??= readIndex(this.file));
-    const where = index.modules[key];
-    if (!where) return undefined;
-    const code = readBytes(this.file, index.start + where[0], where[1]).toString('utf8');
-    const filename = `${this.file}/${key}.cjs`;
-    const run = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename });
+    const code = this.code.read(key)?.toString('utf8');
+    if (code === undefined) return undefined;
+    const script = this.script(key, code, this.codeCache.read(cacheKey(key, code)));
+    if (script.cachedDataRejected === true) this.codeCacheUse.refused += 1;
+    else if (script.cachedDataRejected === false) this.codeCacheUse.accepted += 1;
+    return this.run(key, script);
+  }
+
+  private script(key: string, code: string, cachedData?: Buffer): vm.Script {
+    return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: `${this.file}/${key}.cjs`, cachedData });
+  }
+
+  private run(key: string, script: vm.Script): unknown {
     const module = { exports: {} as { default?: unknown } };
-    run(module.exports, this.require, module, filename, path.dirname(this.file));
+    (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, this.require, module, `${this.file}/${key}.cjs`, path.dirname(this.file));
     return module.exports.default ?? module.exports;
+  }
+
+  /**
+   * Writes the code cache of every module beside the pack; returns its size in bytes. Each module is
+   * compiled, run and its function called once (validators and serialisers are pure; what the call
+   * says is ignored), so the cache holds that function compiled too, which a route's first call would
+   * otherwise compile. V8 takes a cache only in a process under the same V8 version and flags: the build
+   * has the built command write it as it exits (see src/launcher.ts).
+   */
+  writeCodeCache(): number {
+    const caches = new Map<string, Buffer>();
+    for (const key of this.code.keys()) {
+      const code = this.code.read(key)!.toString('utf8');
+      const script = this.script(key, code);
+      try {
+        const made = this.run(key, script);
+        if (typeof made === 'function') made({});
+      } catch {
+        // A call with an empty object may throw (a serialiser missing a required field): compiled all the same.
+      }
+      caches.set(cacheKey(key, code), script.createCachedData());
+    }
+    return writeSchemaCodePack(`${this.file}${SCHEMA_CODE_CACHE_SUFFIX}`, caches);
+  }
+}
+
+/**
+ * A module's entry in the code cache: its key and a hash of its code. V8 checks a cache against its
+ * source's length, not its text: a cache left from another build's code of the same length would run
+ * that code.
+ */
+function cacheKey(key: string, code: string): string {
+  return `${key}-${createHash('sha256').update(code).digest('hex').slice(0, 32)}`;
+}
+
+/** A file in the pack's layout (an index line, then the entries); none when it does not exist. */
+class PackFile {
+  private index: { entries: Record<string, [number, number]>; start: number } | null | undefined;
+
+  constructor(private readonly file: string) {}
+
+  prepare(): void {
+    this.index ??= fs.existsSync(this.file) ? readIndex(this.file) : null;
+  }
+
+  has(key: string): boolean {
+    this.prepare();
+    return this.index ? Object.hasOwn(this.index.entries, key) : false;
+  }
+
+  keys(): string[] {
+    this.prepare();
+    return Object.keys(this.index?.entries ?? {});
+  }
+
+  read(key: string): Buffer | undefined {
+    if (!this.has(key)) return undefined;
+    const [offset, length] = this.index!.entries[key];
+    return readBytes(this.file, this.index!.start + offset, length);
   }
 }
 
@@ -115,8 +191,8 @@ function readBytes(file: string, position: number, length: number): Buffer {
   }
 }
 
-/** The first line of the pack: its index. */
-function readIndex(file: string): { modules: Record<string, [number, number]>; start: number } {
+/** The first line of a pack file: its index. */
+function readIndex(file: string): { entries: Record<string, [number, number]>; start: number } {
   const fd = fs.openSync(file, 'r');
   try {
     let head = Buffer.alloc(0);
@@ -126,20 +202,20 @@ function readIndex(file: string): { modules: Record<string, [number, number]>; s
       if (n === 0) throw new Error(`${file} has no index line`);
       head = Buffer.concat([head, chunk.subarray(0, n)]);
       const newline = head.indexOf(10);
-      if (newline >= 0) return { modules: JSON.parse(head.subarray(0, newline).toString('utf8')) as Record<string, [number, number]>, start: newline + 1 };
+      if (newline >= 0) return { entries: JSON.parse(head.subarray(0, newline).toString('utf8')) as Record<string, [number, number]>, start: newline + 1 };
     }
   } finally {
     fs.closeSync(fd);
   }
 }
 
-/** Writes a pack of modules (key -> CommonJS source) to `file`; returns its size in bytes. */
-export function writeSchemaCodePack(file: string, modules: Map<string, string>): number {
+/** Writes a pack of modules (key -> CommonJS source, or a module's code cache) to `file`; returns its size in bytes. */
+export function writeSchemaCodePack(file: string, modules: Map<string, string | Buffer>): number {
   const index: Record<string, [number, number]> = {};
   const bodies: Buffer[] = [];
   let offset = 0;
   for (const [key, code] of modules) {
-    const body = Buffer.from(`${code}\n`, 'utf8');
+    const body = typeof code === 'string' ? Buffer.from(`${code}\n`, 'utf8') : code;
     index[key] = [offset, body.length];
     bodies.push(body);
     offset += body.length;
@@ -154,7 +230,7 @@ export function writeSchemaCodePack(file: string, modules: Map<string, string>):
  * built package (this module is then part of dist/server.cjs or dist/index.mjs); none when running
  * from the sources.
  */
-export function builtSchemaCode(modules: Record<string, unknown> = {}, from = path.dirname(fileURLToPath(import.meta.url))): SchemaCode | undefined {
+export function builtSchemaCode(modules: Record<string, unknown> = {}, from = path.dirname(fileURLToPath(import.meta.url))): SchemaCodePack | undefined {
   const file = path.join(from, SCHEMA_CODE_FILE);
   return fs.existsSync(file) ? new SchemaCodePack(file, modules) : undefined;
 }
