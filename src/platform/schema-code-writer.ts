@@ -6,7 +6,16 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { transformSync } from 'esbuild';
 import fastJson from 'fast-json-stringify';
-import { type ProductValidatorKind, type SchemaCode, schemaCodeKey, type Serialize, type ValidatorKind, writeSchemaCodePack } from './schema-code.js';
+import {
+  type ProductValidatorKind,
+  requiredBy,
+  RUNTIME_HELPERS,
+  type SchemaCode,
+  schemaCodeKey,
+  type Serialize,
+  type ValidatorKind,
+  writeSchemaCodePack,
+} from './schema-code.js';
 import { appendErrorsInPlace, isPlatformKind, makeAjv } from './validation.js';
 
 // ajv's standalone module is CommonJS with a default export.
@@ -68,6 +77,14 @@ export class SchemaCodeWriter implements SchemaCode {
    */
   write(file: string): number {
     const minified = (code: string) => transformSync(code, { minify: true, format: 'cjs', platform: 'node', target: 'node20' }).code;
-    return writeSchemaCodePack(file, new Map([...this.files].map(([key, code]) => [key, minified(code())])));
+    const modules = new Map([...this.files].map(([key, code]) => [key, minified(code())]));
+    for (const code of modules.values()) assertKnownRequires(code);
+    return writeSchemaCodePack(file, modules);
   }
+}
+
+/** Code may require only the runtime helpers the server loads ahead (RUNTIME_HELPERS) and what it gives (`edgeplane:`). */
+export function assertKnownRequires(code: string): void {
+  const unknown = requiredBy(code).filter((id) => !RUNTIME_HELPERS.includes(id) && !id.startsWith('edgeplane:'));
+  if (unknown.length > 0) throw new Error(`compiled schema code requires ${unknown.join(', ')}: add it to RUNTIME_HELPERS (src/platform/schema-code.ts)`);
 }

@@ -56,6 +56,18 @@ export function schemaCodeKey(kind: ValidatorKind | 'serializer', schema: object
  * rather than hundreds in the package; a lookup reads only its own module's bytes.
  */
 export const SCHEMA_CODE_FILE = 'schema-code.pack';
+/**
+ * The packages' runtime helpers the compiled code requires (the build refuses code requiring another
+ * package: SchemaCodeWriter.write). prepare() loads them, so the first route needing one does not wait
+ * for Node to resolve and compile it (3-5 ms). Names starting `edgeplane:` are given by the server.
+ */
+export const RUNTIME_HELPERS: readonly string[] = ['ajv/dist/runtime/ucs2length', 'ajv-formats/dist/formats', 'fast-json-stringify/lib/serializer'];
+
+/** The names a module's code requires. */
+export function requiredBy(code: string): string[] {
+  return [...code.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]);
+}
+
 /** The code cache's file: the pack's name with this added. */
 export const SCHEMA_CODE_CACHE_SUFFIX = '.v8-cache';
 
@@ -94,6 +106,7 @@ export class SchemaCodePack implements SchemaCode {
   prepare(): void {
     this.code.prepare();
     this.codeCache.prepare();
+    for (const id of RUNTIME_HELPERS) this.require(id);
   }
 
   private load(key: string): unknown {
