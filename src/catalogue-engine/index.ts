@@ -215,6 +215,12 @@ export function createCatalogueEngine(deps: CatalogueEngineDeps): CatalogueEngin
           if (served.length > 0) load();
         },
       },
+      {
+        name: "the catalogue engine's indexes over every operation",
+        run: () => {
+          if (served.length > 0) load().inference.prepareIndexes();
+        },
+      },
     ],
     async register(instance) {
       app = instance;

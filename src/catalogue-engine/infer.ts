@@ -502,19 +502,33 @@ export class Inference {
 
   /** GET operations two segments below a pattern, in the order of the patterns' first operations. */
   private getsTwoBelow(parent: string): CatalogueOperation[] {
-    if (!this.getsByGrandparent) {
-      this.getsByGrandparent = new Map();
-      for (const info of this.patterns.values()) {
-        for (const op of info.ops) {
-          if (op.method !== 'GET') continue;
-          const key = this.pattern(segmentsOf(op.path).slice(0, -2));
-          const list = this.getsByGrandparent.get(key) ?? [];
-          list.push(op);
-          this.getsByGrandparent.set(key, list);
-        }
+    return this.getsByGrandparentIndex().get(parent) ?? [];
+  }
+
+  private getsByGrandparentIndex(): Map<string, CatalogueOperation[]> {
+    if (this.getsByGrandparent) return this.getsByGrandparent;
+    const index = new Map<string, CatalogueOperation[]>();
+    for (const info of this.patterns.values()) {
+      for (const op of info.ops) {
+        if (op.method !== 'GET') continue;
+        const key = this.pattern(segmentsOf(op.path).slice(0, -2));
+        const list = index.get(key) ?? [];
+        list.push(op);
+        index.set(key, list);
       }
     }
-    return this.getsByGrandparent.get(parent) ?? [];
+    this.getsByGrandparent = index;
+    return index;
+  }
+
+  /**
+   * Makes now the indexes over every operation that the first plans needing them would make (a few
+   * milliseconds of a first request): the server's warm-up calls it while no request waits.
+   */
+  prepareIndexes(): void {
+    this.referenceTargets();
+    this.getsByGrandparentIndex();
+    this.createdResourceKeys();
   }
 
   /** The record a sub-path hangs from (`/loadbalancers/{p}/{r}/{id}/failover` -> the load balancer). */
