@@ -156,13 +156,23 @@ describe("EventIngestor: a store slower than the parsing thread's idle time", ()
     const ingestor = new EventIngestor(slow, lookup, clock, undefined, undefined, { threadFromBytes: 0, threadIdleMs: 500 });
     try {
       // Pieces of 1,000 rows, 22 asked ahead: the first batch (20,000 rows) is stored with pieces still to ask.
-      const text = body(60_000);
+      // Small records (only the required fields), so the test is about the pieces, not about parsing.
+      const lines = 60_000;
+      const record = (i: number) => ({
+        domain_id: 1 + (i % 2),
+        id: idOf(i),
+        request_time: now - 1000 - i,
+        decision: 'passed',
+        network: { client_ip: '192.0.2.1', country: 'NL' },
+        method: 'GET',
+        path: `/p/${i}`,
+        http_status_code: 200,
+      });
+      const text = `${Array.from({ length: lines }, (_, i) => JSON.stringify(record(i))).join('\n')}\n`;
       const report = await ingestor.ingest(Buffer.from(text));
-      expect(stores).toBeGreaterThan(1);
-      const inline = new MemoryLog();
-      const expected = await new EventIngestor(inline, lookup, clock, undefined, undefined, { threadFromBytes: Infinity }).ingest(Buffer.from(text));
-      expect(report).toEqual(expected);
-      expect(log.rows).toEqual(inline.rows);
+      expect(stores).toBeGreaterThan(2);
+      expect(report).toEqual({ accepted: lines, rejected: 0, errors: [] });
+      expect(log.rows.map((row) => row.id)).toEqual(Array.from({ length: lines }, (_, i) => idOf(i)));
     } finally {
       await ingestor.close();
     }
