@@ -24,8 +24,21 @@ describe('scanJson', () => {
     ['[1e400]', 'a three-digit exponent'],
     ['[1E+308]', 'a signed exponent'],
     [`[${'9'.repeat(400)}]`, 'a 400-digit number'],
+    [`{"a": ${'1'.repeat(250)}e99}`, 'a 250-digit number with a two-digit exponent'],
+    ['{"a":[ \n -1.5e+999]}', 'whitespace and a sign before the number'],
   ])('says %s may not be storable (%s)', (text) => {
     expect(scanJson(text, 64).storable).toBe(false);
+  });
+
+  it('says every text whose value holds a NUL character or a non-finite number may not be storable', () => {
+    for (const exponent of ['e99', 'e308', 'e309', 'E+400', 'e-400', '']) {
+      for (const digits of [1, 100, 200, 201, 250, 309, 400]) {
+        const text = `{"v":[0, ${'7'.repeat(digits)}${exponent}]}`;
+        const parsed = JSON.parse(text) as { v: number[] };
+        if (Number.isFinite(parsed.v[1])) continue;
+        expect(scanJson(text, 64).storable, text.slice(0, 40)).toBe(false);
+      }
+    }
   });
 
   it.each([

@@ -12,9 +12,12 @@ import { type BodyShape, pruneUndeclared } from './body-shape.js';
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** Digits of a number literal past which its value may be infinite (1.8e308 has 309). */
-const MANTISSA_DIGITS = 300;
-/** Exponent digits past which a number literal may be infinite (e99 is always finite). */
+/**
+ * Digits of a number literal's run past which its value may be infinite: with an exponent of two digits
+ * (below), 200 digits stay below 1e299 (1.8e308 overflows; 250 digits and e99 did).
+ */
+const MANTISSA_DIGITS = 200;
+/** Exponent digits past which a number literal may be infinite. */
 const EXPONENT_DIGITS = 2;
 
 /**
