@@ -11,6 +11,7 @@
 // layer) each path used, and the machine's CPU model and disk (throughput and fsync latency).
 //   npx tsx bench/waap/ingest.ts --events 1000000 [--rounds 3] [--database-url postgres://...] [--only batch|ndjson]
 //   [--dir /dev/shm] [--pragma synchronous=FULL ...]   where the files go, and SQLite settings to try
+//   [--parse-threads N]                                 NDJSON parsing threads (the server chooses by default)
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '1000000' },
     days: { type: 'string' },
     clients: { type: 'string', default: '50' },
+    // NDJSON bodies' parsing threads (the server's default: two, one on a machine of one core).
+    'parse-threads': { type: 'string' },
     'database-url': { type: 'string' },
     only: { type: 'string' },
     // Where the SQLite files go (default /tmp), and pragmas for each fresh database (repeatable), to see
@@ -289,7 +292,8 @@ for (let round = 1; round <= rounds; round += 1) {
   }
   if (args.only !== 'batch') {
     const ndjson = await measure('ndjson', async (db) => {
-      const ingestor = new EventIngestor(new EventLog(db, { threads: 0, cacheBytes: 0 }), lookup, clock);
+      const threads = args['parse-threads'] ? Number(args['parse-threads']) : undefined;
+      const ingestor = new EventIngestor(new EventLog(db, { threads: 0, cacheBytes: 0 }), lookup, clock, undefined, undefined, { threads });
       let accepted = 0;
       for (const body of bodies) accepted += (await ingestor.ingest(body)).accepted;
       return accepted;

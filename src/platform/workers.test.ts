@@ -159,22 +159,4 @@ describe('WorkerPool idle threads', () => {
       expect(await threadOf(one)).toBe(first);
     }
   });
-
-  it('keeps its threads while held, idle or not, and stops them the idle time after the release', async () => {
-    const one = pool(1, 1_000);
-    const release = one.hold();
-    const first = await threadOf(one);
-    vi.advanceTimersByTime(3_000);
-    expect(await threadOf(one)).toBe(first);
-    release();
-    release(); // counted once: a second hold still keeps the threads
-    const again = one.hold();
-    vi.advanceTimersByTime(3_000);
-    expect(await threadOf(one)).toBe(first);
-    again();
-    vi.advanceTimersByTime(500);
-    expect(await threadOf(one)).toBe(first);
-    vi.advanceTimersByTime(1_000);
-    expect(await threadOf(one)).not.toBe(first);
-  });
 });

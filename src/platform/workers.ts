@@ -73,8 +73,6 @@ export class WorkerPool {
   private closed = false;
   private spec: WorkerSpec | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Callers between `hold()` and its release: their calls need the threads they started on. */
-  private holders = 0;
 
   constructor(
     private readonly makeSpec: () => WorkerSpec,
@@ -153,7 +151,7 @@ export class WorkerPool {
   }
 
   private busy(): boolean {
-    return this.holders > 0 || this.slots.some((slot) => slot.pending.size > 0);
+    return this.slots.some((slot) => slot.pending.size > 0);
   }
 
   /** From now, stops the threads after idleMs unless a call comes first (checked again then). */
@@ -196,23 +194,6 @@ export class WorkerPool {
       }
       this.post(slot, id, call);
     });
-  }
-
-  /**
-   * Keeps the threads, idle or not, until the returned function is called: for a sequence of calls that
-   * relies on what the first left in its thread (a body opened, then read piece by piece), where the
-   * caller may take longer than the idle time between two calls.
-   */
-  hold(): () => void {
-    this.holders += 1;
-    clearTimeout(this.idleTimer);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.holders -= 1;
-      this.retireWhenIdle();
-    };
   }
 
   /** Stops the threads; calls not answered yet fail (a stopped thread never answers them). */

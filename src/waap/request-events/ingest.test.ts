@@ -4,8 +4,9 @@ import { setTimeout as realDelay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Clock } from '../../platform/clock.js';
 import { TrafficGenerator } from './generator.js';
+import { WorkerPool } from '../../platform/workers.js';
 import { EventIngestor } from './ingest.js';
-import type { EventRow } from './log/index.js';
+import type { EventBatch, EventRow } from './log/index.js';
 import { MAX_REPORTED } from './records.js';
 import { RETENTION_MS } from './time.js';
 
@@ -19,8 +20,8 @@ const lookup = { owner: async (id: number) => domains[id] };
 class MemoryLog {
   readonly rows: EventRow[] = [];
   private readonly ids = new Set<string>();
-  async insert(rows: readonly EventRow[]): Promise<boolean[]> {
-    return rows.map((row) => {
+  async insert(batch: EventBatch): Promise<boolean[]> {
+    return Array.from({ length: batch.n }, (_, i) => batch.row(i)).map((row) => {
       if (this.ids.has(row.id)) return false;
       this.ids.add(row.id);
       this.rows.push({ ...row });
@@ -104,8 +105,8 @@ describe('EventIngestor: a body read in the parsing thread or on the main thread
     const log = new MemoryLog();
     // The first batch is written, then the thread stops with pieces asked for and not taken.
     const stopping = {
-      insert: async (rows: readonly EventRow[]) => {
-        const inserted = await log.insert(rows);
+      insert: async (batch: EventBatch) => {
+        const inserted = await log.insert(batch);
         await ingestor!.close();
         return inserted;
       },
@@ -127,10 +128,11 @@ describe('EventIngestor: a body read in the parsing thread or on the main thread
   });
 });
 
-// The parsing thread keeps a body open between pieces; the pool stops threads that have had no call for its
-// idle time. A store slower than that idle time must not lose the body: the ingestion holds the pool.
-// The pool's idle timer is faked (the thread is real): time passes only when the test moves it.
-describe("EventIngestor: a store slower than the parsing thread's idle time", () => {
+// The parsing threads read stretches of a body in shared memory; the pool stops threads that have had no
+// call for its idle time. A store slower than that idle time stops them between two stretches: the
+// stretches asked for after it must be read by the threads that replace them.
+// The pool's idle timer is faked (the threads are real): time passes only when the test moves it.
+describe("EventIngestor: a store slower than the parsing threads' idle time", () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   });
@@ -138,26 +140,30 @@ describe("EventIngestor: a store slower than the parsing thread's idle time", ()
     vi.useRealTimers();
   });
 
-  it('keeps the thread, and the body it reads, until the last piece is stored', async () => {
+  it('reads the stretches asked for after the threads were stopped', async () => {
     const log = new MemoryLog();
+    const calls = vi.spyOn(WorkerPool.prototype, 'call');
+    let callsBeforeStop = 0;
     let stores = 0;
     const slow = {
-      insert: async (rows: readonly EventRow[]) => {
-        // While the first batch is stored, the thread answers every piece asked ahead and then has no call:
-        // an unheld pool would then set its idle timer (the only faked timer here). Up to 2 s of real time is
-        // given for that, then the idle time passes many times over.
+      insert: async (batch: EventBatch) => {
+        // While the first batch is stored, the threads answer every stretch asked ahead and then have no
+        // call: the pool then sets its idle timer (the only faked timer here). Up to 2 s of real time is
+        // given for that, then the idle time passes many times over and the threads stop.
         if (stores++ === 0) {
           for (let waited = 0; waited < 2_000 && vi.getTimerCount() === 0; waited += 10) await realDelay(10);
+          expect(vi.getTimerCount()).toBe(1);
           vi.advanceTimersByTime(10_000);
+          callsBeforeStop = calls.mock.calls.length;
         }
-        return log.insert(rows);
+        return log.insert(batch);
       },
     };
     const ingestor = new EventIngestor(slow, lookup, clock, undefined, undefined, { threadFromBytes: 0, threadIdleMs: 500 });
     try {
-      // Pieces of 1,000 rows, 22 asked ahead: the first batch (20,000 rows) is stored with pieces still to ask.
-      // Small records (only the required fields), so the test is about the pieces, not about parsing.
-      const lines = 60_000;
+      // Lines of about 1.2 KB: the first batch (20,000 rows, 24 MB) is stored with more than the 16 MB asked
+      // ahead still to ask. A long header value keeps the lines cheap to parse for their size.
+      const lines = 40_000;
       const record = (i: number) => ({
         domain_id: 1 + (i % 2),
         id: idOf(i),
@@ -167,13 +173,16 @@ describe("EventIngestor: a store slower than the parsing thread's idle time", ()
         method: 'GET',
         path: `/p/${i}`,
         http_status_code: 200,
+        request_headers: { cookie: 'c'.repeat(1_000) },
       });
       const text = `${Array.from({ length: lines }, (_, i) => JSON.stringify(record(i))).join('\n')}\n`;
       const report = await ingestor.ingest(Buffer.from(text));
-      expect(stores).toBeGreaterThan(2);
+      expect(stores).toBe(2);
+      expect(calls.mock.calls.length).toBeGreaterThan(callsBeforeStop);
       expect(report).toEqual({ accepted: lines, rejected: 0, errors: [] });
       expect(log.rows.map((row) => row.id)).toEqual(Array.from({ length: lines }, (_, i) => idOf(i)));
     } finally {
+      calls.mockRestore();
       await ingestor.close();
     }
   });

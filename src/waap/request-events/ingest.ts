@@ -7,10 +7,10 @@ import type { Clock } from '../../platform/clock.js';
 import { yieldToLoop } from '../../platform/cooperative.js';
 import { moduleWorker, WorkerPool } from '../../platform/workers.js';
 import { AppError } from '../../platform/errors.js';
-import { fromColumns } from '../../platform/columns.js';
-import type { ParseCall, ThreadPiece } from './ingest-thread.js';
+import { availableParallelism } from 'node:os';
+import type { StretchCall } from './ingest-thread.js';
 import type { IngestReport } from './schemas.js';
-import type { EventLog, EventRow } from './log/index.js';
+import { EventBatch, type EventLog, type EventRow } from './log/index.js';
 import { RETENTION_MS } from './time.js';
 import {
   BATCH,
@@ -18,12 +18,12 @@ import {
   MAX_FUTURE_MS,
   MAX_REPORTED,
   newCursor,
-  type ParsedLines,
   parseLines,
-  type UnplacedRow,
-  place,
+  type Piece,
+  PieceRows,
   recordValidator,
   type TimeWindow,
+  toPiece,
   unknownDomain,
 } from './records.js';
 
@@ -32,32 +32,39 @@ export interface DomainLookup {
 }
 
 export interface IngestorOptions {
-  /** Bodies of this many bytes or more are parsed in the parsing thread; smaller ones on the main thread. */
+  /** Bodies of this many bytes or more are parsed in the parsing threads; smaller ones on the main thread. */
   threadFromBytes?: number;
-  /** How long the parsing thread is kept without a call (the pool's idle time; THREAD_IDLE_MS by default). */
+  /** How long the parsing threads are kept without a call (the pool's idle time; THREAD_IDLE_MS by default). */
   threadIdleMs?: number;
+  /** How many parsing threads (PARSING_THREADS by default). */
+  threads?: number;
 }
 
 /**
  * Below this a body is parsed on the main thread: at most about a millisecond of work, less than sending
- * it to the thread and its rows back.
+ * it to a thread and its rows back.
  */
 const THREAD_FROM_BYTES = 64 * 1024;
 /** Lines the main thread parses between two turns of the event loop (a small body's, see THREAD_FROM_BYTES). */
 const INLINE_LINES = 1_000;
 /**
- * What the thread sends back at once. Its rows are taken by the main thread in one piece (about 1.2 ms
- * for 1,000 rows as columns), so pieces are kept small; refused lines cost little to send (only the first
- * hundred carry a detail), so a body of bad lines crosses in a few large pieces.
+ * What a thread reads in one call: this many bytes, to the end of the line. Its rows are taken by the main
+ * thread in one go (a few hundred rich records), so stretches are kept small.
  */
-const THREAD_PIECE = { maxRows: 1_000, maxLines: 50_000 };
-/** Pieces asked of the thread ahead of the one being stored: more than a batch (BATCH rows). */
-const THREAD_AHEAD = Math.ceil(BATCH / THREAD_PIECE.maxRows) + 2;
+const STRETCH_BYTES = 256 * 1024;
+/**
+ * Parsing threads: one per core the main thread leaves, up to two. On two cores a second one made
+ * ingestion no faster: the main thread stores while one parses, and the cores are then both busy.
+ */
+const PARSING_THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/**
+ * Stretches asked for ahead of the one being taken: while the main thread stores a batch (BATCH rows),
+ * the threads go on with these. 16 MB of body: some 11,000 records of 1.4 KB.
+ */
+const STRETCHES_AHEAD = 64;
 
 export class EventIngestor {
-  private parser: WorkerPool | undefined;
-  /** The last key a body sent to the thread was given (the thread keeps each body under its key). */
-  private lastBodyKey = 0;
+  private parsers: WorkerPool | undefined;
 
   constructor(
     private readonly log: Pick<EventLog, 'insert'>,
@@ -74,77 +81,75 @@ export class EventIngestor {
     const writer = new BatchWriter(this.log);
     const domains = new Map<number, DomainInfo | null>();
     const now = this.clock.now();
-    for await (const parsed of this.pieces(body, { cutoff: now - RETENTION_MS, latest: now + MAX_FUTURE_MS })) {
-      await this.lookUpAll(parsed, domains);
-      await writer.take(parsed, domains);
+    for await (const piece of this.pieces(body, { cutoff: now - RETENTION_MS, latest: now + MAX_FUTURE_MS })) {
+      const rows = new PieceRows(piece.columns, domains);
+      await this.lookUpAll(piece, rows, domains);
+      await writer.take(piece, rows);
     }
     await writer.flush();
     this.stored();
     return writer.report;
   }
 
-  /** The body parsed a piece at a time: on the main thread between turns of the event loop, or in the parsing thread. */
-  private async *pieces(body: Buffer, window: TimeWindow): AsyncGenerator<ParsedLines> {
+  /** The body parsed a piece at a time: on the main thread between turns of the event loop, or in the parsing threads. */
+  private async *pieces(body: Buffer, window: TimeWindow): AsyncGenerator<Piece> {
     if (body.length >= (this.options.threadFromBytes ?? THREAD_FROM_BYTES)) {
-      yield* this.piecesFromThread(body, window);
+      yield* this.piecesFromThreads(body, window);
       return;
     }
     const cursor = newCursor();
     const validate = this.validator();
     while (cursor.position < body.length) {
-      yield parseLines(body, cursor, validate, window, { maxRows: BATCH, maxLines: INLINE_LINES });
+      yield toPiece(parseLines(body, cursor, validate, window, { maxRows: BATCH, maxLines: INLINE_LINES }));
       await yieldToLoop();
     }
   }
 
   /**
-   * The thread reads ahead while this side stores: up to THREAD_AHEAD pieces are asked for at once (a
-   * batch's worth and more, so the thread keeps reading while a batch is written). The body is copied for
-   * the thread (the request keeps its own: the journal may show it), and the copy moved to it.
+   * The body cut into stretches of whole lines, read by the threads while this side stores: up to
+   * STRETCHES_AHEAD are asked for at once, and taken in order. The body is copied once into shared memory
+   * (the request keeps its own: the journal may show it), which every call reads without a copy.
    */
-  private async *piecesFromThread(body: Buffer, window: TimeWindow): AsyncGenerator<ParsedLines> {
-    const pool = (this.parser ??= new WorkerPool(
+  private async *piecesFromThreads(body: Buffer, window: TimeWindow): AsyncGenerator<Piece> {
+    const pool = (this.parsers ??= new WorkerPool(
       () => moduleWorker(import.meta.url, './ingest-thread.ts', 'waap-ingest-worker.cjs', null),
-      1,
+      this.options.threads ?? PARSING_THREADS,
       this.options.threadIdleMs,
     ));
-    const key = ++this.lastBodyKey;
-    const copy = new Uint8Array(body.length);
-    copy.set(body);
-    const ask = (call: ParseCall, transfer?: ArrayBuffer[]) => {
-      const piece = pool.call<ThreadPiece>(call as unknown as Record<string, unknown>, { transfer });
-      // Handled now, awaited later: pieces asked ahead all fail at once when the thread dies or the server
+    const shared = new SharedArrayBuffer(body.length);
+    new Uint8Array(shared).set(body);
+    let asked = 0;
+    const ask = (): Promise<Piece> => {
+      const start = asked;
+      const newline = body.indexOf(0x0a, Math.min(start + STRETCH_BYTES, body.length) - 1);
+      asked = newline < 0 ? body.length : newline + 1;
+      const piece = pool.call<Piece>({ body: shared, start, end: asked, window } satisfies StretchCall as unknown as Record<string, unknown>);
+      // Handled now, awaited later: stretches asked ahead all fail at once when a thread dies or the server
       // closes, and one left without a handler meanwhile would be an unhandled rejection (the process ends).
       piece.catch(() => {});
       return piece;
     };
-    // The body stays open in the thread until 'close': its threads must outlive a slow batch's store.
-    const release = pool.hold();
-    const asked = [ask({ op: 'open', key, body: copy, window, limits: THREAD_PIECE }, [copy.buffer])];
-    try {
-      for (let ended = false; !ended;) {
-        const { columns, ...parsed }: ThreadPiece = await asked.shift()!.catch(parsingFailed);
-        ended = parsed.next >= body.length;
-        // Pieces asked for past the end come back empty; they are left unread.
-        while (!ended && asked.length < THREAD_AHEAD) asked.push(ask({ op: 'next', key }));
-        yield { ...parsed, rows: fromColumns(columns) as UnplacedRow[] };
-      }
-    } finally {
-      void pool
-        .call({ op: 'close', key })
-        .catch(() => {})
-        .finally(release);
+    const waiting: Promise<Piece>[] = [];
+    // Lines of the stretches taken so far: a stretch numbers its own from 1.
+    let linesBefore = 0;
+    while (asked < body.length || waiting.length > 0) {
+      while (asked < body.length && waiting.length < STRETCHES_AHEAD) waiting.push(ask());
+      const piece = await waiting.shift()!.catch(parsingFailed);
+      for (let i = 0; i < piece.rowLines.length; i += 1) piece.rowLines[i] += linesBefore;
+      for (const refusal of piece.refusals) refusal.line += linesBefore;
+      linesBefore += piece.lines;
+      yield piece;
     }
   }
 
   /** Looks up, once per ingestion, each domain this piece names. */
-  private async lookUpAll(parsed: ParsedLines, domains: Map<number, DomainInfo | null>): Promise<void> {
-    for (const row of parsed.rows) if (!domains.has(row.domain_id)) domains.set(row.domain_id, await this.lookUp(row.domain_id));
-    for (const { domainId } of parsed.refusals) if (domainId !== undefined && !domains.has(domainId)) domains.set(domainId, await this.lookUp(domainId));
+  private async lookUpAll(piece: Piece, rows: PieceRows, domains: Map<number, DomainInfo | null>): Promise<void> {
+    for (const domainId of rows.distinctDomainIds()) if (!domains.has(domainId)) domains.set(domainId, await this.lookUp(domainId));
+    for (const { domainId } of piece.refusals) if (domainId !== undefined && !domains.has(domainId)) domains.set(domainId, await this.lookUp(domainId));
   }
 
   async close(): Promise<void> {
-    await this.parser?.close();
+    await this.parsers?.close();
   }
 
   private async lookUp(domainId: number): Promise<DomainInfo | null> {
@@ -156,7 +161,7 @@ export class EventIngestor {
   async ingestRows(rows: EventRow[]): Promise<number> {
     let accepted = 0;
     for (let i = 0; i < rows.length; i += BATCH) {
-      accepted += (await this.log.insert(rows.slice(i, i + BATCH))).filter(Boolean).length;
+      accepted += (await this.log.insert(EventBatch.ofRows(rows.slice(i, i + BATCH)))).filter(Boolean).length;
       await yieldToLoop();
     }
     this.stored();
@@ -167,38 +172,40 @@ export class EventIngestor {
 /** Takes parsed pieces in order: rows are stored by the batch, refusals reported in line order. */
 class BatchWriter {
   readonly report: IngestReport = { accepted: 0, rejected: 0, errors: [] };
-  private rows: EventRow[] = [];
+  private batch = new EventBatch(BATCH);
+  /** The line of each event of the batch. */
   private lines: number[] = [];
 
   constructor(private readonly log: Pick<EventLog, 'insert'>) {}
 
   /** A piece whose domains are all looked up: its rows and refusals merged back into line order. */
-  async take(parsed: ParsedLines, domains: Map<number, DomainInfo | null>): Promise<void> {
-    this.report.rejected += parsed.undescribed;
-    const { rows, rowLines, refusals } = parsed;
+  async take(piece: Piece, rows: PieceRows): Promise<void> {
+    this.report.rejected += piece.undescribed;
+    const { rowLines, refusals } = piece;
     let r = 0;
-    for (let i = 0; i < rows.length; i += 1) {
-      for (; r < refusals.length && refusals[r].line < rowLines[i]; r += 1) this.reject(refusals[r].line, refusalDetail(refusals[r], domains));
-      const domain = domains.get(rows[i].domain_id);
-      if (!domain) this.reject(rowLines[i], unknownDomain(rows[i].domain_id));
+    for (let i = 0; i < rowLines.length; i += 1) {
+      for (; r < refusals.length && refusals[r].line < rowLines[i]; r += 1) this.reject(refusals[r].line, refusalDetail(refusals[r], rows));
+      const domain = rows.domain(i);
+      if (!domain) this.reject(rowLines[i], unknownDomain(rows.domainId(i)));
       else {
-        this.rows.push(place(rows[i], domain));
+        rows.addTo(this.batch, i, domain);
         this.lines.push(rowLines[i]);
       }
-      if (this.rows.length >= BATCH) await this.flush();
+      if (this.batch.n >= BATCH) await this.flush();
     }
-    for (; r < refusals.length; r += 1) this.reject(refusals[r].line, refusalDetail(refusals[r], domains));
+    for (; r < refusals.length; r += 1) this.reject(refusals[r].line, refusalDetail(refusals[r], rows));
   }
 
-  /** Stores the rows taken so far, as one batch; an id already stored is reported as a duplicate. */
+  /** Stores the events taken so far, as one batch; an id already stored is reported as a duplicate. */
   async flush(): Promise<void> {
-    if (this.rows.length === 0) return;
-    const inserted = await this.log.insert(this.rows);
+    if (this.batch.n === 0) return;
+    const batch = this.batch;
+    const inserted = await this.log.insert(batch);
     for (let i = 0; i < inserted.length; i += 1) {
       if (inserted[i]) this.report.accepted += 1;
-      else this.reject(this.lines[i], `duplicate request id ${this.rows[i].id}`);
+      else this.reject(this.lines[i], `duplicate request id ${batch.id(i)}`);
     }
-    this.rows = [];
+    this.batch = new EventBatch(BATCH);
     this.lines = [];
     await yieldToLoop();
   }
@@ -210,8 +217,8 @@ class BatchWriter {
 }
 
 /** A refused line's detail: an unknown domain comes before a refused time. */
-function refusalDetail(refusal: { line: number; detail: string; domainId?: number }, domains: Map<number, DomainInfo | null>): string {
-  return refusal.domainId !== undefined && !domains.get(refusal.domainId) ? unknownDomain(refusal.domainId) : refusal.detail;
+function refusalDetail(refusal: { line: number; detail: string; domainId?: number }, rows: PieceRows): string {
+  return refusal.domainId !== undefined && !rows.knownDomain(refusal.domainId) ? unknownDomain(refusal.domainId) : refusal.detail;
 }
 
 /** The parsing thread failed (it died, or was replaced): the body was not read to its end. */

@@ -1,10 +1,10 @@
-// Encoding events as blocks (the format is described in format.ts). Dictionaries are built once
-// per batch and field, then narrowed to each block with integer arrays; a part is measured, then written
+// Encoding events as blocks (the format is described in format.ts). A batch holds one dictionary per
+// field (batch.ts); it is narrowed to each block with integer arrays; a part is measured, then written
 // into one buffer.
+import type { EventBatch } from './batch.js';
 import {
   type Dimension,
   DIMENSIONS,
-  type EventRow,
   type FieldName,
   floorHour,
   FORMAT_VERSION,
@@ -32,64 +32,6 @@ export interface EncodedBlock {
 
 const ASCII = /^[\x00-\x7f]*$/;
 const align4 = (n: number) => (n + 3) & ~3;
-const TEXT_FIELDS = PARTS.flat().filter((f): f is FieldName => f !== 'request_time');
-
-/**
- * One reader per field: `row[field]` with a varying field name is a megamorphic property load, a
- * measurable share of encoding; a function per field keeps each load monomorphic.
- */
-const READERS = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Function('row', `return row.${f};`) as (row: EventRow) => string | number])) as Record<
-  FieldName,
-  (row: EventRow) => string | number
->;
-
-/** A field over a whole batch: its distinct values and, per row in block order, the value's index. */
-interface BatchColumn {
-  values: string[];
-  codes: Uint32Array;
-}
-
-/**
- * Dictionaries are built once per batch and field (one Map over all rows), then narrowed to each block
- * with integer arrays: building one Map per block and field cost several times more at the small blocks
- * of a many-client batch (hundreds of events each).
- */
-function batchColumn(rows: readonly EventRow[], order: Uint32Array, field: FieldName): BatchColumn {
-  const codes = new Uint32Array(order.length);
-  const read = READERS[field];
-  if (field === 'id') {
-    // Request ids are unique within a client (ingestion refuses duplicates): the dictionary is the column.
-    const values = new Array<string>(order.length);
-    for (let i = 0; i < order.length; i += 1) {
-      values[i] = read(rows[order[i]]) as string;
-      codes[i] = i;
-    }
-    return { values, codes };
-  }
-  const seen = new Map<string | number, number>();
-  const values: string[] = [];
-  // Neighbouring rows (one client and hour, one session) often repeat a value: comparing with the last
-  // one spares hashing it, which for strings fresh from JSON.parse is most of a lookup's cost.
-  let last: string | number | undefined;
-  let lastCode = -1;
-  for (let i = 0; i < order.length; i += 1) {
-    const value = read(rows[order[i]]);
-    if (value === last) {
-      codes[i] = lastCode;
-      continue;
-    }
-    let code = seen.get(value);
-    if (code === undefined) {
-      code = values.length;
-      seen.set(value, code);
-      values.push(typeof value === 'number' ? String(value) : value);
-    }
-    codes[i] = code;
-    last = value;
-    lastCode = code;
-  }
-  return { values, codes };
-}
 
 /** A field within one block: the block's distinct values and each event's index into them. */
 interface Dictionary {
@@ -99,19 +41,24 @@ interface Dictionary {
 
 let local = new Int32Array(0);
 
-function narrow(column: BatchColumn, start: number, end: number): Dictionary {
-  if (local.length < column.values.length) local = new Int32Array(Math.max(column.values.length, 2 * local.length)).fill(-1);
+/**
+ * A batch's field narrowed to one block: the events `order[start..end)`. Dictionaries are built once per
+ * batch and field, then narrowed with integer arrays: building one Map per block and field cost several
+ * times more at the small blocks of a many-client batch (hundreds of events each).
+ */
+function narrow(batchValues: readonly string[], batchCodes: Uint32Array, order: Uint32Array, start: number, end: number): Dictionary {
+  if (local.length < batchValues.length) local = new Int32Array(Math.max(batchValues.length, 2 * local.length)).fill(-1);
   const values: string[] = [];
   const touched: number[] = [];
   const codes = new Uint32Array(end - start);
   for (let i = start; i < end; i += 1) {
-    const batchCode = column.codes[i];
+    const batchCode = batchCodes[order[i]];
     let code = local[batchCode];
     if (code < 0) {
       code = values.length;
       local[batchCode] = code;
       touched.push(batchCode);
-      values.push(column.values[batchCode]);
+      values.push(batchValues[batchCode]);
     }
     codes[i - start] = code;
   }
@@ -207,41 +154,48 @@ function summarise(dictionaries: Map<FieldName, Dictionary>, n: number): Summary
 }
 
 /**
- * Rows in block order: grouped by client and hour, each group in time order (equal times in arrival
- * order), cut into blocks of at most MAX_BLOCK_EVENTS. Returns the order and where each block starts.
+ * Events in block order: grouped by client and hour, each group in time order (equal times in batch
+ * order), cut into blocks of at most MAX_BLOCK_EVENTS; events not kept are left out. Returns the order and
+ * where each block starts.
  */
-function blockOrder(rows: readonly EventRow[]): { order: Uint32Array; starts: number[] } {
+function blockOrder(batch: EventBatch, keep?: readonly boolean[]): { order: Uint32Array; starts: number[] } {
+  const { clientIds, times } = batch;
   const groups = new Map<string, number[]>();
-  for (let i = 0; i < rows.length; i += 1) {
-    const key = `${rows[i].client_id}/${floorHour(rows[i].request_time)}`;
+  let kept = 0;
+  for (let i = 0; i < batch.n; i += 1) {
+    if (keep && !keep[i]) continue;
+    kept += 1;
+    const key = `${clientIds[i]}/${floorHour(times[i])}`;
     const group = groups.get(key);
     if (group) group.push(i);
     else groups.set(key, [i]);
   }
-  const order = new Uint32Array(rows.length);
+  const order = new Uint32Array(kept);
   const starts: number[] = [];
   let at = 0;
   for (const indices of groups.values()) {
     let sorted = true;
-    for (let i = 1; i < indices.length && sorted; i += 1) sorted = rows[indices[i - 1]].request_time <= rows[indices[i]].request_time;
-    if (!sorted) indices.sort((a, b) => rows[a].request_time - rows[b].request_time || a - b);
+    for (let i = 1; i < indices.length && sorted; i += 1) sorted = times[indices[i - 1]] <= times[indices[i]];
+    if (!sorted) indices.sort((a, b) => times[a] - times[b] || a - b);
     for (let start = 0; start < indices.length; start += MAX_BLOCK_EVENTS) {
       starts.push(at + start);
     }
     order.set(indices, at);
     at += indices.length;
   }
-  starts.push(rows.length);
+  starts.push(kept);
   return { order, starts };
 }
 
-/** Encodes rows (any clients and times) as blocks: per client and hour, at most MAX_BLOCK_EVENTS each. */
-export function encodeBlocks(rows: readonly EventRow[]): EncodedBlock[] {
-  if (rows.length === 0) return [];
-  const { order, starts } = blockOrder(rows);
-  const columns = new Map(TEXT_FIELDS.map((field) => [field, batchColumn(rows, order, field)]));
-  const times = new Float64Array(rows.length);
-  for (let i = 0; i < order.length; i += 1) times[i] = rows[order[i]].request_time;
+/**
+ * Encodes a batch's events (any clients and times), or those `keep` says, as blocks: per client and hour,
+ * at most MAX_BLOCK_EVENTS each.
+ */
+export function encodeBlocks(batch: EventBatch, keep?: readonly boolean[]): EncodedBlock[] {
+  const { order, starts } = blockOrder(batch, keep);
+  if (order.length === 0) return [];
+  const times = new Float64Array(order.length);
+  for (let i = 0; i < order.length; i += 1) times[i] = batch.times[order[i]];
   const blocks: EncodedBlock[] = [];
   for (let b = 0; b + 1 < starts.length; b += 1) {
     const start = starts[b];
@@ -253,7 +207,7 @@ export function encodeBlocks(rows: readonly EventRow[]): EncodedBlock[] {
       writePart(
         fields.map((field) => {
           if (field === 'request_time') return timeLayout(times.subarray(start, end), hour);
-          const dictionary = narrow(columns.get(field)!, start, end);
+          const dictionary = narrow(batch.values[field], batch.codes[field], order, start, end);
           dictionaries.set(field, dictionary);
           return textLayout(dictionary);
         }),
@@ -261,7 +215,7 @@ export function encodeBlocks(rows: readonly EventRow[]): EncodedBlock[] {
       ),
     );
     blocks.push({
-      clientId: rows[order[start]].client_id,
+      clientId: batch.clientIds[order[start]],
       hour,
       n,
       firstTime: times[start],

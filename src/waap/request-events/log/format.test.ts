@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodePart, decodeRows, parseSummary, type TextColumn } from './decode.js';
+import { EventBatch } from './batch.js';
 import { encodeBlocks } from './encode.js';
 import { type EventRow, FIELD_PLACE, globPrefix, MAX_BLOCK_EVENTS, pathPrefix } from './format.js';
 import { globMatcher } from './scan.js';
@@ -115,7 +116,7 @@ function row(n: number, over: Partial<EventRow> = {}): EventRow {
 describe('block encoding', () => {
   it('round-trips every field, blocks per client and hour in time order (equal times in arrival order)', () => {
     const rows = [row(3), row(1), row(2, { client_id: 2 }), row(5000), row(1, { id: 'same-time' }), row(4, { organization: '' })];
-    const blocks = encodeBlocks(rows);
+    const blocks = encodeBlocks(EventBatch.ofRows(rows));
     expect(blocks.map((b) => [b.clientId, b.hour, b.n])).toEqual([
       [1, T0, 4],
       [2, T0, 1],
@@ -134,7 +135,7 @@ describe('block encoding', () => {
     expect(first.lastTime).toBe(T0 + 4000);
   });
   it('finds values in a dictionary exactly, not as part of another value', () => {
-    const [block] = encodeBlocks([row(1, { client_ip: '10.0.0.12' }), row(2, { client_ip: '10.0.0.1' }), row(3, { client_ip: '' })]);
+    const [block] = encodeBlocks(EventBatch.ofRows([row(1, { client_ip: '10.0.0.12' }), row(2, { client_ip: '10.0.0.1' }), row(3, { client_ip: '' })]));
     const column = decodePart(block.parts[FIELD_PLACE.client_ip.part]).columns[0] as TextColumn;
     const code = (v: string) => column.find(Buffer.from(v));
     expect(column.text(code('10.0.0.1'))).toBe('10.0.0.1');
@@ -145,14 +146,14 @@ describe('block encoding', () => {
   });
   it('splits an hour of more than MAX_BLOCK_EVENTS events and uses wider codes for large dictionaries', () => {
     const rows = Array.from({ length: MAX_BLOCK_EVENTS + 10 }, (_, i) => row(0, { request_time: T0 + (i % 3_000_000), id: `i${i}`, path: `/p/${i}` }));
-    const blocks = encodeBlocks(rows);
+    const blocks = encodeBlocks(EventBatch.ofRows(rows));
     expect(blocks.map((b) => b.n)).toEqual([MAX_BLOCK_EVENTS, 10]);
     const paths = decodePart(blocks[0].parts[FIELD_PLACE.path.part]).columns[0] as TextColumn;
     expect(paths.codes).toBeInstanceOf(Uint16Array);
     expect(paths.entries).toBe(MAX_BLOCK_EVENTS);
   });
   it('summarises counts per rollup dimension', () => {
-    const [block] = encodeBlocks(Array.from({ length: 12 }, (_, i) => row(i)));
+    const [block] = encodeBlocks(EventBatch.ofRows(Array.from({ length: 12 }, (_, i) => row(i))));
     const summary = parseSummary(block.summary);
     const count = (name: string, a: string, b: string) => {
       const [da, db] = { decision: ['decision', 'optional_action'], prefix: ['path_prefix', 'decision'], geo: ['country', 'method'] }[name] as [

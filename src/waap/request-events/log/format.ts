@@ -135,6 +135,9 @@ export const PARTS: readonly (readonly (FieldName | 'request_time')[])[] = [
   ],
 ];
 
+/** Every field stored as text (all but the request time), in part order. */
+export const TEXT_FIELDS: readonly FieldName[] = PARTS.flat().filter((f): f is FieldName => f !== 'request_time');
+
 /** Where each field lives: its part and its position within the part. */
 export const FIELD_PLACE: Readonly<Record<FieldName | 'request_time', { part: number; index: number }>> = Object.fromEntries(
   PARTS.flatMap((fields, part) => fields.map((field, index) => [field, { part, index }])),

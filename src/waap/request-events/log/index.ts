@@ -4,14 +4,15 @@
 // read and rewritten can change behind it.
 import type { Database } from '../../../platform/db/index.js';
 import { RerunningPass } from '../../../platform/rerun.js';
-import type { EventRow } from './format.js';
+import type { EventBatch } from './batch.js';
 import type { QueryArgs, QueryName, QueryResult } from './queries.js';
 import { compactionPass } from './compaction.js';
 import { QueryRunner, type QueryOptions } from './runner.js';
 import { retentionPass } from './retention.js';
 import { BlockStore } from './store.js';
 
-export type { EventRow, FieldName } from './format.js';
+export { type EventRow, type FieldName, TEXT_FIELDS } from './format.js';
+export { EventBatch } from './batch.js';
 export type { Condition, EventFilter } from './filter.js';
 export type { Cursor, ListSpec, Ordering, QueryArgs, QueryName, QueryResult, StoredEvent } from './queries.js';
 export { TRAFFIC_FIELDS, trafficSeriesJson, type KeyTotals, type TopKeys, type TrafficCounts } from './stats.js';
@@ -38,9 +39,9 @@ export class EventLog {
     return this.queries.offMainThread;
   }
 
-  /** Stores a batch atomically, ids first; per row, whether it was stored (false: its id was already there). */
-  insert(rows: readonly EventRow[]): Promise<boolean[]> {
-    return this.store.insertBatch(rows);
+  /** Stores a batch atomically, ids first; per event, whether it was stored (false: its id was already there). */
+  insert(batch: EventBatch): Promise<boolean[]> {
+    return this.store.insertBatch(batch);
   }
 
   /**

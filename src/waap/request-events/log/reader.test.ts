@@ -1,6 +1,7 @@
 // The reader's cache of decoded parts keeps to its budget counting what decoding adds: a part whose
 // entries are all decoded (an export reads every value) holds several times its stored bytes.
 import { describe, expect, it } from 'vitest';
+import { EventBatch } from './batch.js';
 import { encodeBlocks } from './encode.js';
 import type { EventRow } from './format.js';
 import { FIELD_PLACE, type BlockHeader } from './format.js';
@@ -25,7 +26,7 @@ function rows(n: number): EventRow[] {
 
 describe('block cache', () => {
   it('lets a part go once the entries decoded from it outgrow the budget, and keeps one that stays within it', () => {
-    const [block] = encodeBlocks(rows(2000));
+    const [block] = encodeBlocks(EventBatch.ofRows(rows(2000)));
     const header: BlockHeader = { blockId: 1, clientId: 1, hour: block.hour, n: block.n, firstTime: block.firstTime, lastTime: block.lastTime, stamp: 7 };
     const idPart = FIELD_PLACE.id.part;
     const stored = block.parts[idPart].length;

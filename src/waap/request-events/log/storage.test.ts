@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../../../tests/support/app.js';
 import { createDomain, event, ingest, rid } from '../../../../tests/support/waap.js';
 import { samples, type Sample } from '../../../../tests/support/waap-oracle.js';
+import { EventBatch } from './batch.js';
 import { compactionPass, MIN_BLOCKS } from './compaction.js';
 import type { EventFilter } from './filter.js';
 import { MAX_BLOCK_EVENTS } from './format.js';
@@ -66,11 +67,11 @@ describe.skipIf(Boolean(testDatabaseUrl()))('the page cache while events are loa
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const store = new BlockStore(t.db);
       const row = (n: number) => toRow(event(d, n, NOW - HOUR) as unknown as IngestRecord, { client_id: a.clientId, name: 'cache.example.com' });
-      await store.insertBatch([row(1)]);
+      await store.insertBatch(EventBatch.ofRows([row(1)]));
       expect(sqlite.pragma('cache_size', { simple: true })).toBe(-262_144);
       // A second batch within the window keeps the cache and restarts the window.
       vi.advanceTimersByTime(BULK_CACHE_LINGER_MS - 1);
-      await store.insertBatch([row(2)]);
+      await store.insertBatch(EventBatch.ofRows([row(2)]));
       vi.advanceTimersByTime(BULK_CACHE_LINGER_MS - 1);
       expect(sqlite.pragma('cache_size', { simple: true })).toBe(-262_144);
       vi.advanceTimersByTime(1);

@@ -5,6 +5,7 @@ import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import type { Database } from '../../../platform/db/index.js';
 import { type BlockHeader, type EventRow, FIELD_PLACE, floorHour, PARTS } from './format.js';
+import { EventBatch } from './batch.js';
 import { type EncodedBlock, encodeBlocks } from './encode.js';
 import { decodePart, decodeRows, type TextColumn } from './decode.js';
 import { HEADER_COLUMNS, type HeaderRow, pgTransaction, toHeader } from './tables.js';
@@ -21,7 +22,7 @@ const BULK_CACHE_KIB = 262_144;
 export const BULK_CACHE_LINGER_MS = 5_000;
 
 export class BlockStore {
-  private sqliteInsert?: (rows: readonly EventRow[]) => boolean[];
+  private sqliteInsert?: (batch: EventBatch) => boolean[];
   private sqliteReplace?: (
     old: readonly BlockHeader[],
     blocks: readonly EncodedBlock[],
@@ -35,41 +36,41 @@ export class BlockStore {
     this.bulkCache = database.raw.sqlite && new BulkPageCache(database.raw.sqlite);
   }
 
-  /** Stores a batch atomically: ids first (a duplicate id is refused), then the blocks. Per row: stored? */
-  async insertBatch(rows: readonly EventRow[]): Promise<boolean[]> {
-    if (rows.length === 0) return [];
+  /** Stores a batch atomically: ids first (a duplicate id is refused), then the blocks. Per event: stored? */
+  async insertBatch(batch: EventBatch): Promise<boolean[]> {
+    if (batch.n === 0) return [];
     if (this.database.raw.sqlite) {
       this.bulkCache!.extend();
-      return (this.sqliteInsert ??= this.prepareSqliteInsert(this.database.raw.sqlite))(rows);
+      return (this.sqliteInsert ??= this.prepareSqliteInsert(this.database.raw.sqlite))(batch);
     }
-    return this.insertPg(rows);
+    return this.insertPg(batch);
   }
 
-  private prepareSqliteInsert(db: SQLite.Database): (rows: readonly EventRow[]) => boolean[] {
+  private prepareSqliteInsert(db: SQLite.Database): (batch: EventBatch) => boolean[] {
     const into = 'insert or ignore into waap_event_ids (client_id, id, hour) values';
     // RETURNING lists the rows actually inserted, so a chunk with a duplicate says exactly which.
     const manyIds = db.prepare(`${into} ${Array(ID_ROWS).fill('(?,?,?)').join(',')} returning id`).raw();
     const oneId = db.prepare(`${into} (?,?,?)`);
     const writeBlock = this.sqliteBlockWriter(db);
     const params: unknown[] = new Array(3 * ID_ROWS);
-    return db.transaction((rows: readonly EventRow[]) => {
-      const inserted: boolean[] = new Array(rows.length).fill(true);
+    return db.transaction((batch: EventBatch) => {
+      const { n, clientIds, times } = batch;
+      const inserted: boolean[] = new Array(n).fill(true);
       let i = 0;
-      for (; i + ID_ROWS <= rows.length; i += ID_ROWS) {
+      for (; i + ID_ROWS <= n; i += ID_ROWS) {
         for (let j = 0; j < ID_ROWS; j += 1) {
-          const row = rows[i + j];
-          params[3 * j] = row.client_id;
-          params[3 * j + 1] = row.id;
-          params[3 * j + 2] = floorHour(row.request_time);
+          params[3 * j] = clientIds[i + j];
+          params[3 * j + 1] = batch.id(i + j);
+          params[3 * j + 2] = floorHour(times[i + j]);
         }
         const stored = manyIds.all(params) as [string][];
         if (stored.length === ID_ROWS) continue;
-        // A duplicate: of an id stored before, or of an earlier row of the chunk (the first one wins).
+        // A duplicate: of an id stored before, or of an earlier event of the chunk (the first one wins).
         const fresh = new Set(stored.map(([id]) => id));
-        for (let j = i; j < i + ID_ROWS; j += 1) inserted[j] = fresh.delete(rows[j].id);
+        for (let j = i; j < i + ID_ROWS; j += 1) inserted[j] = fresh.delete(batch.id(j));
       }
-      for (; i < rows.length; i += 1) inserted[i] = oneId.run(rows[i].client_id, rows[i].id, floorHour(rows[i].request_time)).changes === 1;
-      for (const block of encodeBlocks(rows.filter((_, k) => inserted[k]))) writeBlock(block);
+      for (; i < n; i += 1) inserted[i] = oneId.run(clientIds[i], batch.id(i), floorHour(times[i])).changes === 1;
+      for (const block of encodeBlocks(batch, inserted)) writeBlock(block);
       return inserted;
     });
   }
@@ -95,16 +96,17 @@ export class BlockStore {
     };
   }
 
-  private async insertPg(rows: readonly EventRow[]): Promise<boolean[]> {
+  private async insertPg(batch: EventBatch): Promise<boolean[]> {
+    const events = Array.from({ length: batch.n }, (_, i) => i);
     return pgTransaction(this.database.raw.pg!, 'begin', async (client) => {
       const ids = await client.query(
         `insert into waap_event_ids (client_id, id, hour) select * from unnest($1::bigint[], $2::text[], $3::bigint[])
          on conflict (client_id, id) do nothing returning client_id, id`,
-        [rows.map((r) => r.client_id), rows.map((r) => r.id), rows.map((r) => floorHour(r.request_time))],
+        [Array.from(batch.clientIds.subarray(0, batch.n)), events.map((i) => batch.id(i)), events.map((i) => floorHour(batch.times[i]))],
       );
       const fresh = new Set(ids.rows.map((r: { client_id: number; id: string }) => `${r.client_id}|${r.id}`));
-      const inserted = rows.map((r) => fresh.delete(`${r.client_id}|${r.id}`));
-      await writePgBlocks(client, encodeBlocks(rows.filter((_, i) => inserted[i])));
+      const inserted = events.map((i) => fresh.delete(`${batch.clientIds[i]}|${batch.id(i)}`));
+      await writePgBlocks(client, encodeBlocks(batch, inserted));
       return inserted;
     });
   }
@@ -185,7 +187,7 @@ export class BlockStore {
    * changed nothing, when one of the old blocks was replaced or removed meanwhile (its stamp changed).
    */
   async replaceBlocks(old: readonly BlockHeader[], rows: readonly EventRow[], droppedIds: readonly { clientId: number; id: string }[]): Promise<boolean> {
-    const blocks = encodeBlocks(rows);
+    const blocks = encodeBlocks(EventBatch.ofRows(rows));
     const keepId = Math.max(...old.map((b) => b.blockId));
     const sqlite = this.database.raw.sqlite;
     if (sqlite) {
