@@ -8,7 +8,6 @@ import { transformSync } from 'esbuild';
 import fastJson from 'fast-json-stringify';
 import {
   type ProductValidatorKind,
-  requiredBy,
   RUNTIME_HELPERS,
   type SchemaCode,
   schemaCodeKey,
@@ -83,7 +82,12 @@ export class SchemaCodeWriter implements SchemaCode {
   }
 }
 
-/** Code may require only the runtime helpers the server loads ahead (RUNTIME_HELPERS) and what it gives (`edgeplane:`). */
+/** The names a module's code requires. */
+export function requiredBy(code: string): string[] {
+  return [...code.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]);
+}
+
+/** Code may require only the runtime helpers the server bundles (RUNTIME_HELPERS) and what it gives (`edgeplane:`). */
 export function assertKnownRequires(code: string): void {
   const unknown = requiredBy(code).filter((id) => !RUNTIME_HELPERS.includes(id) && !id.startsWith('edgeplane:'));
   if (unknown.length > 0) throw new Error(`compiled schema code requires ${unknown.join(', ')}: add it to RUNTIME_HELPERS (src/platform/schema-code.ts)`);

@@ -7,8 +7,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Nullable, ReadOnlyField, StringEnum } from './schema.js';
-import { requiredBy, RUNTIME_HELPERS, SCHEMA_CODE_CACHE_SUFFIX, SchemaCodePack, schemaCodeKey, writeSchemaCodePack } from './schema-code.js';
-import { assertKnownRequires, SchemaCodeWriter } from './schema-code-writer.js';
+import { RUNTIME_HELPERS, SCHEMA_CODE_CACHE_SUFFIX, SchemaCodePack, schemaCodeKey, writeSchemaCodePack } from './schema-code.js';
+import { assertKnownRequires, requiredBy, SchemaCodeWriter } from './schema-code-writer.js';
 import { createSchemaCompiler, createSerializerCompiler } from './validation.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeplane-schema-code-'));
@@ -126,7 +126,7 @@ describe('schema code compiled by the build', () => {
     expect(loaded.serializers[1]({ count: 1, results: [answer] })).toBe(compiled.serializers[1]({ count: 1, results: [answer] }));
   });
 
-  it('requires only the runtime helpers the server loads ahead, and refuses code requiring another package', () => {
+  it('requires only the runtime helpers the server bundles, and refuses code requiring another package', () => {
     const text = fs.readFileSync(pack, 'utf8');
     const required = new Set(requiredBy(text));
     expect([...required].every((id) => RUNTIME_HELPERS.includes(id))).toBe(true);

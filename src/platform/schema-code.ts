@@ -8,11 +8,11 @@
 // loaded with it is not compiled again, nor is its function at its first call.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import type { ValidateFunction } from 'ajv';
+import HELPERS from './schema-code-helpers.cjs';
 
 /**
  * Changes whenever what the compilers produce for the same schema could change (their options, the
@@ -58,15 +58,11 @@ export function schemaCodeKey(kind: ValidatorKind | 'serializer', schema: object
 export const SCHEMA_CODE_FILE = 'schema-code.pack';
 /**
  * The packages' runtime helpers the compiled code requires (the build refuses code requiring another
- * package: SchemaCodeWriter.write). prepare() loads them, so the first route needing one does not wait
- * for Node to resolve and compile it (3-5 ms). Names starting `edgeplane:` are given by the server.
+ * package: SchemaCodeWriter.write), given by schema-code-helpers.cjs, which the build bundles with the
+ * server: resolved through the packages' files at run time, they cost the first request that needed one
+ * 5-7 ms of package.json reads. Names starting `edgeplane:` are given by the server.
  */
-export const RUNTIME_HELPERS: readonly string[] = ['ajv/dist/runtime/ucs2length', 'ajv-formats/dist/formats', 'fast-json-stringify/lib/serializer'];
-
-/** The names a module's code requires. */
-export function requiredBy(code: string): string[] {
-  return [...code.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]);
-}
+export const RUNTIME_HELPERS: readonly string[] = Object.keys(HELPERS);
 
 /** The code cache's file: the pack's name with this added. */
 export const SCHEMA_CODE_CACHE_SUFFIX = '.v8-cache';
@@ -89,10 +85,11 @@ export class SchemaCodePack implements SchemaCode {
   ) {
     this.code = new PackFile(file);
     this.codeCache = new PackFile(`${file}${SCHEMA_CODE_CACHE_SUFFIX}`);
-    // The code requires small runtime helpers of Ajv, ajv-formats and fast-json-stringify: resolved from
-    // this module (the package's own dependencies), wherever the file is.
-    const packages = createRequire(import.meta.url);
-    this.require = (id: string) => (Object.hasOwn(modules, id) ? modules[id] : packages(id));
+    this.require = (id: string) => {
+      if (Object.hasOwn(modules, id)) return modules[id];
+      if (Object.hasOwn(HELPERS, id)) return HELPERS[id];
+      throw new Error(`compiled schema code requires ${id}, which the server does not give`);
+    };
   }
 
   validator(kind: ValidatorKind, schema: object): ValidateFunction | undefined {
@@ -106,7 +103,6 @@ export class SchemaCodePack implements SchemaCode {
   prepare(): void {
     this.code.prepare();
     this.codeCache.prepare();
-    for (const id of RUNTIME_HELPERS) this.require(id);
   }
 
   private load(key: string): unknown {
