@@ -6,18 +6,21 @@
 import { parentPort } from 'node:worker_threads';
 import { builtSchemaCode } from '../../platform/schema-code.js';
 import { lowerThreadPriority, serveWorkerCalls } from '../../platform/workers.js';
-import { newCursor, parseLines, type Piece, recordValidator, type TimeWindow, toPiece } from './records.js';
+import { localDescriptions, newCursor, parseLines, type Piece, recordValidator, sharedDescriptions, type TimeWindow, toPiece } from './records.js';
 
 /**
- * One stretch of a body: bytes `start` to `end` of `body` (shared, not copied), whole lines. Its lines
- * are numbered from 1, and it describes up to MAX_REPORTED refusals of its own; the ingestor numbers them
- * within the body and reports the body's first ones.
+ * One stretch of a body: bytes `start` to `end` of `body` (shared, not copied), whole lines, numbered from
+ * 1 (the ingestor numbers them within the body). Its refusals are described while the body's shared count
+ * of descriptions (`described`, one Int32) is below MAX_REPORTED, or up to `describe` of them when given
+ * (a stretch read again, see piecesFromThreads).
  */
 export interface StretchCall {
   body: SharedArrayBuffer;
   start: number;
   end: number;
   window: TimeWindow;
+  described: SharedArrayBuffer;
+  describe?: number;
 }
 
 const validator = recordValidator(builtSchemaCode());
@@ -25,6 +28,10 @@ const WHOLE = { maxRows: Infinity, maxLines: Infinity };
 
 lowerThreadPriority();
 serveWorkerCalls(parentPort!, (message): Piece => {
-  const { body, start, end, window } = message as unknown as StretchCall;
-  return toPiece(parseLines(new Uint8Array(body, start, end - start), newCursor(), validator(), window, WHOLE));
+  const call = message as unknown as StretchCall;
+  const descriptions = call.describe === undefined ? sharedDescriptions(new Int32Array(call.described)) : localDescriptions(call.describe);
+  // Read from a copy: Buffer's decoding and search took a slower path over shared memory (a fifth of the
+  // thread's time on a body of short refused lines), and copying a stretch costs a few microseconds.
+  const stretch = Buffer.from(new Uint8Array(call.body, call.start, call.end - call.start));
+  return toPiece(parseLines(stretch, newCursor(descriptions), validator(), call.window, WHOLE));
 });

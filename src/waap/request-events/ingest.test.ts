@@ -100,6 +100,21 @@ describe('EventIngestor: a body read in the parsing thread or on the main thread
     expect(inline.report.rejected).toBeGreaterThan(120_000);
   });
 
+  it("reports the body's first refusals when two threads read its stretches at once", async () => {
+    // Every stretch refuses lines: threads reading two at once take the shared descriptions out of line
+    // order, and the stretches left without theirs are read again.
+    const text = `${'{"domain_id":1}\n'.repeat(200_000)}${body(3_000)}`;
+    const inline = await ingestWith(text, Infinity);
+    // Whether the threads race is up to the scheduler: three bodies make it all but certain that one does.
+    for (let round = 0; round < 3; round += 1) {
+      const log = new MemoryLog();
+      const ingestor = new EventIngestor(log, lookup, clock, undefined, undefined, { threadFromBytes: 0, threads: 2 });
+      ingestors.push(ingestor);
+      expect(await ingestor.ingest(Buffer.from(text))).toEqual(inline.report);
+      expect(log.rows).toEqual(inline.rows);
+    }
+  });
+
   it('answers 503 when the thread stops while pieces are asked ahead, and keeps the batches already written', async () => {
     let ingestor: EventIngestor | undefined;
     const log = new MemoryLog();

@@ -118,23 +118,35 @@ export class EventIngestor {
     ));
     const shared = new SharedArrayBuffer(body.length);
     new Uint8Array(shared).set(body);
-    let asked = 0;
-    const ask = (): Promise<Piece> => {
-      const start = asked;
-      const newline = body.indexOf(0x0a, Math.min(start + STRETCH_BYTES, body.length) - 1);
-      asked = newline < 0 ? body.length : newline + 1;
-      const piece = pool.call<Piece>({ body: shared, start, end: asked, window } satisfies StretchCall as unknown as Record<string, unknown>);
+    const described = new SharedArrayBuffer(4);
+    const ask = (start: number, end: number, describe?: number): Promise<Piece> => {
+      const call: StretchCall = { body: shared, start, end, window, described, describe };
+      const piece = pool.call<Piece>(call as unknown as Record<string, unknown>);
       // Handled now, awaited later: stretches asked ahead all fail at once when a thread dies or the server
       // closes, and one left without a handler meanwhile would be an unhandled rejection (the process ends).
       piece.catch(() => {});
       return piece;
     };
-    const waiting: Promise<Piece>[] = [];
-    // Lines of the stretches taken so far: a stretch numbers its own from 1.
+    const waiting: { start: number; end: number; piece: Promise<Piece> }[] = [];
+    let asked = 0;
+    // Lines of the stretches taken so far (a stretch numbers its own from 1), and their refusals described.
     let linesBefore = 0;
+    let describedBefore = 0;
     while (asked < body.length || waiting.length > 0) {
-      while (asked < body.length && waiting.length < STRETCHES_AHEAD) waiting.push(ask());
-      const piece = await waiting.shift()!.catch(parsingFailed);
+      while (asked < body.length && waiting.length < STRETCHES_AHEAD) {
+        const start = asked;
+        const newline = body.indexOf(0x0a, Math.min(start + STRETCH_BYTES, body.length) - 1);
+        asked = newline < 0 ? body.length : newline + 1;
+        waiting.push({ start, end: asked, piece: ask(start, asked) });
+      }
+      const { start, end, piece: next } = waiting.shift()!;
+      let piece = await next.catch(parsingFailed);
+      // Threads reading at once took the body's descriptions out of line order, and this stretch went
+      // without some the report needs: read it again, describing as many as the body still has.
+      if (piece.undescribed > 0 && describedBefore + piece.refusals.length < MAX_REPORTED) {
+        piece = await ask(start, end, MAX_REPORTED - describedBefore).catch(parsingFailed);
+      }
+      describedBefore += piece.refusals.length;
       for (let i = 0; i < piece.rowLines.length; i += 1) piece.rowLines[i] += linesBefore;
       for (const refusal of piece.refusals) refusal.line += linesBefore;
       linesBefore += piece.lines;

@@ -204,7 +204,7 @@ export interface ParsedLines {
   rowLines: number[];
   refusals: Refusal[];
   /**
-   * Lines refused once this body had described MAX_REPORTED refusals of its own: counted only (the
+   * Lines refused once the body had described MAX_REPORTED refusals: counted only (the
    * caller, whose count of refusals includes these, reports no more details by then).
    */
   undescribed: number;
@@ -214,14 +214,50 @@ export interface ParsedLines {
   lines: number;
 }
 
-/** Where a body is read from, and how many refusals it has described so far. */
+/** How many more refusals a body describes: MAX_REPORTED in all, the rest only counted. */
+export interface Descriptions {
+  /** Whether a refusal may still be described (building a detail is then worth it). */
+  open(): boolean;
+  /** Takes one description; false when none is left. */
+  take(): boolean;
+}
+
+/** Descriptions counted by one reader: `limit` of them. */
+export function localDescriptions(limit = MAX_REPORTED): Descriptions {
+  let taken = 0;
+  return {
+    open: () => taken < limit,
+    take: () => {
+      if (taken >= limit) return false;
+      taken += 1;
+      return true;
+    },
+  };
+}
+
+/**
+ * Descriptions counted in memory the threads reading one body's stretches share (Atomics): the body
+ * describes about MAX_REPORTED refusals in all, not that many per stretch. A thread takes its stretches
+ * in order, so with one thread the described ones are exactly the body's first; the ingestor reads a
+ * stretch again when threads reading at once took them out of order (see piecesFromThreads).
+ */
+export function sharedDescriptions(counter: Int32Array): Descriptions {
+  // The count only grows: once past the limit, no atomic operation is needed for the lines after.
+  let closed = false;
+  return {
+    open: () => !closed && !(closed = Atomics.load(counter, 0) >= MAX_REPORTED),
+    take: () => !closed && !(closed = Atomics.add(counter, 0, 1) >= MAX_REPORTED),
+  };
+}
+
+/** Where a body is read from, and how many refusals it may still describe. */
 export interface LineCursor {
   position: number;
   line: number;
-  described: number;
+  descriptions: Descriptions;
 }
 
-export const newCursor = (): LineCursor => ({ position: 0, line: 1, described: 0 });
+export const newCursor = (descriptions = localDescriptions()): LineCursor => ({ position: 0, line: 1, descriptions });
 
 export interface TimeWindow {
   /** Oldest accepted request time (the retention's start), ms. */
@@ -250,11 +286,10 @@ export function parseLines(body: Uint8Array, cursor: LineCursor, validate: Valid
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const out: ParsedLines = { rows: [], rowLines: [], refusals: [], undescribed: 0, next: 0, lines: 0 };
   const refuse = (line: number, detail: string, domainId?: number) => {
-    if (cursor.described >= MAX_REPORTED) {
+    if (!cursor.descriptions.take()) {
       out.undescribed += 1;
       return;
     }
-    cursor.described += 1;
     out.refusals.push(domainId === undefined ? { line, detail } : { line, detail, domainId });
   };
   let start = cursor.position;
@@ -265,7 +300,7 @@ export function parseLines(body: Uint8Array, cursor: LineCursor, validate: Valid
     const source = bytes.toString('utf8', start, end).trim();
     start = end + 1;
     if (source === '') continue;
-    const record = parseRecord(source, validate, cursor.described < MAX_REPORTED);
+    const record = parseRecord(source, validate, cursor.descriptions.open());
     if (typeof record === 'string') {
       refuse(line, record);
       continue;
