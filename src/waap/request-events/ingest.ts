@@ -181,10 +181,13 @@ export class EventIngestor {
   }
 }
 
+/** Events a batch has room for at first: it grows as rows come (a body of a few lines, or of refused ones, needs little). */
+const FIRST_BATCH_ROOM = 1_024;
+
 /** Takes parsed pieces in order: rows are stored by the batch, refusals reported in line order. */
 class BatchWriter {
   readonly report: IngestReport = { accepted: 0, rejected: 0, errors: [] };
-  private batch = new EventBatch(BATCH);
+  private batch = new EventBatch(FIRST_BATCH_ROOM);
   /** The line of each event of the batch. */
   private lines: number[] = [];
 
@@ -217,7 +220,7 @@ class BatchWriter {
       if (inserted[i]) this.report.accepted += 1;
       else this.reject(this.lines[i], `duplicate request id ${batch.id(i)}`);
     }
-    this.batch = new EventBatch(BATCH);
+    this.batch = new EventBatch(FIRST_BATCH_ROOM);
     this.lines = [];
     await yieldToLoop();
   }

@@ -335,6 +335,9 @@ interface PieceColumn {
 
 const valueAt = (column: PieceColumn, i: number): unknown => (column.codes ? column.values[column.codes[i]] : column.values[i]);
 
+/** Fields a row's domain gives (or, for the id, that need no dictionary lookup): not copied. */
+const PLACED: ReadonlySet<FieldName> = new Set(['id', 'domain', 'requested_domain']);
+
 /** A field of a piece, as copied into a batch: each piece value's batch code, found when first needed. */
 interface CopiedField extends PieceColumn {
   field: FieldName;
@@ -354,6 +357,8 @@ export class PieceRows {
   private readonly domainIds: PieceColumn;
   private readonly requested: PieceColumn;
   private batch: EventBatch | undefined;
+  /** The batch's layout the targets were taken from. */
+  private layout = -1;
 
   constructor(
     columns: CodedColumns,
@@ -369,9 +374,9 @@ export class PieceRows {
     this.times = column('request_time');
     this.domainIds = column('domain_id');
     this.requested = column('requested_domain');
-    const placed = new Set<FieldName>(['id', 'domain', 'requested_domain']);
+    if (columns.count === 0) return;
     for (const field of TEXT_FIELDS)
-      if (!placed.has(field)) this.copied.push({ field, ...column(field), batchCodes: new Int32Array(0), target: new Uint32Array(0) });
+      if (!PLACED.has(field)) this.copied.push({ field, ...column(field), batchCodes: new Int32Array(0), target: new Uint32Array(0) });
   }
 
   /** The distinct domains the piece's rows name. */
@@ -397,7 +402,9 @@ export class PieceRows {
 
   /** Adds row i to the batch, as an event of `domain`'s client. */
   addTo(batch: EventBatch, i: number, domain: DomainInfo): void {
+    batch.reserve();
     if (batch !== this.batch) this.startBatch(batch);
+    else if (batch.layout !== this.layout) this.takeTargets(batch);
     const n = batch.n;
     batch.clientIds[n] = domain.client_id;
     batch.times[n] = valueAt(this.times, i) as number;
@@ -420,9 +427,12 @@ export class PieceRows {
 
   private startBatch(batch: EventBatch): void {
     this.batch = batch;
-    for (const copied of this.copied) {
-      if (copied.codes) copied.batchCodes = new Int32Array(copied.values.length).fill(-1);
-      copied.target = batch.codes[copied.field];
-    }
+    for (const copied of this.copied) if (copied.codes) copied.batchCodes = new Int32Array(copied.values.length).fill(-1);
+    this.takeTargets(batch);
+  }
+
+  private takeTargets(batch: EventBatch): void {
+    this.layout = batch.layout;
+    for (const copied of this.copied) copied.target = batch.codes[copied.field];
   }
 }

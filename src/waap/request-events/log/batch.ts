@@ -18,19 +18,37 @@ const READERS = perField((f) => new Function('row', `return row.${f};`) as (row:
 export class EventBatch {
   /** Events filled so far (the arrays below hold `capacity`). */
   n = 0;
-  readonly clientIds: Float64Array;
+  clientIds: Float64Array;
   /** Request times, epoch ms. */
-  readonly times: Float64Array;
+  times: Float64Array;
   /** Per field, its distinct values in the order first met, as text (integers in decimal). */
   readonly values: Column<string[]> = perField(() => []);
   /** Per field, each event's index into `values`. */
   readonly codes: Column<Uint32Array>;
+  /** Changes when the arrays are replaced by larger ones (see reserve): what holds one of them takes it again. */
+  layout = 0;
   private readonly seen: Column<Map<unknown, number>> = perField(() => new Map());
 
-  constructor(readonly capacity: number) {
+  /** Room for `capacity` events; `reserve` makes more. */
+  constructor(private capacity: number) {
     this.clientIds = new Float64Array(capacity);
     this.times = new Float64Array(capacity);
     this.codes = perField(() => new Uint32Array(capacity));
+  }
+
+  /** Makes room for one more event (the arrays double when full). */
+  reserve(): void {
+    if (this.n < this.capacity) return;
+    this.capacity = Math.max(16, 2 * this.capacity);
+    const larger = <T extends Float64Array | Uint32Array>(old: T, make: (size: number) => T): T => {
+      const array = make(this.capacity);
+      array.set(old);
+      return array;
+    };
+    this.clientIds = larger(this.clientIds, (size) => new Float64Array(size));
+    this.times = larger(this.times, (size) => new Float64Array(size));
+    for (const field of TEXT_FIELDS) this.codes[field] = larger(this.codes[field], (size) => new Uint32Array(size));
+    this.layout += 1;
   }
 
   /** The code of `value` in `field`'s dictionary, added when new. */
