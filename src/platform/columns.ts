@@ -16,9 +16,14 @@ export interface CodedColumns {
   count: number;
 }
 
-/** Object i's value of field f. */
-export const codedValue = (columns: Pick<CodedColumns, 'values' | 'codes'>, f: number, i: number): unknown =>
-  columns.codes[f] ? columns.values[f][columns.codes[f]![i]] : columns.values[f][i];
+/** One field of coded columns: its distinct values and each object's code, or each object's value (codes null). */
+export interface CodedColumn {
+  values: unknown[];
+  codes: Uint32Array | null;
+}
+
+/** Object i's value in a coded column. */
+export const valueAt = (column: CodedColumn, i: number): unknown => (column.codes ? column.values[column.codes[i]] : column.values[i]);
 
 type Reader = (objects: readonly object[], columns: unknown[][]) => void;
 const compiled = new Map<string, Reader>();
@@ -96,5 +101,7 @@ function codeColumn(column: unknown[]): { values: unknown[]; codes: Uint32Array 
 
 /** The objects again (tests): each made as a plain object of the fields. */
 export function fromCodedColumns(columns: CodedColumns): Record<string, unknown>[] {
-  return Array.from({ length: columns.count }, (_, i) => Object.fromEntries(columns.fields.map((field, f) => [field, codedValue(columns, f, i)])));
+  return Array.from({ length: columns.count }, (_, i) =>
+    Object.fromEntries(columns.fields.map((field, f) => [field, valueAt({ values: columns.values[f], codes: columns.codes[f] }, i)])),
+  );
 }

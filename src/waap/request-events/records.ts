@@ -1,6 +1,6 @@
 // One NDJSON line of an ingestion as a record, and a record as a stored row: parsing and validating a
-// line, checking its time and building its row need nothing but the line, so large bodies do this in a
-// thread of their own (ingest-thread.ts) and small ones on the main thread (ingest.ts), both through
+// line, checking its time and building its row need nothing but the line, so large bodies do this in the
+// parsing threads (ingest-thread.ts) and small ones on the main thread (ingest.ts), both through
 // parseLines: both refuse and keep the same lines. What needs the database (the domain's owner,
 // duplicate ids) stays with the ingestor, which places each row under its domain.
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -10,7 +10,7 @@ import { ajvErrorsToFields, FULL_FORMATS_CODE, safeIntegers, unstorableErrors } 
 import type { SchemaCode } from '../../platform/schema-code.js';
 import { IngestRecord } from './schemas.js';
 import { headersText } from './headers.js';
-import { type CodedColumns, toCodedColumns } from '../../platform/columns.js';
+import { type CodedColumn, type CodedColumns, toCodedColumns, valueAt } from '../../platform/columns.js';
 import { type EventBatch, type EventRow, type FieldName, TEXT_FIELDS } from './log/index.js';
 import { parseInstant } from './time.js';
 
@@ -208,8 +208,6 @@ export interface ParsedLines {
    * caller, whose count of refusals includes these, reports no more details by then).
    */
   undescribed: number;
-  /** Where the next call starts (the body's length once all is read). */
-  next: number;
   /** Lines read, blank ones included. */
   lines: number;
 }
@@ -284,7 +282,7 @@ const PENDING_DOMAIN = { client_id: 0, name: '' };
  */
 export function parseLines(body: Uint8Array, cursor: LineCursor, validate: ValidateFunction, window: TimeWindow, limits: LineLimits): ParsedLines {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const out: ParsedLines = { rows: [], rowLines: [], refusals: [], undescribed: 0, next: 0, lines: 0 };
+  const out: ParsedLines = { rows: [], rowLines: [], refusals: [], undescribed: 0, lines: 0 };
   const refuse = (line: number, detail: string, domainId?: number) => {
     if (!cursor.descriptions.take()) {
       out.undescribed += 1;
@@ -318,7 +316,6 @@ export function parseLines(body: Uint8Array, cursor: LineCursor, validate: Valid
   cursor.position = Math.min(start, bytes.length);
   out.lines = line - cursor.line;
   cursor.line = line;
-  out.next = cursor.position;
   return out;
 }
 
@@ -327,19 +324,11 @@ export type Piece = Omit<ParsedLines, 'rows'> & { columns: CodedColumns };
 
 export const toPiece = ({ rows, ...rest }: ParsedLines): Piece => ({ ...rest, columns: toCodedColumns(rows) });
 
-/** A field of a piece: its distinct values and each row's index into them, or each row's value (codes null). */
-interface PieceColumn {
-  values: unknown[];
-  codes: Uint32Array | null;
-}
-
-const valueAt = (column: PieceColumn, i: number): unknown => (column.codes ? column.values[column.codes[i]] : column.values[i]);
-
 /** Fields a row's domain gives (or, for the id, that need no dictionary lookup): not copied. */
 const PLACED: ReadonlySet<FieldName> = new Set(['id', 'domain', 'requested_domain']);
 
 /** A field of a piece, as copied into a batch: each piece value's batch code, found when first needed. */
-interface CopiedField extends PieceColumn {
+interface CopiedField extends CodedColumn {
   field: FieldName;
   batchCodes: Int32Array;
   target: Uint32Array;
@@ -352,10 +341,10 @@ interface CopiedField extends PieceColumn {
  */
 export class PieceRows {
   private readonly copied: CopiedField[] = [];
-  private readonly ids: PieceColumn;
-  private readonly times: PieceColumn;
-  private readonly domainIds: PieceColumn;
-  private readonly requested: PieceColumn;
+  private readonly ids: CodedColumn;
+  private readonly times: CodedColumn;
+  private readonly domainIds: CodedColumn;
+  private readonly requested: CodedColumn;
   private batch: EventBatch | undefined;
   /** The batch's layout the targets were taken from. */
   private layout = -1;
@@ -366,7 +355,7 @@ export class PieceRows {
   ) {
     const at = new Map(columns.fields.map((field, f) => [field, f]));
     // A piece of no rows has no fields (nothing is read from it).
-    const column = (field: FieldName | 'request_time'): PieceColumn => {
+    const column = (field: FieldName | 'request_time'): CodedColumn => {
       const f = at.get(field);
       return f === undefined ? { values: [], codes: null } : { values: columns.values[f], codes: columns.codes[f] };
     };
