@@ -94,6 +94,20 @@ const common: BuildOptions = {
   plugins: [routerClosures, lazyBuiltins],
 };
 
+/**
+ * The launcher reads the bundle as Latin-1 when every byte is ASCII (src/launcher.ts): V8 then takes the
+ * bytes as they are instead of decoding UTF-8, 9 against 62-68 ms for the 6.5 MB bundle on a slow machine.
+ * esbuild escapes every non-ASCII character of the code (charset 'ascii'); what is left is in the comments
+ * it keeps (a no-break space in Kysely's examples, a name in a licence), each UTF-16 unit replaced by '?'
+ * so that the source map's columns stay right.
+ */
+function keepAscii(file: string): void {
+  const text = fs.readFileSync(file, 'utf8');
+  // Without the u flag the class matches UTF-16 units: a character outside the BMP becomes '??'.
+  const ascii = text.replace(/[^\x00-\x7f]/g, '?');
+  if (ascii !== text) fs.writeFileSync(file, ascii);
+}
+
 /** Every output file with its size, so a dependency that suddenly joins the start path shows. */
 function report(result: { metafile?: { outputs: Record<string, { bytes: number }> } }): void {
   for (const [file, output] of Object.entries(result.metafile?.outputs ?? {})) {
@@ -114,8 +128,10 @@ report(
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__edgeplaneFileUrl' },
     banner: { js: "var __edgeplaneFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+    charset: 'ascii',
   }),
 );
+keepAscii(path.join(dist, 'server.cjs'));
 
 // The code worker threads run, each found beside the server's (and the library's) bundle (see
 // moduleWorker in src/platform/workers.ts): the WAAP request log's reader threads and the thread CDN rule

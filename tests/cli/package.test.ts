@@ -1,5 +1,6 @@
 // What `npm pack` (and so `npm publish`, or a git dependency) ships: the built command and library, their
 // types, the reference catalogue and the docs; not the sources, tests, benchmarks or source maps.
+import { isAscii } from 'node:buffer';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,6 +47,10 @@ describe('npm pack', () => {
     expect(listed()).toContain(manifest.bin.edgeplane);
     expect(listed()).toContain(manifest.main);
     expect(listed()).toContain(manifest.exports['.'].types.replace(/^\.\//, ''));
+  });
+
+  it('ships the server bundle as ASCII, which the command reads without decoding UTF-8 (src/launcher.ts)', () => {
+    expect(isAscii(fs.readFileSync(path.join(ROOT, 'dist/server.cjs')))).toBe(true);
   });
 
   it('ships the committed reference catalogue and every page of the docs, but not their screenshots', () => {
