@@ -73,8 +73,9 @@ if (!bundleOnly) {
 // - better-sqlite3: a native addon; the analytics reader threads also require it by its resolved path;
 // - pg: loaded only when a PostgreSQL URL is given (and it names the optional pg-native);
 // - @fastify/swagger-ui: serves the files of its own folder (__dirname); loaded by the first /docs request;
-// - pino-pretty: loaded only when the log goes to a terminal, so the start path does not parse it.
-const external = ['better-sqlite3', 'pg', '@fastify/swagger-ui', 'pino-pretty'];
+// - pino-pretty: loaded only when the log goes to a terminal, so the start path does not parse it;
+// - koffi: a native addon with a binary per platform, loaded once the server is idle (native-heap.ts).
+const external = ['better-sqlite3', 'pg', '@fastify/swagger-ui', 'pino-pretty', 'koffi'];
 
 await buildConsole();
 

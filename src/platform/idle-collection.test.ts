@@ -1,15 +1,12 @@
 // The collection after a burst runs once the server has been idle, once per burst, never while a request
 // is being answered: the young generation first, the whole heap compacted after as long again. Without
 // --expose-gc there is no collector to call; with it, the full collection gives back a fragmented heap.
-import { execFile } from 'node:child_process';
+// Once the threads have stopped, the C heap is trimmed again.
 import { EventEmitter } from 'node:events';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runWithExposedGc } from '../../tests/support/expose-gc-script.js';
 import { emitRequest as request } from '../../tests/support/server-events.js';
 import { collectWhenIdle, exposedCollector } from './idle-collection.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('collection when idle', () => {
   beforeEach(() => {
@@ -19,7 +16,7 @@ describe('collection when idle', () => {
     vi.useRealTimers();
   });
 
-  const collector = () => ({ young: vi.fn(), full: vi.fn() });
+  const collector = () => ({ young: vi.fn(), full: vi.fn(), trim: vi.fn() });
 
   /** Watching a server (idle time 1 s, bursts of 3), which has just answered a burst. */
   function afterBurst() {
@@ -76,6 +73,39 @@ describe('collection when idle', () => {
     idle.stop();
   });
 
+  it('trims the C heap again once the server has been idle for lateMs after a full collection (the threads have stopped), once', () => {
+    const server = new EventEmitter();
+    const collect = collector();
+    const idle = collectWhenIdle(server, collect, 1_000, 3, 6_000);
+    for (let i = 0; i < 3; i += 1) request(server).close();
+    vi.advanceTimersByTime(2_200);
+    expect(collect.full).toHaveBeenCalledTimes(1);
+    expect(collect.trim).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(3_000);
+    expect(collect.trim).not.toHaveBeenCalled();
+    // A request (less than a burst) starts the wait again; the trim is still due.
+    request(server).close();
+    vi.advanceTimersByTime(5_000);
+    expect(collect.trim).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1_200);
+    expect(collect.trim).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(20_000);
+    expect(collect.trim).toHaveBeenCalledTimes(1);
+    expect(collect.full).toHaveBeenCalledTimes(1);
+    idle.stop();
+  });
+
+  it('does not trim without a full collection before', () => {
+    const server = new EventEmitter();
+    const collect = collector();
+    const idle = collectWhenIdle(server, collect, 1_000, 3, 6_000);
+    request(server).close();
+    vi.advanceTimersByTime(20_000);
+    expect(collect.full).not.toHaveBeenCalled();
+    expect(collect.trim).not.toHaveBeenCalled();
+    idle.stop();
+  });
+
   it('does not collect while a request is being answered, however long it takes', () => {
     const server = new EventEmitter();
     const collect = collector();
@@ -125,14 +155,7 @@ describe("V8's collector", () => {
       const youngAfter = space('new_space').space_used_size;
       console.log(JSON.stringify({ plain, compacted: compacted.space_size, used: compacted.space_used_size, youngBefore, youngAfter, kept: kept.length }));
     `;
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
-        { cwd: root, timeout: 60_000 },
-        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
-      ),
-    );
+    const out = await runWithExposedGc(script);
     const heap = JSON.parse(out) as { plain: number; compacted: number; used: number; youngBefore: number; youngAfter: number; kept: number };
     expect(heap.kept).toBe(30_000);
     // The plain collection keeps the pages the survivors are scattered over; compaction moves them together.
