@@ -18,12 +18,15 @@ describe('collection when idle', () => {
 
   const collector = () => ({ young: vi.fn(), full: vi.fn(), trim: vi.fn() });
 
-  /** Watching a server (idle time 1 s, bursts of 3), which has just answered a burst. */
-  function afterBurst() {
+  /**
+   * Watching a server (idle time 1 s, bursts of 3, the late trim at `lateMs` when given), which has just
+   * answered `requests` requests: a burst by default.
+   */
+  function afterBurst(requests = 3, lateMs?: number) {
     const server = new EventEmitter();
     const collect = collector();
-    const idle = collectWhenIdle(server, collect, 1_000, 3);
-    for (let i = 0; i < 3; i += 1) request(server).close();
+    const idle = collectWhenIdle(server, collect, 1_000, 3, lateMs);
+    for (let i = 0; i < requests; i += 1) request(server).close();
     return { server, collect, idle };
   }
 
@@ -74,10 +77,7 @@ describe('collection when idle', () => {
   });
 
   it('trims the C heap again once the server has been idle for lateMs after a full collection (the threads have stopped), once', () => {
-    const server = new EventEmitter();
-    const collect = collector();
-    const idle = collectWhenIdle(server, collect, 1_000, 3, 6_000);
-    for (let i = 0; i < 3; i += 1) request(server).close();
+    const { server, collect, idle } = afterBurst(3, 6_000);
     vi.advanceTimersByTime(2_200);
     expect(collect.full).toHaveBeenCalledTimes(1);
     expect(collect.trim).not.toHaveBeenCalled();
@@ -96,10 +96,7 @@ describe('collection when idle', () => {
   });
 
   it('does not trim without a full collection before', () => {
-    const server = new EventEmitter();
-    const collect = collector();
-    const idle = collectWhenIdle(server, collect, 1_000, 3, 6_000);
-    request(server).close();
+    const { collect, idle } = afterBurst(1, 6_000);
     vi.advanceTimersByTime(20_000);
     expect(collect.full).not.toHaveBeenCalled();
     expect(collect.trim).not.toHaveBeenCalled();
