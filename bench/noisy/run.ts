@@ -5,6 +5,9 @@
 // and noisy phases alternate (`--rounds`), so the machine's own load hits both alike. Goal: victim p99
 // with the noise at most 1.5 times its p99 without. Each kind is sent once before the first phase (warm-up):
 // first calls of routes compile on the main thread, which bench/first-call measures.
+// The victim also calls a bare node:http server beside it that answers the bytes of GET /iam/clients/me
+// (the floor): what the same noise does to a server that does nothing, which is the machine's share of
+// the ratio (the noise client, the server's threads and the victim share the cores).
 //
 //   npm run build && npx tsx bench/noisy/run.ts [--database-url postgres://...] [--events 300000]
 //     [--seconds 15] [--rounds 3] [--noise all|kind,...] [--each] [--profile DIR] [--entry FILE]
@@ -21,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { ALL_KINDS, type Fixtures, setUp } from './fixtures.js';
 import { call, cpuMsOf, freshStore, loadAverage, memoryOf, percentile, startServer, type Server } from './lib.js';
 import { summariseDir } from './profile.js';
-import { settingsOf } from '../lib/servers.js';
+import { type Child, settingsOf, startBare } from '../lib/servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,13 +53,19 @@ const VICTIM_CALLS = [
   { name: 'GET /iam/clients/me', path: '/iam/clients/me' },
   { name: 'GET /cloud/v1/projects', path: '/cloud/v1/projects' },
 ] as const;
+/** The floor's row in the latencies and the report. */
+const FLOOR = 'floor: bare node:http, same bytes';
 
 type Latencies = Record<string, number[]>;
 
-/** The victim: its calls in turn, one at a time, for `ms`; latencies per call. */
-async function victim(fixtures: Fixtures, ms: number): Promise<Latencies> {
+/**
+ * The victim: its calls in turn, one at a time, for `ms`; latencies per call. After each Edgeplane call it
+ * calls the floor (a bare server beside it) once, so both see the same moments of the phase.
+ */
+async function victim(fixtures: Fixtures, floorUrl: string, ms: number): Promise<Latencies> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const out: Latencies = Object.fromEntries(VICTIM_CALLS.map((c) => [c.name, []]));
+  const floorAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const out: Latencies = Object.fromEntries([...VICTIM_CALLS.map((c) => [c.name, []]), [FLOOR, []]]);
   const headers = { authorization: `APIKey ${fixtures.victim.token}` };
   const end = performance.now() + ms;
   while (performance.now() < end) {
@@ -64,11 +73,21 @@ async function victim(fixtures: Fixtures, ms: number): Promise<Latencies> {
       const answer = await call(agent, 'GET', `${fixtures.url}${c.path}`, headers);
       if (answer.status !== 200) throw new Error(`victim ${c.name}: ${answer.status} ${answer.body.slice(0, 200)}`);
       out[c.name].push(answer.ms);
+      out[FLOOR].push((await call(floorAgent, 'GET', floorUrl, {})).ms);
       await new Promise((r) => setTimeout(r, VICTIM_PAUSE_MS));
     }
   }
   agent.destroy();
+  floorAgent.destroy();
   return out;
+}
+
+/** The floor: a bare node:http server answering what the victim's first call answers, with its content type. */
+async function startFloor(fixtures: Fixtures, port: number): Promise<Child> {
+  const agent = new http.Agent({ keepAlive: false });
+  const answer = await call(agent, 'GET', `${fixtures.url}${VICTIM_CALLS[0].path}`, { authorization: `APIKey ${fixtures.victim.token}` });
+  agent.destroy();
+  return startBare(port, answer.body, { 'content-type': 'application/json; charset=utf-8' });
 }
 
 type NoiseSummary = Record<string, { n: number; p50: number; max: number; statuses: Record<string, number> }>;
@@ -134,13 +153,14 @@ interface Measured {
   kinds: string;
   quiet: Latencies;
   noisy: Latencies;
+  /** Each round's p99 ratio of each victim call, and of the floor. */
   perRound: { name: string; ratio: number }[][];
   noise: NoiseSummary;
   /** Share of a core, all threads and the main thread, in the quiet and the noisy phases. */
   cpu: { quiet: number; noisy: number; mainQuiet: number; mainNoisy: number };
 }
 
-async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Promise<Measured> {
+async function measure(server: Server, fixtures: Fixtures, floorUrl: string, kinds: string[]): Promise<Measured> {
   const quiet: Latencies = {};
   const noisy: Latencies = {};
   const perRound: { name: string; ratio: number }[][] = [];
@@ -151,20 +171,20 @@ async function measure(server: Server, fixtures: Fixtures, kinds: string[]): Pro
   for (let round = 1; round <= rounds; round += 1) {
     let cpu0 = cpuMsOf(pid);
     let main0 = cpuMsOf(pid, true);
-    const q = await victim(fixtures, phaseMs);
+    const q = await victim(fixtures, floorUrl, phaseMs);
     cpu.quiet += (cpuMsOf(pid) - cpu0) / phaseMs;
     cpu.mainQuiet += (cpuMsOf(pid, true) - main0) / phaseMs;
     const running = await startNoise(fixtures, kinds);
     cpu0 = cpuMsOf(pid);
     main0 = cpuMsOf(pid, true);
-    const n = await victim(fixtures, phaseMs);
+    const n = await victim(fixtures, floorUrl, phaseMs);
     cpu.noisy += (cpuMsOf(pid) - cpu0) / phaseMs;
     cpu.mainNoisy += (cpuMsOf(pid, true) - main0) / phaseMs;
     const sent = await running.stop();
     await settle(fixtures.url);
     merge(quiet, q);
     merge(noisy, n);
-    perRound.push(VICTIM_CALLS.map((c) => ({ name: c.name, ratio: percentile(n[c.name], 99) / percentile(q[c.name], 99) })));
+    perRound.push([...VICTIM_CALLS.map((c) => c.name), FLOOR].map((name) => ({ name, ratio: percentile(n[name], 99) / percentile(q[name], 99) })));
     for (const [kind, s] of Object.entries(sent)) {
       const into = (noise[kind] ??= { n: 0, p50: 0, max: 0, statuses: {} });
       into.p50 = (into.p50 * into.n + s.p50 * s.n) / (into.n + s.n);
@@ -205,13 +225,20 @@ function report(m: Measured): string[] {
     '| victim call | quiet p50 / p99 ms | noisy p50 / p99 ms | p99 ratio (all rounds) | per round | goal <= 1.5 |',
     '|---|---:|---:|---:|---|---|',
   ];
-  for (const c of VICTIM_CALLS) {
-    const ratio = percentile(m.noisy[c.name], 99) / percentile(m.quiet[c.name], 99);
+  const ratioOf = (name: string) => percentile(m.noisy[name], 99) / percentile(m.quiet[name], 99);
+  for (const name of [...VICTIM_CALLS.map((c) => c.name), FLOOR]) {
+    const ratio = ratioOf(name);
+    const verdict = name === FLOOR ? '(the machine)' : ratio <= GOAL ? 'met' : 'missed';
     lines.push(
-      `| ${c.name} | ${percentile(m.quiet[c.name], 50).toFixed(1)} / ${percentile(m.quiet[c.name], 99).toFixed(1)} | ${percentile(m.noisy[c.name], 50).toFixed(1)} / ${percentile(m.noisy[c.name], 99).toFixed(1)} | **${ratio.toFixed(2)}** | ${m.perRound.map((r) => r.find((x) => x.name === c.name)!.ratio.toFixed(2)).join(', ')} | ${ratio <= GOAL ? 'met' : 'missed'} |`,
+      `| ${name} | ${percentile(m.quiet[name], 50).toFixed(1)} / ${percentile(m.quiet[name], 99).toFixed(1)} | ${percentile(m.noisy[name], 50).toFixed(1)} / ${percentile(m.noisy[name], 99).toFixed(1)} | **${ratio.toFixed(2)}** | ${m.perRound.map((r) => r.find((x) => x.name === name)!.ratio.toFixed(2)).join(', ')} | ${verdict} |`,
     );
   }
+  const floor = ratioOf(FLOOR);
+  const added = (name: string) => percentile(m.noisy[name], 99) - percentile(m.quiet[name], 99);
   lines.push(
+    '',
+    `What is the server's own: its p99 ratio over the floor's, ${VICTIM_CALLS.map((c) => `${c.name} x${(ratioOf(c.name) / floor).toFixed(2)}`).join(', ')}; ` +
+      `the p99 the noise added, ${VICTIM_CALLS.map((c) => `${c.name} ${added(c.name).toFixed(1)} ms`).join(', ')}, the floor's ${added(FLOOR).toFixed(1)} ms.`,
     '',
     `Server CPU: ${(m.cpu.quiet * 100).toFixed(0)}% of a core quiet, ${(m.cpu.noisy * 100).toFixed(0)}% with the noise; its main thread ${(m.cpu.mainQuiet * 100).toFixed(0)}% and ${(m.cpu.mainNoisy * 100).toFixed(0)}%${mainPerNoise(m)}. Noise sent (p50 / slowest ms, statuses):`,
     '',
@@ -239,11 +266,16 @@ async function main(): Promise<void> {
   const out: string[] = [];
   try {
     const fixtures = await setUp(server.url, { events: Number(args.events), log });
-    const all = args.noise === 'all' ? ALL_KINDS : args.noise!.split(',');
-    const sets = [all, ...(args.each ? all.map((k) => [k]) : [])];
-    for (const kinds of sets) {
-      log(`noise: ${kinds.join(', ')}`);
-      out.push(...report(await measure(server, fixtures, kinds)), '');
+    const floor = await startFloor(fixtures, Number(args.port) + 1);
+    try {
+      const all = args.noise === 'all' ? ALL_KINDS : args.noise!.split(',');
+      const sets = [all, ...(args.each ? all.map((k) => [k]) : [])];
+      for (const kinds of sets) {
+        log(`noise: ${kinds.join(', ')}`);
+        out.push(...report(await measure(server, fixtures, floor.url, kinds)), '');
+      }
+    } finally {
+      await floor.stop();
     }
     const memory = memoryOf(server.process.pid!);
     out.push(`Server memory after the run: RSS ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}, file-backed ${memory.file.toFixed(0)}).`);
