@@ -195,7 +195,7 @@ async function measure(server: Server, fixtures: Fixtures, floorUrl: string, kin
     log(
       `  round ${round}: ${perRound
         .at(-1)!
-        .map((r) => `${r.name} p99 x${r.ratio.toFixed(2)}`)
+        .map((r) => `${r.name} p99 x${r.ratio.toFixed(2)} (${percentile(q[r.name], 99).toFixed(1)} -> ${percentile(n[r.name], 99).toFixed(1)} ms)`)
         .join(', ')} (load average ${loadAverage()})`,
     );
   }
