@@ -74,7 +74,7 @@ export async function startServer(config: Config, clock = new Clock()): Promise<
     app.log.warn({ err: error }, `could not make ${step.name} ahead of its first request`),
   );
   // Only the built command runs with --expose-gc (dist/edgeplane.mjs): `npm run dev` and tests go without.
-  const collector = exposedCollector();
+  const collector = exposedCollector(() => db.releaseMemory());
   const idleCollection = collector && collectWhenIdle(app.server, collector);
   let closing: Promise<void> | undefined;
   return {

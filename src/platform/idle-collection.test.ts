@@ -162,4 +162,23 @@ describe("V8's collector", () => {
     // The young collection frees the garbage the new space held.
     expect(heap.youngAfter).toBeLessThan(heap.youngBefore / 2);
   }, 60_000);
+
+  it('empties the caches it was given before each full collection, and collects even when that fails', async () => {
+    const script = `
+      import { exposedCollector } from './src/platform/idle-collection.ts';
+      const steps = [];
+      let fail = false;
+      const release = () => {
+        steps.push('release');
+        if (fail) throw new Error('the cache is busy');
+      };
+      const collector = exposedCollector(release, () => ({ trim: () => steps.push('trim') }));
+      collector.full();
+      fail = true;
+      collector.full();
+      collector.young();
+      console.log(JSON.stringify(steps));
+    `;
+    expect(JSON.parse(await runWithExposedGc(script))).toEqual(['release', 'trim', 'release', 'trim']);
+  }, 60_000);
 });

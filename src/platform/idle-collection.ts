@@ -13,7 +13,10 @@
 //   at twice that, with nothing allocated in between.
 // Together: 44 MiB of heap kept instead of 75-114, the RSS 160-164 MiB instead of 192-230.
 // - what the collection frees outside V8's heap, and what SQLite and the stopped threads freed, malloc
-//   keeps: the C heap's free pages are given back after the full collection (native-heap.ts).
+//   keeps: the C heap's free pages are given back after the full collection (native-heap.ts);
+// - caches kept only for speed (SQLite's page cache of the main connection: 12 MiB after
+//   bench/memory's burst) are emptied just before the full collection, so that their memory is among
+//   what goes back. The first reads after the pause fetch their pages from the file again.
 // Once per burst: an idle server is not collected again and again.
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -32,8 +35,8 @@ export interface Collector {
   /** Empties the young generation (a scavenge: a millisecond or two). */
   young(): void;
   /**
-   * Collects and compacts the whole heap (about 20 ms after a burst of 100,000 requests), then gives the
-   * C heap's free pages back where it can.
+   * Empties the caches it was given, collects and compacts the whole heap (about 20 ms after a burst of
+   * 100,000 requests), then gives the C heap's free pages back where it can.
    */
   full(): void;
   /**
@@ -49,9 +52,10 @@ type ExposedGc = (options?: { type: 'minor' | 'major' }) => void;
 /**
  * V8's collector when the process runs with --expose-gc (the launcher, dist/edgeplane.mjs, sets it before
  * it compiles the bundle, as the code cache needs), otherwise undefined. The flag puts `gc` on contexts
- * made after it is set, not on the one already running: a new context hands it over.
+ * made after it is set, not on the one already running: a new context hands it over. `releaseCaches`
+ * empties what is kept only for speed (Database.releaseMemory), before each full collection.
  */
-export function exposedCollector(nativeHeap: () => NativeHeap | undefined = glibcNativeHeap): Collector | undefined {
+export function exposedCollector(releaseCaches: () => void = () => {}, nativeHeap: () => NativeHeap | undefined = glibcNativeHeap): Collector | undefined {
   const gc = vm.runInNewContext('typeof gc === "function" ? gc : undefined') as ExposedGc | undefined;
   if (!gc) return undefined;
   // Looked up at the first full collection, when the server is idle: never on the start path.
@@ -63,6 +67,11 @@ export function exposedCollector(nativeHeap: () => NativeHeap | undefined = glib
   return {
     young: () => gc({ type: 'minor' }),
     full: () => {
+      try {
+        releaseCaches();
+      } catch {
+        // A cache that cannot be emptied now stays (and is tried again after the next burst); the collection still runs.
+      }
       v8.setFlagsFromString('--compact-on-every-full-gc');
       try {
         // Without options: in Node 20's V8, `gc({ type: 'major' })` returns without collecting.

@@ -35,6 +35,12 @@ export interface Database {
   /** How another connection reaches the same data (threads open their own): a SQLite file, or PostgreSQL. */
   readonly connection: { sqliteFile: string | null } | { postgresUrl: string; schema: string | undefined };
   ping(): Promise<void>;
+  /**
+   * Gives back what the engine holds in this process only to read faster: SQLite's page cache (up to
+   * 16 MiB a connection as better-sqlite3 builds it; the next reads fetch their pages from the file, and
+   * an in-memory database keeps every page, its data). Nothing on PostgreSQL, whose cache is the server's.
+   */
+  releaseMemory(): void;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,9 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
     connection: { sqliteFile: memory ? null : file },
     async ping() {
       await sql`select 1`.execute(kysely);
+    },
+    releaseMemory() {
+      if (connection.open) connection.pragma('shrink_memory');
     },
     async close() {
       await kysely.destroy();
@@ -222,6 +231,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     async ping() {
       await kysely.executeQuery(CompiledQuery.raw('select 1'));
     },
+    releaseMemory() {},
     async close() {
       await kysely.destroy();
     },
