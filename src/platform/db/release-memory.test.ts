@@ -48,8 +48,9 @@ describe("the database's memory kept for speed", () => {
       const [kept, released] = [await pageCacheRun(false), await pageCacheRun(true)];
       expect(kept.rows).toBe(3_000);
       expect(released.rows).toBe(3_000);
-      expect(kept.cached - kept.after).toBeLessThan(2);
-      expect(released.cached - released.after).toBeGreaterThan(8);
+      // Other memory freed meanwhile may go back in both runs (a few MiB on a busy machine): what counts
+      // is what the release adds to it.
+      expect(released.cached - released.after).toBeGreaterThan(kept.cached - kept.after + 8);
     },
     60_000,
   );
