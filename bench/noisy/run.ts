@@ -55,6 +55,8 @@ const VICTIM_CALLS = [
 ] as const;
 /** The floor's row in the latencies and the report. */
 const FLOOR = 'floor: bare node:http, same bytes';
+/** Every latency series of a phase: the victim's calls, then the floor. */
+const MEASURED = [...VICTIM_CALLS.map((c) => c.name), FLOOR];
 
 type Latencies = Record<string, number[]>;
 
@@ -65,7 +67,7 @@ type Latencies = Record<string, number[]>;
 async function victim(fixtures: Fixtures, floorUrl: string, ms: number): Promise<Latencies> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const floorAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const out: Latencies = Object.fromEntries([...VICTIM_CALLS.map((c) => [c.name, []]), [FLOOR, []]]);
+  const out: Latencies = Object.fromEntries(MEASURED.map((name) => [name, []]));
   const headers = { authorization: `APIKey ${fixtures.victim.token}` };
   const end = performance.now() + ms;
   while (performance.now() < end) {
@@ -184,7 +186,7 @@ async function measure(server: Server, fixtures: Fixtures, floorUrl: string, kin
     await settle(fixtures.url);
     merge(quiet, q);
     merge(noisy, n);
-    perRound.push([...VICTIM_CALLS.map((c) => c.name), FLOOR].map((name) => ({ name, ratio: percentile(n[name], 99) / percentile(q[name], 99) })));
+    perRound.push(MEASURED.map((name) => ({ name, ratio: percentile(n[name], 99) / percentile(q[name], 99) })));
     for (const [kind, s] of Object.entries(sent)) {
       const into = (noise[kind] ??= { n: 0, p50: 0, max: 0, statuses: {} });
       into.p50 = (into.p50 * into.n + s.p50 * s.n) / (into.n + s.n);
@@ -226,7 +228,7 @@ function report(m: Measured): string[] {
     '|---|---:|---:|---:|---|---|',
   ];
   const ratioOf = (name: string) => percentile(m.noisy[name], 99) / percentile(m.quiet[name], 99);
-  for (const name of [...VICTIM_CALLS.map((c) => c.name), FLOOR]) {
+  for (const name of MEASURED) {
     const ratio = ratioOf(name);
     const verdict = name === FLOOR ? '(the machine)' : ratio <= GOAL ? 'met' : 'missed';
     lines.push(
