@@ -1,8 +1,12 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): self time by function and by package, and total
 // (inclusive) time of the heaviest frames, as text. A flame graph's content without the picture.
-//   npx tsx bench/lib/profile-summary.ts <file.cpuprofile> [--top 40] [--skip-ms 2000]
+//   npx tsx bench/lib/profile-summary.ts <file.cpuprofile> [--top 40] [--skip-ms 2000] [--per 100000]
 // --skip-ms leaves out the first milliseconds of the profile (start-up, when the load came later).
+// --per n adds each line's microseconds per one of n units of work (the requests the profile answered).
+// Frames of a bundle (dist/server.cjs) are put under the package or source file they were bundled from,
+// found by the `// node_modules/...` and `// src/...` comments esbuild writes before each module.
 import fs from 'node:fs';
+import { bundledModule, packageOf } from './bundle-modules.js';
 
 interface Node {
   id: number;
@@ -23,6 +27,8 @@ const topIndex = process.argv.indexOf('--top');
 const top = topIndex > 0 ? Number(process.argv[topIndex + 1]) : 40;
 const skipIndex = process.argv.indexOf('--skip-ms');
 const skipUs = skipIndex > 0 ? Number(process.argv[skipIndex + 1]) * 1000 : 0;
+const perIndex = process.argv.indexOf('--per');
+const per = perIndex > 0 ? Number(process.argv[perIndex + 1]) : 0;
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
@@ -38,8 +44,9 @@ profile.samples.forEach((id, i) => {
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 const where = (n: Node) => {
-  const url = n.callFrame.url.replace(/^file:\/\//, '');
-  const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  let url = n.callFrame.url.replace(/^file:\/\//, '');
+  if (url.endsWith('.cjs')) url = bundledModule(url, n.callFrame.lineNumber) ?? url;
+  const pkg = packageOf(url);
   if (pkg) return pkg;
   if (url.startsWith('node:')) return url;
   if (url === '') return '(native)';
@@ -50,7 +57,8 @@ const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${where
 const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
 const print = (title: string, entries: [string, number][]) => {
   console.log(`\n${title}`);
-  for (const [name, us] of entries.sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)} ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
+  for (const [name, us] of entries.sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${pct(us)} ${(us / 1000).toFixed(0).padStart(7)} ms${per > 0 ? ` ${(us / per).toFixed(2).padStart(7)} us` : ''}  ${name}`);
 };
 
 const selfByFunction = new Map<string, number>();
