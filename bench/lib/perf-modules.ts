@@ -6,7 +6,7 @@
 // by signals, counts a syscall's whole wall time, and puts builtins under "(native)".
 //   perf record -g -F 4999 -t <main thread id> -o perf.data -- sleep 5
 //   perf script -i perf.data > perf.txt
-//   npx tsx bench/lib/perf-modules.ts perf.txt [--top 40] [--per <requests in the window>]
+//   npx tsx bench/lib/perf-modules.ts perf.txt [--top 40] [--per <requests in the window>] [--hertz <perf -F>]
 import fs from 'node:fs';
 import { bundledModule, packageOf } from './bundle-modules.js';
 
