@@ -25,7 +25,7 @@ describe('collection when idle', () => {
   function afterBurst(requests = 3, lateMs?: number) {
     const server = new EventEmitter();
     const collect = collector();
-    const idle = collectWhenIdle(server, collect, 1_000, 3, lateMs);
+    const idle = collectWhenIdle(server, collect, { idleMs: 1_000, burstRequests: 3, lateMs, residentBytes: () => 0 });
     for (let i = 0; i < requests; i += 1) request(server).close();
     return { server, collect, idle };
   }
@@ -103,10 +103,84 @@ describe('collection when idle', () => {
     idle.stop();
   });
 
+  describe('a few requests that leave the process holding more memory', () => {
+    const MiB = 1024 * 1024;
+    /** Watching a server of `resident.bytes` (bursts of 1,000 requests or 64 MiB of growth, the late trim at 6 s). */
+    function watched() {
+      const server = new EventEmitter();
+      const collect = collector();
+      const resident = { bytes: 100 * MiB };
+      const idle = collectWhenIdle(server, collect, {
+        idleMs: 1_000,
+        burstRequests: 1_000,
+        burstGrowthBytes: 64 * MiB,
+        lateMs: 6_000,
+        residentBytes: () => resident.bytes,
+      });
+      return { server, collect, resident, idle };
+    }
+
+    it('are a burst once the growth passes the bound, and the memory left after the collection is the next floor', () => {
+      const { server, collect, resident, idle } = watched();
+      // One request (a large export) that grew the process by 64 MiB.
+      request(server).close();
+      resident.bytes += 64 * MiB;
+      vi.advanceTimersByTime(2_200);
+      expect(collect.young).toHaveBeenCalledTimes(1);
+      expect(collect.full).toHaveBeenCalledTimes(1);
+      // The collection gave back half; the threads' stop and the trim (6 s after the request) all but 10 MiB.
+      resident.bytes -= 32 * MiB;
+      vi.advanceTimersByTime(3_000);
+      expect(collect.trim).not.toHaveBeenCalled();
+      resident.bytes = 110 * MiB;
+      vi.advanceTimersByTime(1_000);
+      expect(collect.trim).toHaveBeenCalledTimes(1);
+      // The floor is now 110 MiB: a request that grows it to 170 MiB is no burst, to 174 MiB is one.
+      request(server).close();
+      resident.bytes = 170 * MiB;
+      vi.advanceTimersByTime(5_000);
+      expect(collect.full).toHaveBeenCalledTimes(1);
+      resident.bytes = 174 * MiB;
+      vi.advanceTimersByTime(2_200);
+      expect(collect.full).toHaveBeenCalledTimes(2);
+      idle.stop();
+    });
+
+    it('are no burst when the growth stays under the bound', () => {
+      const { server, collect, resident, idle } = watched();
+      for (let i = 0; i < 10; i += 1) request(server).close();
+      resident.bytes += 63 * MiB;
+      vi.advanceTimersByTime(10_000);
+      expect(collect.young).not.toHaveBeenCalled();
+      expect(collect.full).not.toHaveBeenCalled();
+      idle.stop();
+    });
+
+    it('need a request: memory that grows with no client (a timer, a thread of its own) is left alone', () => {
+      const { collect, resident, idle } = watched();
+      resident.bytes += 200 * MiB;
+      vi.advanceTimersByTime(10_000);
+      expect(collect.full).not.toHaveBeenCalled();
+      idle.stop();
+    });
+
+    it('stay a burst until the collection once seen, though the memory falls meanwhile (the threads stop)', () => {
+      const { server, collect, resident, idle } = watched();
+      request(server).close();
+      resident.bytes += 80 * MiB;
+      vi.advanceTimersByTime(1_200);
+      expect(collect.young).toHaveBeenCalledTimes(1);
+      resident.bytes -= 40 * MiB;
+      vi.advanceTimersByTime(1_000);
+      expect(collect.full).toHaveBeenCalledTimes(1);
+      idle.stop();
+    });
+  });
+
   it('does not collect while a request is being answered, however long it takes', () => {
     const server = new EventEmitter();
     const collect = collector();
-    const idle = collectWhenIdle(server, collect, 1_000, 2);
+    const idle = collectWhenIdle(server, collect, { idleMs: 1_000, burstRequests: 2, residentBytes: () => 0 });
     request(server).close();
     const slow = request(server);
     vi.advanceTimersByTime(5_000);

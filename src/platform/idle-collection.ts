@@ -17,7 +17,8 @@
 // - caches kept only for speed (SQLite's page cache of the main connection: 12 MiB after
 //   bench/memory's burst) are emptied just before the full collection, so that their memory is among
 //   what goes back. The first reads after the pause fetch their pages from the file again.
-// Once per burst: an idle server is not collected again and again.
+// Once per burst: an idle server is not collected again and again. A burst is many requests, or a few
+// after which the process holds much more memory than it did.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { EventEmitter } from 'node:events';
@@ -27,8 +28,14 @@ import { THREAD_IDLE_MS } from './workers.js';
 
 /** How long the server must have had no request before the young collection; the full one waits twice that. */
 export const IDLE_MS = 5_000;
-/** The requests a burst must have had to be worth a collection (a few allocate little). */
+/** The requests a burst must have had to be worth a collection (a few light ones allocate little). */
 export const BURST_REQUESTS = 1_000;
+/**
+ * Or the growth of the resident memory that makes fewer requests a burst. A fresh server grows by about 10
+ * MiB in its first calls (the catalogue's tables, code compiled); generating a million WAAP events grew
+ * it by 380 MiB and left 200 of them a minute later, until a collection (docs/reliability.md).
+ */
+export const BURST_GROWTH_BYTES = 64 * 1024 * 1024;
 
 /** V8's two collections, as the idle server asks for them. */
 export interface Collector {
@@ -89,21 +96,41 @@ export interface IdleCollection {
   stop(): void;
 }
 
+export interface IdleCollectionOptions {
+  /** How long without requests before the young collection; the full one waits twice that. */
+  idleMs?: number;
+  /** Requests that make a burst. */
+  burstRequests?: number;
+  /** Growth of the resident memory over the floor that makes a burst of any number of requests. */
+  burstGrowthBytes?: number;
+  /** Quiet time after a full collection before the late trim (the threads the burst used have stopped by then). */
+  lateMs?: number;
+  /** The process's resident memory, in bytes. */
+  residentBytes?: () => number;
+}
+
 /**
- * Once `server` has had at least `burst` requests since the last full collection and then none for
- * `idleMs`, with none being answered: `collector.young()`; still none at `2 * idleMs`: `collector.full()`.
- * A request in between starts the wait again. After a full collection, the first time the server has
- * had none for `lateMs` (by then the worker threads the burst used have stopped): `collector.trim()`.
- * Looks every `idleMs / 5`, with a timer that keeps no process alive.
+ * Once `server` has had a burst since the last full collection and then no request for `idleMs`, with
+ * none being answered: `collector.young()`; still none at `2 * idleMs`: `collector.full()`. A request in
+ * between starts the wait again. After a full collection, the first time the server has had none for
+ * `lateMs`: `collector.trim()`. A burst is `burstRequests` requests, or any request after which the
+ * resident memory stands `burstGrowthBytes` over its floor (what it was at the start, then after each
+ * full collection and trim): a few heavy requests (a generated million events, a 360 MB CSV export,
+ * a large ingestion) leave as much behind as many light ones. Looks every `idleMs / 5`, with a timer
+ * that keeps no process alive.
  */
-export function collectWhenIdle(
-  server: EventEmitter,
-  collector: Collector,
-  idleMs = IDLE_MS,
-  burst = BURST_REQUESTS,
-  lateMs = THREAD_IDLE_MS + IDLE_MS,
-): IdleCollection {
+export function collectWhenIdle(server: EventEmitter, collector: Collector, options: IdleCollectionOptions = {}): IdleCollection {
+  const {
+    idleMs = IDLE_MS,
+    burstRequests = BURST_REQUESTS,
+    burstGrowthBytes = BURST_GROWTH_BYTES,
+    lateMs = THREAD_IDLE_MS + IDLE_MS,
+    residentBytes = () => process.memoryUsage.rss(),
+  } = options;
   const activity = new RequestActivity(server);
+  let floor = residentBytes();
+  // Whether the requests since the last full collection make a burst (once seen, until that collection).
+  let burst = false;
   // Whether the young generation was emptied in the current quiet stretch.
   let youngCollected = false;
   // Whether a full collection has run and the trim after the threads' stop has not.
@@ -113,8 +140,10 @@ export function collectWhenIdle(
       if (trimDue && activity.quietFor() >= lateMs) {
         trimDue = false;
         collector.trim();
+        floor = residentBytes();
       }
-      if (activity.sinceMark < burst) return;
+      burst ||= activity.sinceMark >= burstRequests || (activity.sinceMark > 0 && residentBytes() - floor >= burstGrowthBytes);
+      if (!burst) return;
       const quiet = activity.quietFor();
       if (quiet < idleMs) {
         youngCollected = false;
@@ -123,8 +152,10 @@ export function collectWhenIdle(
         collector.young();
       } else if (quiet >= 2 * idleMs) {
         youngCollected = false;
+        burst = false;
         activity.mark();
         collector.full();
+        floor = residentBytes();
         trimDue = true;
       }
     },
