@@ -15,6 +15,7 @@
 //   --profile DIR   the server runs with --cpu-prof; its profiles are summarised at the end
 //   --env NAME=VALUE   a setting of the server (repeatable), e.g. EDGEPLANE_HEAP_GROWTH=0 to compare
 //   --node-args "..."  flags for the server's node, e.g. "--trace-gc" to see its collections
+//   --idle-seconds N   after the run, wait N s (default 60; 0: not at all) and print the server's memory again
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     env: { type: 'string', multiple: true, default: [] },
     'node-args': { type: 'string', default: '' },
     port: { type: 'string', default: '18591' },
+    'idle-seconds': { type: 'string', default: '60' },
   },
 });
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -279,8 +281,14 @@ async function main(): Promise<void> {
     } finally {
       await floor.stop();
     }
-    const memory = memoryOf(server.process.pid!);
-    out.push(`Server memory after the run: RSS ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}, file-backed ${memory.file.toFixed(0)}).`);
+    out.push(`Server memory after the run: ${memoryLine(server.process.pid!)}.`);
+    // What the server keeps once its clients are gone: the threads the noise used stop after 30 s, then
+    // the idle collection gives back the heaps (src/platform/idle-collection.ts).
+    const idleSeconds = Number(args['idle-seconds']);
+    if (idleSeconds > 0) {
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      out.push(`Server memory ${idleSeconds} s after the run, idle: ${memoryLine(server.process.pid!)}.`);
+    }
   } finally {
     await server.stop();
     await store.drop();
@@ -293,6 +301,11 @@ async function main(): Promise<void> {
       log(`  by function: ${s.byFunction.map(([w, ms]) => `${w} ${(ms / 1000).toFixed(2)} s`).join('; ')}`);
     }
   }
+}
+
+function memoryLine(pid: number): string {
+  const memory = memoryOf(pid);
+  return `RSS ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}, file-backed ${memory.file.toFixed(0)})`;
 }
 
 await main();
