@@ -469,11 +469,10 @@ describe(`fuzzing every operation (${engineName}, ${BUDGET} requests, seed ${SEE
     expect(confirmed, 'requests that hold the event loop past the budget when sent alone').toEqual([]);
     // The slowest single answer is reported, not judged: in this process it can wait behind the fuzzer's
     // own work. On PostgreSQL a health check is also a round trip to the database server, which shares the
-    // machine's two cores with the test run: its p99 gets a wider bound there (161 ms was seen with four
-    // other test runs on the machine).
-    const budget = engineName === 'postgres' ? 5 * HEALTH_BUDGET_MS : HEALTH_BUDGET_MS;
+    // machine's two cores with the test run; its p99 was still 10.9-46 ms in the CI runs of 2026-11-30 and
+    // 19.2 ms on 2026-12-01 (161 ms was seen once, with four other test runs on the machine).
     expect(healthTimes.length).toBeGreaterThan(100);
-    expect(percentile(healthTimes, 99), `health p99; slowest ${Math.round(slowestHealth.ms)} ms during ${slowestHealth.during}`).toBeLessThan(budget);
+    expect(percentile(healthTimes, 99), `health p99; slowest ${Math.round(slowestHealth.ms)} ms during ${slowestHealth.during}`).toBeLessThan(HEALTH_BUDGET_MS);
   });
 
   // Regression test: a refused seed had already created the clients listed before the refused part.
