@@ -17,6 +17,7 @@ import { jsonExtract } from './015_json_extract.js';
 import { cloudResourcesHot } from './016_cloud_resources_hot.js';
 import { sqliteWholeKindIndexes } from './017_sqlite_whole_kind_indexes.js';
 import { cloudUsageAtCommit } from './018_cloud_usage_at_commit.js';
+import { cloudQuotaCheck } from './019_cloud_quota_check.js';
 
 export const migrations: MigrationSet = (engine) => ({
   '001_accounts': accounts(engine),
@@ -36,4 +37,5 @@ export const migrations: MigrationSet = (engine) => ({
   '016_cloud_resources_hot': cloudResourcesHot(engine),
   '017_sqlite_whole_kind_indexes': sqliteWholeKindIndexes(engine),
   '018_cloud_usage_at_commit': cloudUsageAtCommit(engine),
+  '019_cloud_quota_check': cloudQuotaCheck(engine),
 });

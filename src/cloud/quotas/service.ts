@@ -10,7 +10,8 @@ import { badRequest } from '../common/errors.js';
 import { type KindUsage, NO_REGION, ResourceStore, type ResourceKind } from '../common/resource-store.js';
 import type { RegionService } from '../regions/service.js';
 import { DEFAULT_LIMITS, GLOBAL_QUOTA_NAMES, PROJECT_COUNT_LIMIT, QUOTA_NAMES, type AnyQuotaName, type QuotaLimitsBody, type QuotaName } from './schemas.js';
-import type { QuotaStore } from './store.js';
+import { QuotaStore } from './store.js';
+import type { FinalStatement } from '../../platform/db/final-statement.js';
 
 export type QuotaDelta = Partial<Record<AnyQuotaName, number>>;
 
@@ -40,30 +41,40 @@ const LABELS: Record<AnyQuotaName, string> = {
   keypair_count: 'SSH keys',
 };
 
-/** Which resources each quota counts. */
-const QUOTA_KINDS: Record<AnyQuotaName, ResourceKind> = {
-  vm_count: 'instance',
-  cpu_count: 'instance',
-  ram: 'instance',
-  volume_count: 'volume',
-  volume_size: 'volume',
-  network_count: 'network',
-  subnet_count: 'subnet',
-  floating_count: 'floatingip',
-  cluster_count: 'k8s_cluster',
-  image_count: 'image',
-  image_size: 'image',
-  volume_snapshots_count: 'snapshot',
-  volume_snapshots_size: 'snapshot',
-  firewall_count: 'security_group',
-  loadbalancer_count: 'loadbalancer',
-  external_ip_count: 'port',
-  router_count: 'router',
-  sfs_count: 'file_share',
-  sfs_size: 'file_share',
-  servergroup_count: 'servergroup',
-  keypair_count: 'ssh_key',
+/** Which usage row's column counts each quota (the kind's resources), and the factor to the quota's unit. */
+export interface QuotaUsage {
+  kind: ResourceKind;
+  column: 'n' | 'vcpus' | 'ram' | 'size' | 'publicPorts';
+  scale: number;
+}
+const count = (kind: ResourceKind): QuotaUsage => ({ kind, column: 'n', scale: 1 });
+const QUOTA_USAGE: Record<AnyQuotaName, QuotaUsage> = {
+  vm_count: count('instance'),
+  cpu_count: { kind: 'instance', column: 'vcpus', scale: 1 },
+  ram: { kind: 'instance', column: 'ram', scale: 1 },
+  volume_count: count('volume'),
+  volume_size: { kind: 'volume', column: 'size', scale: 1 },
+  network_count: count('network'),
+  subnet_count: count('subnet'),
+  floating_count: count('floatingip'),
+  cluster_count: count('k8s_cluster'),
+  image_count: count('image'),
+  image_size: { kind: 'image', column: 'size', scale: GIB },
+  volume_snapshots_count: count('snapshot'),
+  volume_snapshots_size: { kind: 'snapshot', column: 'size', scale: 1 },
+  firewall_count: count('security_group'),
+  loadbalancer_count: count('loadbalancer'),
+  external_ip_count: { kind: 'port', column: 'publicPorts', scale: 1 },
+  router_count: count('router'),
+  sfs_count: count('file_share'),
+  sfs_size: { kind: 'file_share', column: 'size', scale: 1 },
+  servergroup_count: count('servergroup'),
+  keypair_count: count('ssh_key'),
 };
+const QUOTAS_BY_KIND = new Map<string, [AnyQuotaName, QuotaUsage][]>();
+for (const [name, usage] of Object.entries(QUOTA_USAGE) as [AnyQuotaName, QuotaUsage][]) {
+  QUOTAS_BY_KIND.set(usage.kind, [...(QUOTAS_BY_KIND.get(usage.kind) ?? []), [name, usage]]);
+}
 
 /** A quota's name and the names its limit and usage have in answers (built once: a client-wide read answers 400 of them). */
 interface QuotaFields {
@@ -83,53 +94,7 @@ const NO_USAGE = Object.fromEntries([...QUOTA_NAMES, ...GLOBAL_QUOTA_NAMES].map(
 
 /** The quotas one kind's usage row fills. */
 function fill(usage: Record<AnyQuotaName, number>, row: KindUsage): void {
-  switch (row.kind) {
-    case 'instance':
-      Object.assign(usage, { vm_count: row.n, cpu_count: row.vcpus, ram: row.ram });
-      break;
-    case 'volume':
-      Object.assign(usage, { volume_count: row.n, volume_size: row.size });
-      break;
-    case 'image':
-      Object.assign(usage, { image_count: row.n, image_size: row.size * GIB });
-      break;
-    case 'snapshot':
-      Object.assign(usage, { volume_snapshots_count: row.n, volume_snapshots_size: row.size });
-      break;
-    case 'network':
-      usage.network_count = row.n;
-      break;
-    case 'subnet':
-      usage.subnet_count = row.n;
-      break;
-    case 'floatingip':
-      usage.floating_count = row.n;
-      break;
-    case 'k8s_cluster':
-      usage.cluster_count = row.n;
-      break;
-    case 'security_group':
-      usage.firewall_count = row.n;
-      break;
-    case 'loadbalancer':
-      usage.loadbalancer_count = row.n;
-      break;
-    case 'router':
-      usage.router_count = row.n;
-      break;
-    case 'file_share':
-      Object.assign(usage, { sfs_count: row.n, sfs_size: row.size });
-      break;
-    case 'servergroup':
-      usage.servergroup_count = row.n;
-      break;
-    case 'ssh_key':
-      usage.keypair_count = row.n;
-      break;
-    case 'port':
-      usage.external_ip_count = row.publicPorts;
-      break;
-  }
+  for (const [name, { column, scale }] of QUOTAS_BY_KIND.get(row.kind) ?? []) usage[name] = row[column] * scale;
 }
 
 /** One region's usage from its kinds' rows. */
@@ -231,9 +196,7 @@ export class QuotaService {
     if (!pending) {
       const regions = (pending = new Map<number, QuotaDelta>());
       this.pendingChecks.set(ctx, regions);
-      ctx.beforeCommit(async () => {
-        for (const [region, summed] of regions) await this.failOver(ctx.trx, ctx.task.client_id, region, summed);
-      });
+      ctx.beforeCommit({ statement: () => this.checkStatement(ctx.task.client_id, regions) });
     }
     const summed = pending.get(regionId) ?? {};
     for (const [name, amount] of Object.entries(delta) as [AnyQuotaName, number][]) if (amount > 0) summed[name] = (summed[name] ?? 0) + amount;
@@ -243,6 +206,26 @@ export class QuotaService {
   private async failOver(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<void> {
     const over = await this.excess(trx, clientId, regionId, delta);
     if (over.length > 0) throw new TaskFailure(`Quota exceeded in region ${regionId} (${over.join('; ')})`);
+  }
+
+  /** PostgreSQL: `failOver` for each region, as one statement that fails when a region is over (QuotaStore.checkStatement). */
+  private checkStatement(clientId: number, regions: Map<number, QuotaDelta>): FinalStatement {
+    const now = this.clock.now();
+    const text = [...regions]
+      .map(([regionId, delta]) => {
+        const items = (Object.entries(delta) as [AnyQuotaName, number][]).map(([name, amount]) => ({ name, amount, ...QUOTA_USAGE[name] }));
+        return this.store.checkStatement(clientId, regionId, items, DEFAULT_LIMITS, now);
+      })
+      .join(';\n');
+    return {
+      text,
+      failure: (error) => {
+        const found = QuotaStore.overOf(error);
+        if (!found) return undefined;
+        const over = found.over.map((q) => overText(q.name as AnyQuotaName, q.requested, q.usage, q.limit));
+        return new TaskFailure(`Quota exceeded in region ${found.regionId} (${over.join('; ')})`);
+      },
+    };
   }
 
   /** Inside a request's transaction, for what is made without a task: refuses the request instead. */
@@ -268,16 +251,21 @@ export class QuotaService {
   }
 
   private async excess(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<string[]> {
-    const kinds = [...new Set(Object.keys(delta).map((name) => QUOTA_KINDS[name as AnyQuotaName]))];
+    const kinds = [...new Set(Object.keys(delta).map((name) => QUOTA_USAGE[name as AnyQuotaName].kind))];
     const held = await this.store.withDb(trx).hold(clientId, regionId, kinds, DEFAULT_LIMITS, this.clock.now());
     const limits = { ...DEFAULT_LIMITS, ...held.limits };
     const usage = usageOf(held.usage);
     const over: string[] = [];
     for (const [name, amount] of Object.entries(delta) as [QuotaName, number][]) {
-      if (amount > 0 && usage[name] + amount > limits[name]) over.push(`${LABELS[name]}: requested ${amount}, in use ${usage[name]}, limit ${limits[name]}`);
+      if (amount > 0 && usage[name] + amount > limits[name]) over.push(overText(name, amount, usage[name], limits[name]));
     }
     return over;
   }
+}
+
+/** One quota over its limit, as a failure's reason names it. */
+function overText(name: AnyQuotaName, requested: number, usage: number, limit: number): string {
+  return `${LABELS[name]}: requested ${requested}, in use ${usage}, limit ${limit}`;
 }
 
 /** One region's limits and usage, as the regional quota reads answer them. */

@@ -1,8 +1,32 @@
 // SQL for per-client quota limits.
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../platform/db/index.js';
+import { sqlNumber, sqlLiteral } from '../../platform/db/final-statement.js';
 import { QueryTemplate } from '../../platform/db/templates.js';
 import { type KindUsage, type ResourceKind, ResourceStore } from '../common/resource-store.js';
+
+/** The SQLSTATE of cloud_quota_check's failure (migration 019). */
+const QUOTA_EXCEEDED = 'EPQ01';
+
+/** cloud_usage's column for each KindUsage count. */
+const USAGE_COLUMNS = { n: 'n', vcpus: 'vcpus', ram: 'ram_mb', size: 'size_gb', publicPorts: 'public_ports' } as const;
+
+/** One quota a check compares: the usage column that counts it, times `scale`, plus `amount`, against its limit. */
+export interface QuotaCheckItem {
+  name: string;
+  kind: ResourceKind;
+  column: keyof typeof USAGE_COLUMNS;
+  scale: number;
+  amount: number;
+}
+
+/** A quota a check found over its limit. */
+export interface OverQuota {
+  name: string;
+  requested: number;
+  usage: number;
+  limit: number;
+}
 
 /** What a quota check reads while it holds the client's quota row. */
 export interface HeldQuota {
@@ -95,6 +119,25 @@ export class QuotaStore {
     }
     const limits = await this.lock(clientId, defaults, now);
     return { limits, usage: await new ResourceStore(this.db).usage(clientId, [regionId], kinds) };
+  }
+
+  /**
+   * PostgreSQL: the statement that holds the client's quota row and fails with QUOTA_EXCEEDED when
+   * `items` would go over a limit in the region (migration 019), values written in: it is sent with the
+   * COMMIT (platform/db/final-statement.ts). `overOf` reads its failure.
+   */
+  checkStatement(clientId: number, regionId: number, items: readonly QuotaCheckItem[], defaults: Record<string, number>, now: number): string {
+    const checks = items.map(({ name, kind, column, scale, amount }) => [name, kind, USAGE_COLUMNS[column], scale, amount]);
+    const args = [sqlNumber(clientId), sqlNumber(regionId), sqlLiteral(JSON.stringify(defaults)), sqlNumber(now), sqlLiteral(JSON.stringify(checks))];
+    return `select cloud_quota_check(${args.join(', ')})`;
+  }
+
+  /** What a failed `checkStatement` found over its limits; undefined for any other error. */
+  static overOf(error: unknown): { regionId: number; over: OverQuota[] } | undefined {
+    const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+    if (code !== QUOTA_EXCEEDED || typeof detail !== 'string') return undefined;
+    const found = JSON.parse(detail) as { region: number; over: [string, number, number, number][] };
+    return { regionId: found.region, over: found.over.map(([name, requested, usage, limit]) => ({ name, requested, usage, limit })) };
   }
 
   /** Whether quota checks wait for the end of their transaction (PostgreSQL, see QuotaService.check). */

@@ -5,7 +5,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
-import type { TaskContext, TaskRow } from '../../platform/tasks/types.js';
+import { type CommitCheck, runChecks, type TaskContext, type TaskRow } from '../../platform/tasks/types.js';
+import { transactionEndingWith } from '../../platform/db/final-statement.js';
 import { newRow, ResourceStore, type ResourceRow } from '../common/resource-store.js';
 import { RegionService } from '../regions/service.js';
 import { QuotaService } from './service.js';
@@ -156,9 +157,10 @@ describe(`quota checks a task step makes at its commit (${engineName})`, () => {
     const quotas = new QuotaService(new QuotaStore(db, t.db.engine), new ResourceStore(db), new RegionService(), t.clock, async () => 0);
     const usedInside: number[] = [];
     /** One step: a check, a network made ready, then (with `twice`) a second check, as a task type's work would. */
+    // As the task engine runs a step: its checks after its work, the last one (a statement) with the COMMIT.
     const step = (id: string, twice: boolean) =>
-      db.transaction().execute(async (trx) => {
-        const checks: (() => Promise<void>)[] = [];
+      transactionEndingWith(t.db, async (trx) => {
+        const checks: CommitCheck[] = [];
         const task = { client_id: a.clientId, region_id: 76 } as TaskRow;
         const ctx: TaskContext = { trx, task, data: {}, now: 0, beforeCommit: (check) => void checks.push(check) };
         await quotas.checkAtCommit(ctx, { network_count: 1 });
@@ -168,7 +170,7 @@ describe(`quota checks a task step makes at its commit (${engineName})`, () => {
           .execute();
         usedInside.push((await new ResourceStore(trx).usage(a.clientId, [76], ['network']))[0].n);
         if (twice) await quotas.checkAtCommit(ctx, { network_count: 1 });
-        for (const check of checks) await check();
+        return { value: undefined, last: await runChecks(trx, checks) };
       });
     await expect(step('held-3', true)).rejects.toThrow(/Quota exceeded in region 76 \(networks: requested (1, in use 3|2, in use 2), limit 3\)/);
     await step('held-3', false);

@@ -109,8 +109,9 @@ describe('task engine', () => {
         return data;
       });
     const wrote = async (id: string) => (await sql`select 1 from settings where key = ${`wrote:${id}`}`.execute(t.db.kysely)).rows.length;
-    // One transaction for the rows, the task and its work (the usual way takes two: write, then run).
-    const transactions = vi.spyOn(t.db.kysely, 'transaction');
+    // One transaction for the rows, the task and its work (the usual way takes two: write, then run). On
+    // PostgreSQL it is begun on a connection of its own, to send its last check with its COMMIT.
+    const transactions = vi.spyOn(t.db.kysely, t.db.engine === 'postgres' ? 'connection' : 'transaction');
     const ok = await submit({});
     expect(transactions).toHaveBeenCalledTimes(1);
     transactions.mockRestore();

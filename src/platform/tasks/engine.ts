@@ -8,11 +8,14 @@ import os from 'node:os';
 import type { Clock } from '../clock.js';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/index.js';
+import { transactionEndingWith } from '../db/final-statement.js';
 import { TaskRegistry } from './registry.js';
 import { TaskQueueStore } from './store.js';
 import type { Kysely } from 'kysely';
 import {
   TaskFailure,
+  runChecks,
+  type CommitCheck,
   type CreatedResources,
   type NewTask,
   type Submission,
@@ -193,22 +196,19 @@ export class TaskEngine {
     const now = this.options.clock.now();
     const taskId = randomUUID();
     try {
-      await this.options.db.kysely.transaction().execute(async (trx) => {
-        const row = this.newRow({ ...input, data: await write(trx, taskId) }, taskId, now);
-        const checks: Check[] = [];
-        let created: CreatedResources;
-        try {
-          created = await this.work(trx, { ...row, id: 0, attempts: 1 }, now, checks);
-        } catch {
-          throw WORK_FAILED;
-        }
-        await this.store.insert(trx, { ...row, ...this.finished(now), attempts: 1, state: 'FINISHED', created_resources: JSON.stringify(created) });
-        try {
-          await runChecks(checks);
-        } catch {
-          throw WORK_FAILED;
-        }
-      });
+      await this.inTransaction(
+        async (trx, checks) => {
+          const row = this.newRow({ ...input, data: await write(trx, taskId) }, taskId, now);
+          let created: CreatedResources;
+          try {
+            created = await this.work(trx, { ...row, id: 0, attempts: 1 }, now, checks);
+          } catch {
+            throw WORK_FAILED;
+          }
+          await this.store.insert(trx, { ...row, ...this.finished(now), attempts: 1, state: 'FINISHED', created_resources: JSON.stringify(created) });
+        },
+        () => WORK_FAILED,
+      );
       return taskId;
     } catch (error) {
       if (error === WORK_FAILED) return undefined;
@@ -225,7 +225,7 @@ export class TaskEngine {
    * A task type's work to its end: its start when the task is NEW, then its completion. Returns the
    * created resources; what the work asked to check before the commit is added to `checks`.
    */
-  private async work(trx: Kysely<any>, task: TaskRow, now: number, checks: Check[]): Promise<CreatedResources> {
+  private async work(trx: Kysely<any>, task: TaskRow, now: number, checks: CommitCheck[]): Promise<CreatedResources> {
     const type = this.registry.get(task.task_type);
     if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now, checks));
     if (task.planned_failure) throw new TaskFailure(task.planned_failure);
@@ -236,14 +236,12 @@ export class TaskEngine {
    * Runs a task this engine has claimed to FINISHED inside `trx`. Throws when the work fails, or
    * LEASE_LOST when the task was no longer ours to move: either way the transaction must roll back.
    */
-  private async finishWithin(trx: Kysely<any>, task: TaskRow, now: number): Promise<void> {
-    const checks: Check[] = [];
+  private async finishWithin(trx: Kysely<any>, checks: CommitCheck[], task: TaskRow, now: number): Promise<void> {
     const created = await this.work(trx, task, now, checks);
     if (
       !(await this.store.move(trx, task.id, this.owner, task.state, { ...this.finished(now), state: 'FINISHED', created_resources: JSON.stringify(created) }))
     )
       throw LEASE_LOST;
-    await runChecks(checks);
   }
 
   // ---- manual advance ------------------------------------------------------------------------------
@@ -285,10 +283,10 @@ export class TaskEngine {
   private async claimAndFinish(taskId: string): Promise<boolean | undefined> {
     const now = this.options.clock.now();
     try {
-      return await this.options.db.kysely.transaction().execute(async (trx) => {
+      return await this.inTransaction(async (trx, checks) => {
         const task = await this.store.claimOne(taskId, this.owner, this.wallNow(), this.leaseMs, trx);
         if (!task) return false;
-        await this.finishWithin(trx, task, now);
+        await this.finishWithin(trx, checks, task, now);
         return true;
       });
     } catch {
@@ -383,7 +381,7 @@ export class TaskEngine {
     let due: number | null = null;
     if (setting.mode === 'instant') due = now;
     else if (setting.mode === 'realistic') due = (task.due_at ?? now) + durationOf(task.task_id, type.durationMs, setting.speed);
-    await this.guarded(task, async (trx) => {
+    await this.guarded(task, async (trx, checks) => {
       const moved = await this.store.move(trx, task.id, this.owner, 'NEW', {
         state: 'RUNNING',
         due_at: due,
@@ -391,11 +389,7 @@ export class TaskEngine {
         lease_owner: null,
         lease_until: null,
       });
-      if (moved && type.start) {
-        const checks: Check[] = [];
-        await type.start(this.context(trx, task, now, checks));
-        await runChecks(checks);
-      }
+      if (moved && type.start) await type.start(this.context(trx, task, now, checks));
       return moved;
     });
   }
@@ -405,14 +399,10 @@ export class TaskEngine {
     const type = this.registry.get(task.task_type);
     const done = this.finished(now);
     try {
-      await this.guarded(task, async (trx) => {
+      await this.guarded(task, async (trx, checks) => {
         if (!(await this.store.move(trx, task.id, this.owner, task.state, { state: 'RUNNING' }))) return false;
-        const checks: Check[] = [];
         const created = await this.work(trx, task, now, checks);
-        if (!(await this.store.move(trx, task.id, this.owner, 'RUNNING', { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) })))
-          return false;
-        await runChecks(checks);
-        return true;
+        return this.store.move(trx, task.id, this.owner, 'RUNNING', { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) });
       });
     } catch (error) {
       const reason = error instanceof TaskFailure ? error.message : task.attempts >= MAX_ATTEMPTS ? `internal error: ${(error as Error).message}` : null;
@@ -421,37 +411,53 @@ export class TaskEngine {
         this.options.log?.error(error, `task ${task.task_id} failed unexpectedly; will retry`);
         return;
       }
-      await this.guarded(task, async (trx) => {
+      await this.guarded(task, async (trx, checks) => {
         if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'ERROR', error: reason, created_resources: null }))) return false;
-        const checks: Check[] = [];
         await type.fail(this.context(trx, task, now, checks), reason);
-        await runChecks(checks);
         return true;
       });
     }
   }
 
   /** Runs a step in a transaction that is rolled back when the task was no longer ours to move. */
-  private async guarded(task: TaskRow, work: (trx: Kysely<any>) => Promise<boolean>): Promise<void> {
+  private async guarded(task: TaskRow, work: (trx: Kysely<any>, checks: CommitCheck[]) => Promise<boolean>): Promise<void> {
     try {
-      await this.options.db.kysely.transaction().execute(async (trx) => {
-        if (!(await work(trx))) throw LEASE_LOST;
+      await this.inTransaction(async (trx, checks) => {
+        if (!(await work(trx, checks))) throw LEASE_LOST;
       });
     } catch (error) {
       if (error !== LEASE_LOST) throw error;
     }
   }
 
-  private context(trx: Kysely<any>, task: TaskRow, now: number, checks: Check[]): TaskContext {
+  /**
+   * Runs `work` in a transaction, then the checks its task work asked for (TaskContext.beforeCommit),
+   * then commits; the last check, when it is a statement, goes with the COMMIT. A check's failure is
+   * thrown as `checkFailed` makes it.
+   */
+  private inTransaction<T>(work: (trx: Kysely<any>, checks: CommitCheck[]) => Promise<T>, checkFailed: (error: unknown) => unknown = (e) => e): Promise<T> {
+    return transactionEndingWith(this.options.db, async (trx) => {
+      const checks: CommitCheck[] = [];
+      const value = await work(trx, checks);
+      let last;
+      try {
+        last = await runChecks(trx, checks);
+      } catch (error) {
+        throw checkFailed(error);
+      }
+      if (!last) return { value };
+      const { text, failure } = last;
+      const failed = (error: unknown) => {
+        const own = failure(error);
+        return own && (checkFailed(own) as Error);
+      };
+      return { value, last: { text, failure: failed } };
+    });
+  }
+
+  private context(trx: Kysely<any>, task: TaskRow, now: number, checks: CommitCheck[]): TaskContext {
     return { trx, task, data: JSON.parse(task.data), now, beforeCommit: (check) => void checks.push(check) };
   }
-}
-
-/** What a step's work asked to run just before its transaction commits (TaskContext.beforeCommit). */
-type Check = () => Promise<void>;
-
-async function runChecks(checks: Check[]): Promise<void> {
-  for (const check of checks) await check();
 }
 
 /** A stable duration per task within the type's typical range, divided by the speed factor. */

@@ -1,5 +1,6 @@
 // The contract between the task engine (product-agnostic) and the modules that implement one task type.
 import type { Kysely } from 'kysely';
+import { type FinalStatement, runStatement } from '../db/final-statement.js';
 
 export const TASK_STATES = ['NEW', 'RUNNING', 'FINISHED', 'ERROR'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
@@ -58,10 +59,27 @@ export interface TaskContext {
   now: number;
   /**
    * Runs `check` at the end of the step: after its work and the task row's own write, just before the
-   * transaction commits. A check that throws fails the step as its work would. For checks that lock a
-   * row until the commit (a quota), so that the lock is held for the shortest time.
+   * transaction commits, in the order asked. A check that throws fails the step as its work would. For
+   * checks that lock a row until the commit (a quota), so that the lock is held for the shortest time.
    */
-  beforeCommit(check: () => Promise<void>): void;
+  beforeCommit(check: CommitCheck): void;
+}
+
+/**
+ * What TaskContext.beforeCommit runs: a function, or one statement (made when the checks run) that fails
+ * when the check fails. The last check of a step, when it is a statement, is sent with the COMMIT in one
+ * message on PostgreSQL (platform/db/final-statement.ts).
+ */
+export type CommitCheck = (() => Promise<void>) | { statement: () => FinalStatement };
+
+/** Runs the checks in order, but for the last one when it is a statement: returned, for the commit to carry. */
+export async function runChecks(trx: Kysely<any>, checks: readonly CommitCheck[]): Promise<FinalStatement | undefined> {
+  for (const [i, check] of checks.entries()) {
+    if (typeof check === 'function') await check();
+    else if (i === checks.length - 1) return check.statement();
+    else await runStatement(trx, check.statement());
+  }
+  return undefined;
 }
 
 /** One task type: one small module beside the resource it works on. */

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../../config.js';
+import { type FinalStatement, sqlNumber, sqlLiteral, transactionEndingWith } from './final-statement.js';
+import { dropPostgresSchema, openDatabase, type Database } from './index.js';
+
+const url = testDatabaseUrl();
+const schema = `t_${randomBytes(6).toString('hex')}`;
+const opened: Database[] = [];
+
+afterAll(async () => {
+  for (const db of opened) await db.close();
+  if (url) await dropPostgresSchema(url, schema);
+});
+
+const engines = [
+  { name: 'sqlite', open: () => openDatabase({ dataDir: '', memory: true }) },
+  ...(url ? [{ name: 'postgres', open: () => openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 1 }) }] : []),
+];
+
+class Refused extends Error {}
+
+/** A statement that writes a row, or fails (as each engine can be made to) and is named Refused. */
+function finalStatement(db: Database, fail: boolean): FinalStatement {
+  const postgres = db.engine === 'postgres';
+  const failing = postgres ? 'select 1 / 0' : `select json('not json')`;
+  // sqlLiteral writes PostgreSQL's form (E'...'), which SQLite does not read.
+  const name = postgres ? sqlLiteral("it's the last") : `'it''s the last'`;
+  return {
+    text: fail ? failing : `insert into final_t (name) values (${name})`,
+    failure: (error) => (error instanceof Error && /division by zero|malformed JSON/.test(error.message) ? new Refused('over') : undefined),
+  };
+}
+
+describe.each(engines)('a transaction that ends with a statement ($name)', ({ open }) => {
+  it('commits the work and the statement together, or rolls both back with the statement’s failure named', async () => {
+    const db = await open();
+    opened.push(db);
+    await db.kysely.schema.createTable('final_t').ifNotExists().addColumn('name', 'text').execute();
+    const names = async () => (await db.kysely.selectFrom('final_t').select('name').orderBy('name').execute()).map((r) => r.name as string);
+    const run = (fail: boolean, last = true) =>
+      transactionEndingWith(db, async (trx) => {
+        await trx
+          .insertInto('final_t')
+          .values({ name: `work ${fail}` })
+          .execute();
+        return { value: 7, last: last ? finalStatement(db, fail) : undefined };
+      });
+
+    await expect(run(false)).resolves.toBe(7);
+    expect(await names()).toEqual(["it's the last", 'work false']);
+    await expect(run(true)).rejects.toBeInstanceOf(Refused);
+    expect(await names()).toEqual(["it's the last", 'work false']);
+    await expect(run(false, false)).resolves.toBe(7);
+    expect(await names()).toEqual(["it's the last", 'work false', 'work false']);
+    // The work's own failure rolls back too, and the connection serves the next transaction.
+    await expect(
+      transactionEndingWith(db, async (trx) => {
+        await trx.insertInto('final_t').values({ name: 'lost' }).execute();
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(await names()).not.toContain('lost');
+    expect(await sql<{ n: number }>`select 1 as n`.execute(db.kysely)).toMatchObject({ rows: [{ n: 1 }] });
+  });
+});
+
+describe.skipIf(!url)('a transaction that ends with a statement on PostgreSQL', () => {
+  it('sends the statement and the COMMIT in one message', async () => {
+    const db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 1 });
+    opened.push(db);
+    await db.kysely.schema.createTable('final_one').ifNotExists().addColumn('n', 'integer').execute();
+    // What the pool's one connection is sent, read as the driver is called.
+    const sent: string[] = [];
+    const client = await db.raw.pg!.connect();
+    const query = client.query;
+    client.query = ((...args: unknown[]) => {
+      const [config] = args;
+      sent.push(typeof config === 'string' ? config : (config as { text: string }).text);
+      return (query as (...a: unknown[]) => unknown).apply(client, args);
+    }) as typeof client.query;
+    client.release();
+    try {
+      await transactionEndingWith(db, async (trx) => {
+        await trx.insertInto('final_one').values({ n: 1 }).execute();
+        return { value: undefined, last: { text: `insert into final_one (n) values (${sqlNumber(2)})`, failure: () => undefined } };
+      });
+    } finally {
+      client.query = query;
+    }
+    expect(sent.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
+      'begin',
+      'insert into "final_one" ("n") values ($1)',
+      'insert into final_one (n) values (2); commit',
+    ]);
+    expect((await db.kysely.selectFrom('final_one').select('n').orderBy('n').execute()).map((r) => r.n)).toEqual([1, 2]);
+  });
+});
+
+describe('literals written into a statement', () => {
+  it('quote any text, refuse NUL, and take only finite numbers', () => {
+    expect(sqlLiteral(`a'b\\c`)).toBe(`E'a''b\\\\c'`);
+    expect(() => sqlLiteral('a\0b')).toThrow(/NUL/);
+    expect([42, 1.5, 1e21].map(sqlNumber)).toEqual(['42', '1.5', '1e+21']);
+    for (const bad of [Number.NaN, Infinity, -Infinity, '1; drop table t' as unknown as number]) expect(() => sqlNumber(bad)).toThrow(/not a finite number/);
+  });
+});

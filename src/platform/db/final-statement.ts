@@ -1,0 +1,67 @@
+// A transaction whose last statement travels with its COMMIT. A check that locks a row until the commit
+// (a client's quota, cloud/quotas) holds it, as a statement of its own, over its round trip, the wait of
+// its answer for a turn of a busy event loop, then the COMMIT's round trip; every other transaction that
+// needs the row waits that long. Sent as one simple query with the COMMIT ("<statement>; commit"), the
+// row is held only while PostgreSQL runs the two: when the statement fails, PostgreSQL runs nothing after
+// it in the message, and the transaction is rolled back. A simple query has no parameters: the statement
+// carries its values as literals (sqlLiteral). SQLite runs the statement, then commits, as usual.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './index.js';
+
+/** A statement a transaction may end with: one that fails when the check it makes fails. */
+export interface FinalStatement {
+  /** The statement, its values written in (sqlLiteral, or numbers checked as such). */
+  text: string;
+  /** The error the statement's own failure means; undefined for any other error (passed on as it is). */
+  failure(error: unknown): Error | undefined;
+}
+
+/** `text` as a PostgreSQL string literal, read the same whatever `standard_conforming_strings` says. */
+export function sqlLiteral(text: string): string {
+  if (text.includes('\0')) throw new Error('a SQL literal cannot hold a NUL character');
+  return `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/** `value` written into a statement, once checked to be a finite number. */
+export function sqlNumber(value: number): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`not a finite number for a SQL statement: ${value}`);
+  return String(value);
+}
+
+/** Runs `statement` in `trx` on its own, its failure named. */
+export async function runStatement(trx: Kysely<any>, statement: FinalStatement, suffix = ''): Promise<void> {
+  try {
+    await sql.raw(`${statement.text}${suffix}`).execute(trx);
+  } catch (error) {
+    throw statement.failure(error) ?? error;
+  }
+}
+
+/**
+ * Runs `work` in a transaction, then the statement it returns as `last` (if any), then commits: on
+ * PostgreSQL the statement and the COMMIT in one message. A failure anywhere rolls everything back and
+ * is thrown (the statement's own as its `failure` names it).
+ */
+export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<any>) => Promise<{ value: T; last?: FinalStatement }>): Promise<T> {
+  if (db.engine !== 'postgres') {
+    return db.kysely.transaction().execute(async (trx) => {
+      const { value, last } = await work(trx);
+      if (last) await runStatement(trx, last);
+      return value;
+    });
+  }
+  return db.kysely.connection().execute(async (connection) => {
+    await sql`begin`.execute(connection);
+    try {
+      const { value, last } = await work(connection);
+      if (last) await runStatement(connection, last, ';\ncommit');
+      else await sql`commit`.execute(connection);
+      return value;
+    } catch (error) {
+      // After a failed COMMIT (or a statement that failed before it) the transaction is over or aborted:
+      // ROLLBACK ends it either way, and its own failure (a lost connection) adds nothing to the first.
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
+}
