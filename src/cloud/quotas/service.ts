@@ -185,22 +185,23 @@ export class QuotaService {
   /**
    * `check`, for a step that reads nothing after it that the lock must guard. On PostgreSQL it runs at
    * the end of the step (ctx.beforeCommit), after the step's other writes and with its other such checks
-   * of the region added up, so the client's quota row is held over one round trip and the commit instead
-   * of the rest of the step: each create of a client waits for the one before it that much less. The
+   * of the region added up, as one statement (migration 019) that goes with the COMMIT when it is the
+   * step's last check: the client's quota row is held only while PostgreSQL runs the two, instead of over
+   * the rest of the step: each create of a client waits for the one before it that much less. The
    * usage it reads then does not hold the step's own changes, since the usage triggers run at commit
    * there (migration 018). SQLite's transactions are serial: there it is `check`.
    */
   async checkAtCommit(ctx: TaskContext, delta: QuotaDelta, regionId = Number(ctx.task.region_id)): Promise<void> {
     if (!this.store.checksAtCommit) return this.check(ctx, delta, regionId);
     let pending = this.pendingChecks.get(ctx);
-    if (!pending) {
-      const regions = (pending = new Map<number, QuotaDelta>());
-      this.pendingChecks.set(ctx, regions);
-      ctx.beforeCommit({ statement: () => this.checkStatement(ctx.task.client_id, regions) });
+    if (!pending) this.pendingChecks.set(ctx, (pending = new Map<number, QuotaDelta>()));
+    let summed = pending.get(regionId);
+    if (!summed) {
+      const region = (summed = {});
+      pending.set(regionId, region);
+      ctx.beforeCommit({ statement: () => this.checkStatement(ctx.task.client_id, regionId, region) });
     }
-    const summed = pending.get(regionId) ?? {};
     for (const [name, amount] of Object.entries(delta) as [AnyQuotaName, number][]) if (amount > 0) summed[name] = (summed[name] ?? 0) + amount;
-    pending.set(regionId, summed);
   }
 
   private async failOver(trx: Kysely<any>, clientId: number, regionId: number, delta: QuotaDelta): Promise<void> {
@@ -208,17 +209,11 @@ export class QuotaService {
     if (over.length > 0) throw new TaskFailure(`Quota exceeded in region ${regionId} (${over.join('; ')})`);
   }
 
-  /** PostgreSQL: `failOver` for each region, as one statement that fails when a region is over (QuotaStore.checkStatement). */
-  private checkStatement(clientId: number, regions: Map<number, QuotaDelta>): FinalStatement {
-    const now = this.clock.now();
-    const text = [...regions]
-      .map(([regionId, delta]) => {
-        const items = (Object.entries(delta) as [AnyQuotaName, number][]).map(([name, amount]) => ({ name, amount, ...QUOTA_USAGE[name] }));
-        return this.store.checkStatement(clientId, regionId, items, DEFAULT_LIMITS, now);
-      })
-      .join(';\n');
+  /** PostgreSQL: `failOver` as one statement that fails when the region is over (QuotaStore.checkStatement). */
+  private checkStatement(clientId: number, regionId: number, delta: QuotaDelta): FinalStatement {
+    const items = (Object.entries(delta) as [AnyQuotaName, number][]).map(([name, amount]) => ({ name, amount, ...QUOTA_USAGE[name] }));
     return {
-      text,
+      ...this.store.checkStatement(clientId, regionId, items, DEFAULT_LIMITS, this.clock.now()),
       failure: (error) => {
         const found = QuotaStore.overOf(error);
         if (!found) return undefined;

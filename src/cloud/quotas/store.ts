@@ -1,7 +1,7 @@
 // SQL for per-client quota limits.
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../platform/db/index.js';
-import { sqlNumber, sqlLiteral } from '../../platform/db/final-statement.js';
+import { type FinalStatement, sqlNumber, sqlLiteral } from '../../platform/db/final-statement.js';
 import { QueryTemplate } from '../../platform/db/templates.js';
 import { type KindUsage, type ResourceKind, ResourceStore } from '../common/resource-store.js';
 
@@ -126,10 +126,19 @@ export class QuotaStore {
    * `items` would go over a limit in the region (migration 019), values written in: it is sent with the
    * COMMIT (platform/db/final-statement.ts). `overOf` reads its failure.
    */
-  checkStatement(clientId: number, regionId: number, items: readonly QuotaCheckItem[], defaults: Record<string, number>, now: number): string {
-    const checks = items.map(({ name, kind, column, scale, amount }) => [name, kind, USAGE_COLUMNS[column], scale, amount]);
-    const args = [sqlNumber(clientId), sqlNumber(regionId), sqlLiteral(JSON.stringify(defaults)), sqlNumber(now), sqlLiteral(JSON.stringify(checks))];
-    return `select cloud_quota_check(${args.join(', ')})`;
+  checkStatement(
+    clientId: number,
+    regionId: number,
+    items: readonly QuotaCheckItem[],
+    defaults: Record<string, number>,
+    now: number,
+  ): Omit<FinalStatement, 'failure'> {
+    const checks = JSON.stringify(items.map(({ name, kind, column, scale, amount }) => [name, kind, USAGE_COLUMNS[column], scale, amount]));
+    const limits = JSON.stringify(defaults);
+    return {
+      query: sql`select cloud_quota_check(${clientId}, ${regionId}, ${limits}, ${now}, ${checks}::json)`,
+      text: `select cloud_quota_check(${sqlNumber(clientId)}, ${sqlNumber(regionId)}, ${sqlLiteral(limits)}, ${sqlNumber(now)}, ${sqlLiteral(checks)})`,
+    };
   }
 
   /** What a failed `checkStatement` found over its limits; undefined for any other error. */

@@ -23,12 +23,11 @@ class Refused extends Error {}
 
 /** A statement that writes a row, or fails (as each engine can be made to) and is named Refused. */
 function finalStatement(db: Database, fail: boolean): FinalStatement {
-  const postgres = db.engine === 'postgres';
-  const failing = postgres ? 'select 1 / 0' : `select json('not json')`;
-  // sqlLiteral writes PostgreSQL's form (E'...'), which SQLite does not read.
-  const name = postgres ? sqlLiteral("it's the last") : `'it''s the last'`;
+  const failing = db.engine === 'postgres' ? 'select 1 / 0' : `select json('not json')`;
+  const name = "it's the last";
   return {
-    text: fail ? failing : `insert into final_t (name) values (${name})`,
+    query: fail ? sql.raw(failing) : sql`insert into final_t (name) values (${name})`,
+    text: fail ? failing : `insert into final_t (name) values (${sqlLiteral(name)})`,
     failure: (error) => (error instanceof Error && /division by zero|malformed JSON/.test(error.message) ? new Refused('over') : undefined),
   };
 }
@@ -84,7 +83,12 @@ describe.skipIf(!url)('a transaction that ends with a statement on PostgreSQL', 
     try {
       await transactionEndingWith(db, async (trx) => {
         await trx.insertInto('final_one').values({ n: 1 }).execute();
-        return { value: undefined, last: { text: `insert into final_one (n) values (${sqlNumber(2)})`, failure: () => undefined } };
+        const last = {
+          query: sql`insert into final_one (n) values (${2})`,
+          text: `insert into final_one (n) values (${sqlNumber(2)})`,
+          failure: () => undefined,
+        };
+        return { value: undefined, last };
       });
     } finally {
       client.query = query;

@@ -4,13 +4,16 @@
 // needs the row waits that long. Sent as one simple query with the COMMIT ("<statement>; commit"), the
 // row is held only while PostgreSQL runs the two: when the statement fails, PostgreSQL runs nothing after
 // it in the message, and the transaction is rolled back. A simple query has no parameters: the statement
-// carries its values as literals (sqlLiteral). SQLite runs the statement, then commits, as usual.
-import { type Kysely, sql } from 'kysely';
+// carries its values as literals (sqlLiteral) there. Anywhere else (SQLite, or a check that is not the
+// transaction's last) it runs as a statement with parameters, prepared once per connection.
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from './index.js';
 
 /** A statement a transaction may end with: one that fails when the check it makes fails. */
 export interface FinalStatement {
-  /** The statement, its values written in (sqlLiteral, or numbers checked as such). */
+  /** The statement with its values as parameters: how it runs anywhere but with a COMMIT (prepared once per connection). */
+  query: RawBuilder<unknown>;
+  /** The same statement, its values written in (sqlLiteral, sqlNumber): how it goes with a COMMIT on PostgreSQL. */
   text: string;
   /** The error the statement's own failure means; undefined for any other error (passed on as it is). */
   failure(error: unknown): Error | undefined;
@@ -29,9 +32,13 @@ export function sqlNumber(value: number): string {
 }
 
 /** Runs `statement` in `trx` on its own, its failure named. */
-export async function runStatement(trx: Kysely<any>, statement: FinalStatement, suffix = ''): Promise<void> {
+export function runStatement(trx: Kysely<any>, statement: FinalStatement): Promise<void> {
+  return named(statement, statement.query.execute(trx));
+}
+
+async function named(statement: FinalStatement, running: Promise<unknown>): Promise<void> {
   try {
-    await sql.raw(`${statement.text}${suffix}`).execute(trx);
+    await running;
   } catch (error) {
     throw statement.failure(error) ?? error;
   }
@@ -54,7 +61,7 @@ export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<
     await sql`begin`.execute(connection);
     try {
       const { value, last } = await work(connection);
-      if (last) await runStatement(connection, last, ';\ncommit');
+      if (last) await named(last, sql.raw(`${last.text};\ncommit`).execute(connection));
       else await sql`commit`.execute(connection);
       return value;
     } catch (error) {

@@ -446,12 +446,11 @@ export class TaskEngine {
         throw checkFailed(error);
       }
       if (!last) return { value };
-      const { text, failure } = last;
       const failed = (error: unknown) => {
-        const own = failure(error);
+        const own = last.failure(error);
         return own && (checkFailed(own) as Error);
       };
-      return { value, last: { text, failure: failed } };
+      return { value, last: { ...last, failure: failed } };
     });
   }
 
