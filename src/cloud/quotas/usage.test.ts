@@ -156,8 +156,10 @@ describe(`quota checks a task step makes at its commit (${engineName})`, () => {
       .execute();
     const quotas = new QuotaService(new QuotaStore(db, t.db.engine), new ResourceStore(db), new RegionService(), t.clock, async () => 0);
     const usedInside: number[] = [];
-    /** One step: a check, a network made ready, then (with `twice`) a second check, as a task type's work would. */
-    // As the task engine runs a step: its checks after its work, the last one (a statement) with the COMMIT.
+    /**
+     * One step: a check, a network made ready, then (with `twice`) a second check, as a task type's work
+     * would; run as the task engine runs it, the checks after the work, the last one (a statement) with the COMMIT.
+     */
     const step = (id: string, twice: boolean) =>
       transactionEndingWith(t.db, async (trx) => {
         const checks: CommitCheck[] = [];

@@ -4,26 +4,18 @@
 // the socket's error on the client, and the pool listens for it only while the client is idle: without a
 // listener of our own, the error of a client held between two statements of a transaction ended the
 // process.
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl } from '../../config.js';
+import { describe, expect, it } from 'vitest';
+import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
 import { toAppError } from '../error-handler.js';
-import { dropPostgresSchema, openDatabase, type Database } from './index.js';
 
-const url = testDatabaseUrl();
-const schema = `t_${randomBytes(6).toString('hex')}`;
-let db: Database | undefined;
-
-afterAll(async () => {
-  await db?.close();
-  if (url) await dropPostgresSchema(url, schema);
-});
+const postgres = scratchPostgres();
+const url = postgres.url;
 
 describe.skipIf(!url)('a PostgreSQL connection lost inside a transaction', () => {
   it('fails that transaction, leaves the process running, and the next transaction gets a new connection', async () => {
-    db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 2 });
+    const db = await postgres.open({ poolSize: 2 });
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     let held = 0;

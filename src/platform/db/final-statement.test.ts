@@ -1,22 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl } from '../../config.js';
+import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
 import { type FinalStatement, sqlNumber, sqlLiteral, transactionEndingWith } from './final-statement.js';
-import { dropPostgresSchema, openDatabase, type Database } from './index.js';
+import { openDatabase, type Database } from './index.js';
 
-const url = testDatabaseUrl();
-const schema = `t_${randomBytes(6).toString('hex')}`;
-const opened: Database[] = [];
-
+const postgres = scratchPostgres();
+const url = postgres.url;
+const sqlite: Database[] = [];
 afterAll(async () => {
-  for (const db of opened) await db.close();
-  if (url) await dropPostgresSchema(url, schema);
+  for (const db of sqlite) await db.close();
 });
 
 const engines = [
-  { name: 'sqlite', open: () => openDatabase({ dataDir: '', memory: true }) },
-  ...(url ? [{ name: 'postgres', open: () => openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 1 }) }] : []),
+  {
+    name: 'sqlite',
+    open: async () => {
+      const db = await openDatabase({ dataDir: '', memory: true });
+      sqlite.push(db);
+      return db;
+    },
+  },
+  ...(url ? [{ name: 'postgres', open: () => postgres.open() }] : []),
 ];
 
 class Refused extends Error {}
@@ -35,7 +39,6 @@ function finalStatement(db: Database, fail: boolean): FinalStatement {
 describe.each(engines)('a transaction that ends with a statement ($name)', ({ open }) => {
   it('commits the work and the statement together, or rolls both back with the statement’s failure named', async () => {
     const db = await open();
-    opened.push(db);
     await db.kysely.schema.createTable('final_t').ifNotExists().addColumn('name', 'text').execute();
     const names = async () => (await db.kysely.selectFrom('final_t').select('name').orderBy('name').execute()).map((r) => r.name as string);
     const run = (fail: boolean, last = true) =>
@@ -67,8 +70,7 @@ describe.each(engines)('a transaction that ends with a statement ($name)', ({ op
 
 describe.skipIf(!url)('a transaction that ends with a statement on PostgreSQL', () => {
   it('sends the statement and the COMMIT in one message', async () => {
-    const db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 1 });
-    opened.push(db);
+    const db = await postgres.open();
     await db.kysely.schema.createTable('final_one').ifNotExists().addColumn('n', 'integer').execute();
     // What the pool's one connection is sent, read as the driver is called.
     const sent: string[] = [];

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl } from '../../config.js';
-import { dropPostgresSchema, openDatabase, type Database } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
+import type { Database } from './index.js';
 import { StatementNames } from './named-statements.js';
 
 describe('the names a pool gives to statement texts', () => {
@@ -38,14 +37,8 @@ describe('the names a pool gives to statement texts', () => {
   });
 });
 
-const url = testDatabaseUrl();
-const schema = `t_${randomBytes(6).toString('hex')}`;
-const opened: Database[] = [];
-
-afterAll(async () => {
-  for (const db of opened) await db.close();
-  if (url) await dropPostgresSchema(url, schema);
-});
+const postgres = scratchPostgres();
+const url = postgres.url;
 
 /** The statements the one connection of `db` has prepared, read on that connection. */
 async function prepared(db: Database): Promise<string[]> {
@@ -55,8 +48,7 @@ async function prepared(db: Database): Promise<string[]> {
 
 describe.skipIf(!url)('statements on PostgreSQL', () => {
   it('are prepared once per connection from their second run, with the same answers; transaction control stays unnamed', async () => {
-    const db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 1 });
-    opened.push(db);
+    const db = await postgres.open();
     await db.kysely.schema.createTable('named_t').addColumn('id', 'integer').addColumn('name', 'text').execute();
     await db.kysely.insertInto('named_t').values({ id: 1, name: 'one' }).execute();
     const read = (id: number) => db.kysely.selectFrom('named_t').selectAll().where('id', '=', id).execute();
@@ -74,8 +66,7 @@ describe.skipIf(!url)('statements on PostgreSQL', () => {
   });
 
   it('are never prepared with a limit of 0', async () => {
-    const db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 1, databaseStatements: 0 });
-    opened.push(db);
+    const db = await postgres.open({ databaseStatements: 0 });
     for (let i = 0; i < 3; i += 1) await db.kysely.selectFrom('named_t').selectAll().where('id', '=', 1).execute();
     expect(await prepared(db)).toEqual([]);
   });
