@@ -10,6 +10,7 @@ const schema11 = {
     'port',
     'dataDir',
     'memory',
+    'databasePool',
     'databaseStatements',
     'applyApiKey',
     'logLevel',
@@ -39,6 +40,7 @@ const schema11 = {
     memory: { type: 'boolean', default: false },
     databaseUrl: { type: 'string', pattern: '^postgres(ql)?://' },
     databaseSchema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+    databasePool: { type: 'integer', default: 5, minimum: 1, maximum: 1000 },
     databaseStatements: { type: 'integer', default: 400, minimum: 0, maximum: 10000 },
     adminToken: { type: 'string', minLength: 16 },
     apiKey: { type: 'string', minLength: 8, maxLength: 512 },
@@ -85,6 +87,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.memory === undefined) {
       data.memory = false;
+    }
+    if (data.databasePool === undefined) {
+      data.databasePool = 5;
     }
     if (data.databaseStatements === undefined) {
       data.databaseStatements = 400;
@@ -209,13 +214,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.databaseStatements === undefined) {
+    if (data.databasePool === undefined) {
       const err4 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'databaseStatements' },
-        message: "must have required property '" + 'databaseStatements' + "'",
+        params: { missingProperty: 'databasePool' },
+        message: "must have required property '" + 'databasePool' + "'",
       };
       if (vErrors === null) {
         vErrors = [err4];
@@ -224,13 +229,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.applyApiKey === undefined) {
+    if (data.databaseStatements === undefined) {
       const err5 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'applyApiKey' },
-        message: "must have required property '" + 'applyApiKey' + "'",
+        params: { missingProperty: 'databaseStatements' },
+        message: "must have required property '" + 'databaseStatements' + "'",
       };
       if (vErrors === null) {
         vErrors = [err5];
@@ -239,13 +244,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logLevel === undefined) {
+    if (data.applyApiKey === undefined) {
       const err6 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logLevel' },
-        message: "must have required property '" + 'logLevel' + "'",
+        params: { missingProperty: 'applyApiKey' },
+        message: "must have required property '" + 'applyApiKey' + "'",
       };
       if (vErrors === null) {
         vErrors = [err6];
@@ -254,13 +259,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logFormat === undefined) {
+    if (data.logLevel === undefined) {
       const err7 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logFormat' },
-        message: "must have required property '" + 'logFormat' + "'",
+        params: { missingProperty: 'logLevel' },
+        message: "must have required property '" + 'logLevel' + "'",
       };
       if (vErrors === null) {
         vErrors = [err7];
@@ -269,13 +274,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logRequests === undefined) {
+    if (data.logFormat === undefined) {
       const err8 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logRequests' },
-        message: "must have required property '" + 'logRequests' + "'",
+        params: { missingProperty: 'logFormat' },
+        message: "must have required property '" + 'logFormat' + "'",
       };
       if (vErrors === null) {
         vErrors = [err8];
@@ -284,13 +289,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.bodyLimit === undefined) {
+    if (data.logRequests === undefined) {
       const err9 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'bodyLimit' },
-        message: "must have required property '" + 'bodyLimit' + "'",
+        params: { missingProperty: 'logRequests' },
+        message: "must have required property '" + 'logRequests' + "'",
       };
       if (vErrors === null) {
         vErrors = [err9];
@@ -299,13 +304,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.taskMode === undefined) {
+    if (data.bodyLimit === undefined) {
       const err10 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'taskMode' },
-        message: "must have required property '" + 'taskMode' + "'",
+        params: { missingProperty: 'bodyLimit' },
+        message: "must have required property '" + 'bodyLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err10];
@@ -314,13 +319,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.taskSpeed === undefined) {
+    if (data.taskMode === undefined) {
       const err11 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'taskSpeed' },
-        message: "must have required property '" + 'taskSpeed' + "'",
+        params: { missingProperty: 'taskMode' },
+        message: "must have required property '" + 'taskMode' + "'",
       };
       if (vErrors === null) {
         vErrors = [err11];
@@ -329,13 +334,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalSize === undefined) {
+    if (data.taskSpeed === undefined) {
       const err12 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalSize' },
-        message: "must have required property '" + 'journalSize' + "'",
+        params: { missingProperty: 'taskSpeed' },
+        message: "must have required property '" + 'taskSpeed' + "'",
       };
       if (vErrors === null) {
         vErrors = [err12];
@@ -344,13 +349,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalBodies === undefined) {
+    if (data.journalSize === undefined) {
       const err13 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalBodies' },
-        message: "must have required property '" + 'journalBodies' + "'",
+        params: { missingProperty: 'journalSize' },
+        message: "must have required property '" + 'journalSize' + "'",
       };
       if (vErrors === null) {
         vErrors = [err13];
@@ -359,13 +364,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalBodyLimit === undefined) {
+    if (data.journalBodies === undefined) {
       const err14 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalBodyLimit' },
-        message: "must have required property '" + 'journalBodyLimit' + "'",
+        params: { missingProperty: 'journalBodies' },
+        message: "must have required property '" + 'journalBodies' + "'",
       };
       if (vErrors === null) {
         vErrors = [err14];
@@ -374,13 +379,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.requestTimeout === undefined) {
+    if (data.journalBodyLimit === undefined) {
       const err15 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'requestTimeout' },
-        message: "must have required property '" + 'requestTimeout' + "'",
+        params: { missingProperty: 'journalBodyLimit' },
+        message: "must have required property '" + 'journalBodyLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err15];
@@ -389,13 +394,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.connectionTimeout === undefined) {
+    if (data.requestTimeout === undefined) {
       const err16 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'connectionTimeout' },
-        message: "must have required property '" + 'connectionTimeout' + "'",
+        params: { missingProperty: 'requestTimeout' },
+        message: "must have required property '" + 'requestTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err16];
@@ -404,13 +409,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.keepAliveTimeout === undefined) {
+    if (data.connectionTimeout === undefined) {
       const err17 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'keepAliveTimeout' },
-        message: "must have required property '" + 'keepAliveTimeout' + "'",
+        params: { missingProperty: 'connectionTimeout' },
+        message: "must have required property '" + 'connectionTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err17];
@@ -419,13 +424,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.maxHeaderSize === undefined) {
+    if (data.keepAliveTimeout === undefined) {
       const err18 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'maxHeaderSize' },
-        message: "must have required property '" + 'maxHeaderSize' + "'",
+        params: { missingProperty: 'keepAliveTimeout' },
+        message: "must have required property '" + 'keepAliveTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err18];
@@ -434,13 +439,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.rateLimit === undefined) {
+    if (data.maxHeaderSize === undefined) {
       const err19 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'rateLimit' },
-        message: "must have required property '" + 'rateLimit' + "'",
+        params: { missingProperty: 'maxHeaderSize' },
+        message: "must have required property '" + 'maxHeaderSize' + "'",
       };
       if (vErrors === null) {
         vErrors = [err19];
@@ -449,13 +454,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.rateLimitBurst === undefined) {
+    if (data.rateLimit === undefined) {
       const err20 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'rateLimitBurst' },
-        message: "must have required property '" + 'rateLimitBurst' + "'",
+        params: { missingProperty: 'rateLimit' },
+        message: "must have required property '" + 'rateLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err20];
@@ -464,13 +469,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.cors === undefined) {
+    if (data.rateLimitBurst === undefined) {
       const err21 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'cors' },
-        message: "must have required property '" + 'cors' + "'",
+        params: { missingProperty: 'rateLimitBurst' },
+        message: "must have required property '" + 'rateLimitBurst' + "'",
       };
       if (vErrors === null) {
         vErrors = [err21];
@@ -479,13 +484,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.exitWithParent === undefined) {
+    if (data.cors === undefined) {
       const err22 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'exitWithParent' },
-        message: "must have required property '" + 'exitWithParent' + "'",
+        params: { missingProperty: 'cors' },
+        message: "must have required property '" + 'cors' + "'",
       };
       if (vErrors === null) {
         vErrors = [err22];
@@ -494,13 +499,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.queryThreads === undefined) {
+    if (data.exitWithParent === undefined) {
       const err23 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'queryThreads' },
-        message: "must have required property '" + 'queryThreads' + "'",
+        params: { missingProperty: 'exitWithParent' },
+        message: "must have required property '" + 'exitWithParent' + "'",
       };
       if (vErrors === null) {
         vErrors = [err23];
@@ -509,13 +514,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.dnsPort === undefined) {
+    if (data.queryThreads === undefined) {
       const err24 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'dnsPort' },
-        message: "must have required property '" + 'dnsPort' + "'",
+        params: { missingProperty: 'queryThreads' },
+        message: "must have required property '" + 'queryThreads' + "'",
       };
       if (vErrors === null) {
         vErrors = [err24];
@@ -524,9 +529,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.dnsPort === undefined) {
+      const err25 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'dnsPort' },
+        message: "must have required property '" + 'dnsPort' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err25];
+      } else {
+        vErrors.push(err25);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func2.call(schema11.properties, key0)) {
-        const err25 = {
+        const err26 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -534,9 +554,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have additional properties',
         };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err26];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err26);
         }
         errors++;
       }
@@ -551,7 +571,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data0 === null) {
           coerced0 = '';
         } else {
-          const err26 = {
+          const err27 = {
             instancePath: instancePath + '/host',
             schemaPath: '#/properties/host/type',
             keyword: 'type',
@@ -559,9 +579,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err26];
+            vErrors = [err27];
           } else {
-            vErrors.push(err26);
+            vErrors.push(err27);
           }
           errors++;
         }
@@ -575,7 +595,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data0 === 'string') {
       if (data0.length < 1) {
-        const err27 = {
+        const err28 = {
           instancePath: instancePath + '/host',
           schemaPath: '#/properties/host/minLength',
           keyword: 'minLength',
@@ -583,9 +603,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have fewer than 1 characters',
         };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err28];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err28);
         }
         errors++;
       }
@@ -598,7 +618,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType1 === 'boolean' || data1 === null || (dataType1 === 'string' && data1 && data1 == +data1 && !(data1 % 1))) {
           coerced1 = +data1;
         } else {
-          const err28 = {
+          const err29 = {
             instancePath: instancePath + '/port',
             schemaPath: '#/properties/port/type',
             keyword: 'type',
@@ -606,9 +626,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err28];
+            vErrors = [err29];
           } else {
-            vErrors.push(err28);
+            vErrors.push(err29);
           }
           errors++;
         }
@@ -622,7 +642,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data1 == 'number' && isFinite(data1)) {
       if (data1 > 65535 || isNaN(data1)) {
-        const err29 = {
+        const err30 = {
           instancePath: instancePath + '/port',
           schemaPath: '#/properties/port/maximum',
           keyword: 'maximum',
@@ -630,14 +650,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be <= 65535',
         };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err30];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err30);
         }
         errors++;
       }
       if (data1 < 0 || isNaN(data1)) {
-        const err30 = {
+        const err31 = {
           instancePath: instancePath + '/port',
           schemaPath: '#/properties/port/minimum',
           keyword: 'minimum',
@@ -645,9 +665,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be >= 0',
         };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err31];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err31);
         }
         errors++;
       }
@@ -662,7 +682,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data2 === null) {
           coerced2 = '';
         } else {
-          const err31 = {
+          const err32 = {
             instancePath: instancePath + '/dataDir',
             schemaPath: '#/properties/dataDir/type',
             keyword: 'type',
@@ -670,9 +690,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err32];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err32);
           }
           errors++;
         }
@@ -686,7 +706,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data2 === 'string') {
       if (data2.length < 1) {
-        const err32 = {
+        const err33 = {
           instancePath: instancePath + '/dataDir',
           schemaPath: '#/properties/dataDir/minLength',
           keyword: 'minLength',
@@ -694,9 +714,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have fewer than 1 characters',
         };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err33];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err33);
         }
         errors++;
       }
@@ -710,7 +730,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data3 === 'true' || data3 === 1) {
           coerced3 = true;
         } else {
-          const err33 = {
+          const err34 = {
             instancePath: instancePath + '/memory',
             schemaPath: '#/properties/memory/type',
             keyword: 'type',
@@ -718,9 +738,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be boolean',
           };
           if (vErrors === null) {
-            vErrors = [err33];
+            vErrors = [err34];
           } else {
-            vErrors.push(err33);
+            vErrors.push(err34);
           }
           errors++;
         }
@@ -743,7 +763,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data4 === null) {
             coerced4 = '';
           } else {
-            const err34 = {
+            const err35 = {
               instancePath: instancePath + '/databaseUrl',
               schemaPath: '#/properties/databaseUrl/type',
               keyword: 'type',
@@ -751,9 +771,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err34];
+              vErrors = [err35];
             } else {
-              vErrors.push(err34);
+              vErrors.push(err35);
             }
             errors++;
           }
@@ -767,7 +787,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       if (typeof data4 === 'string') {
         if (!pattern0.test(data4)) {
-          const err35 = {
+          const err36 = {
             instancePath: instancePath + '/databaseUrl',
             schemaPath: '#/properties/databaseUrl/pattern',
             keyword: 'pattern',
@@ -775,9 +795,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must match pattern "' + '^postgres(ql)?://' + '"',
           };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err36];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err36);
           }
           errors++;
         }
@@ -794,7 +814,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data5 === null) {
             coerced5 = '';
           } else {
-            const err36 = {
+            const err37 = {
               instancePath: instancePath + '/databaseSchema',
               schemaPath: '#/properties/databaseSchema/type',
               keyword: 'type',
@@ -802,9 +822,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err37];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err37);
             }
             errors++;
           }
@@ -818,36 +838,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       if (typeof data5 === 'string') {
         if (!pattern1.test(data5)) {
-          const err37 = {
+          const err38 = {
             instancePath: instancePath + '/databaseSchema',
             schemaPath: '#/properties/databaseSchema/pattern',
             keyword: 'pattern',
             params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
             message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err37];
-          } else {
-            vErrors.push(err37);
-          }
-          errors++;
-        }
-      }
-    }
-    let data6 = data.databaseStatements;
-    if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
-      let dataType6 = typeof data6;
-      let coerced6 = undefined;
-      if (!(coerced6 !== undefined)) {
-        if (dataType6 === 'boolean' || data6 === null || (dataType6 === 'string' && data6 && data6 == +data6 && !(data6 % 1))) {
-          coerced6 = +data6;
-        } else {
-          const err38 = {
-            instancePath: instancePath + '/databaseStatements',
-            schemaPath: '#/properties/databaseStatements/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err38];
@@ -857,36 +853,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+    }
+    let data6 = data.databasePool;
+    if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+      let dataType6 = typeof data6;
+      let coerced6 = undefined;
+      if (!(coerced6 !== undefined)) {
+        if (dataType6 === 'boolean' || data6 === null || (dataType6 === 'string' && data6 && data6 == +data6 && !(data6 % 1))) {
+          coerced6 = +data6;
+        } else {
+          const err39 = {
+            instancePath: instancePath + '/databasePool',
+            schemaPath: '#/properties/databasePool/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+      }
       if (coerced6 !== undefined) {
         data6 = coerced6;
         if (data !== undefined) {
-          data['databaseStatements'] = coerced6;
+          data['databasePool'] = coerced6;
         }
       }
     }
     if (typeof data6 == 'number' && isFinite(data6)) {
-      if (data6 > 10000 || isNaN(data6)) {
-        const err39 = {
-          instancePath: instancePath + '/databaseStatements',
-          schemaPath: '#/properties/databaseStatements/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 10000 },
-          message: 'must be <= 10000',
-        };
-        if (vErrors === null) {
-          vErrors = [err39];
-        } else {
-          vErrors.push(err39);
-        }
-        errors++;
-      }
-      if (data6 < 0 || isNaN(data6)) {
+      if (data6 > 1000 || isNaN(data6)) {
         const err40 = {
-          instancePath: instancePath + '/databaseStatements',
-          schemaPath: '#/properties/databaseStatements/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/databasePool',
+          schemaPath: '#/properties/databasePool/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 1000 },
+          message: 'must be <= 1000',
         };
         if (vErrors === null) {
           vErrors = [err40];
@@ -895,48 +900,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.adminToken !== undefined) {
-      let data7 = data.adminToken;
-      if (typeof data7 !== 'string') {
-        let dataType7 = typeof data7;
-        let coerced7 = undefined;
-        if (!(coerced7 !== undefined)) {
-          if (dataType7 == 'number' || dataType7 == 'boolean') {
-            coerced7 = '' + data7;
-          } else if (data7 === null) {
-            coerced7 = '';
-          } else {
-            const err41 = {
-              instancePath: instancePath + '/adminToken',
-              schemaPath: '#/properties/adminToken/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
-            }
-            errors++;
-          }
+      if (data6 < 1 || isNaN(data6)) {
+        const err41 = {
+          instancePath: instancePath + '/databasePool',
+          schemaPath: '#/properties/databasePool/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 1 },
+          message: 'must be >= 1',
+        };
+        if (vErrors === null) {
+          vErrors = [err41];
+        } else {
+          vErrors.push(err41);
         }
-        if (coerced7 !== undefined) {
-          data7 = coerced7;
-          if (data !== undefined) {
-            data['adminToken'] = coerced7;
-          }
-        }
+        errors++;
       }
-      if (typeof data7 === 'string') {
-        if (data7.length < 16) {
+    }
+    let data7 = data.databaseStatements;
+    if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+      let dataType7 = typeof data7;
+      let coerced7 = undefined;
+      if (!(coerced7 !== undefined)) {
+        if (dataType7 === 'boolean' || data7 === null || (dataType7 === 'string' && data7 && data7 == +data7 && !(data7 % 1))) {
+          coerced7 = +data7;
+        } else {
           const err42 = {
-            instancePath: instancePath + '/adminToken',
-            schemaPath: '#/properties/adminToken/minLength',
-            keyword: 'minLength',
-            params: { limit: 16 },
-            message: 'must NOT have fewer than 16 characters',
+            instancePath: instancePath + '/databaseStatements',
+            schemaPath: '#/properties/databaseStatements/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err42];
@@ -946,9 +939,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+      if (coerced7 !== undefined) {
+        data7 = coerced7;
+        if (data !== undefined) {
+          data['databaseStatements'] = coerced7;
+        }
+      }
     }
-    if (data.apiKey !== undefined) {
-      let data8 = data.apiKey;
+    if (typeof data7 == 'number' && isFinite(data7)) {
+      if (data7 > 10000 || isNaN(data7)) {
+        const err43 = {
+          instancePath: instancePath + '/databaseStatements',
+          schemaPath: '#/properties/databaseStatements/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 10000 },
+          message: 'must be <= 10000',
+        };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+      if (data7 < 0 || isNaN(data7)) {
+        const err44 = {
+          instancePath: instancePath + '/databaseStatements',
+          schemaPath: '#/properties/databaseStatements/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+    }
+    if (data.adminToken !== undefined) {
+      let data8 = data.adminToken;
       if (typeof data8 !== 'string') {
         let dataType8 = typeof data8;
         let coerced8 = undefined;
@@ -958,17 +989,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data8 === null) {
             coerced8 = '';
           } else {
-            const err43 = {
-              instancePath: instancePath + '/apiKey',
-              schemaPath: '#/properties/apiKey/type',
+            const err45 = {
+              instancePath: instancePath + '/adminToken',
+              schemaPath: '#/properties/adminToken/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err43];
+              vErrors = [err45];
             } else {
-              vErrors.push(err43);
+              vErrors.push(err45);
             }
             errors++;
           }
@@ -976,58 +1007,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (coerced8 !== undefined) {
           data8 = coerced8;
           if (data !== undefined) {
-            data['apiKey'] = coerced8;
+            data['adminToken'] = coerced8;
           }
         }
       }
       if (typeof data8 === 'string') {
-        if (data8.length > 512) {
-          const err44 = {
-            instancePath: instancePath + '/apiKey',
-            schemaPath: '#/properties/apiKey/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 512 },
-            message: 'must NOT have more than 512 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err44];
-          } else {
-            vErrors.push(err44);
-          }
-          errors++;
-        }
-        if (data8.length < 8) {
-          const err45 = {
-            instancePath: instancePath + '/apiKey',
-            schemaPath: '#/properties/apiKey/minLength',
-            keyword: 'minLength',
-            params: { limit: 8 },
-            message: 'must NOT have fewer than 8 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err45];
-          } else {
-            vErrors.push(err45);
-          }
-          errors++;
-        }
-      }
-    }
-    let data9 = data.applyApiKey;
-    if (typeof data9 !== 'boolean') {
-      let coerced9 = undefined;
-      if (!(coerced9 !== undefined)) {
-        if (data9 === 'false' || data9 === 0 || data9 === null) {
-          coerced9 = false;
-        } else if (data9 === 'true' || data9 === 1) {
-          coerced9 = true;
-        } else {
+        if (data8.length < 16) {
           const err46 = {
-            instancePath: instancePath + '/applyApiKey',
-            schemaPath: '#/properties/applyApiKey/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            instancePath: instancePath + '/adminToken',
+            schemaPath: '#/properties/adminToken/minLength',
+            keyword: 'minLength',
+            params: { limit: 16 },
+            message: 'must NOT have fewer than 16 characters',
           };
           if (vErrors === null) {
             vErrors = [err46];
@@ -1037,68 +1028,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced9 !== undefined) {
-        data9 = coerced9;
-        if (data !== undefined) {
-          data['applyApiKey'] = coerced9;
+    }
+    if (data.apiKey !== undefined) {
+      let data9 = data.apiKey;
+      if (typeof data9 !== 'string') {
+        let dataType9 = typeof data9;
+        let coerced9 = undefined;
+        if (!(coerced9 !== undefined)) {
+          if (dataType9 == 'number' || dataType9 == 'boolean') {
+            coerced9 = '' + data9;
+          } else if (data9 === null) {
+            coerced9 = '';
+          } else {
+            const err47 = {
+              instancePath: instancePath + '/apiKey',
+              schemaPath: '#/properties/apiKey/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
+            }
+            errors++;
+          }
+        }
+        if (coerced9 !== undefined) {
+          data9 = coerced9;
+          if (data !== undefined) {
+            data['apiKey'] = coerced9;
+          }
         }
       }
-    }
-    let data10 = data.logLevel;
-    if (!(
-      data10 === 'fatal' ||
-      data10 === 'error' ||
-      data10 === 'warn' ||
-      data10 === 'info' ||
-      data10 === 'debug' ||
-      data10 === 'trace' ||
-      data10 === 'silent'
-    )) {
-      const err47 = {
-        instancePath: instancePath + '/logLevel',
-        schemaPath: '#/properties/logLevel/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema11.properties.logLevel.enum },
-        message: 'must be equal to one of the allowed values',
-      };
-      if (vErrors === null) {
-        vErrors = [err47];
-      } else {
-        vErrors.push(err47);
-      }
-      errors++;
-    }
-    let data11 = data.logFormat;
-    if (!(data11 === 'auto' || data11 === 'pretty' || data11 === 'json')) {
-      const err48 = {
-        instancePath: instancePath + '/logFormat',
-        schemaPath: '#/properties/logFormat/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema11.properties.logFormat.enum },
-        message: 'must be equal to one of the allowed values',
-      };
-      if (vErrors === null) {
-        vErrors = [err48];
-      } else {
-        vErrors.push(err48);
-      }
-      errors++;
-    }
-    let data12 = data.logRequests;
-    if (typeof data12 !== 'boolean') {
-      let coerced10 = undefined;
-      if (!(coerced10 !== undefined)) {
-        if (data12 === 'false' || data12 === 0 || data12 === null) {
-          coerced10 = false;
-        } else if (data12 === 'true' || data12 === 1) {
-          coerced10 = true;
-        } else {
+      if (typeof data9 === 'string') {
+        if (data9.length > 512) {
+          const err48 = {
+            instancePath: instancePath + '/apiKey',
+            schemaPath: '#/properties/apiKey/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 512 },
+            message: 'must NOT have more than 512 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+        if (data9.length < 8) {
           const err49 = {
-            instancePath: instancePath + '/logRequests',
-            schemaPath: '#/properties/logRequests/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            instancePath: instancePath + '/apiKey',
+            schemaPath: '#/properties/apiKey/minLength',
+            keyword: 'minLength',
+            params: { limit: 8 },
+            message: 'must NOT have fewer than 8 characters',
           };
           if (vErrors === null) {
             vErrors = [err49];
@@ -1108,27 +1094,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced10 !== undefined) {
-        data12 = coerced10;
-        if (data !== undefined) {
-          data['logRequests'] = coerced10;
-        }
-      }
     }
-    let data13 = data.bodyLimit;
-    if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-      let dataType11 = typeof data13;
-      let coerced11 = undefined;
-      if (!(coerced11 !== undefined)) {
-        if (dataType11 === 'boolean' || data13 === null || (dataType11 === 'string' && data13 && data13 == +data13 && !(data13 % 1))) {
-          coerced11 = +data13;
+    let data10 = data.applyApiKey;
+    if (typeof data10 !== 'boolean') {
+      let coerced10 = undefined;
+      if (!(coerced10 !== undefined)) {
+        if (data10 === 'false' || data10 === 0 || data10 === null) {
+          coerced10 = false;
+        } else if (data10 === 'true' || data10 === 1) {
+          coerced10 = true;
         } else {
           const err50 = {
-            instancePath: instancePath + '/bodyLimit',
-            schemaPath: '#/properties/bodyLimit/type',
+            instancePath: instancePath + '/applyApiKey',
+            schemaPath: '#/properties/applyApiKey/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
           };
           if (vErrors === null) {
             vErrors = [err50];
@@ -1138,75 +1119,98 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced11 !== undefined) {
-        data13 = coerced11;
+      if (coerced10 !== undefined) {
+        data10 = coerced10;
         if (data !== undefined) {
-          data['bodyLimit'] = coerced11;
+          data['applyApiKey'] = coerced10;
         }
       }
     }
-    if (typeof data13 == 'number' && isFinite(data13)) {
-      if (data13 > 1073741824 || isNaN(data13)) {
-        const err51 = {
-          instancePath: instancePath + '/bodyLimit',
-          schemaPath: '#/properties/bodyLimit/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1073741824 },
-          message: 'must be <= 1073741824',
-        };
-        if (vErrors === null) {
-          vErrors = [err51];
-        } else {
-          vErrors.push(err51);
-        }
-        errors++;
-      }
-      if (data13 < 1024 || isNaN(data13)) {
-        const err52 = {
-          instancePath: instancePath + '/bodyLimit',
-          schemaPath: '#/properties/bodyLimit/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 1024 },
-          message: 'must be >= 1024',
-        };
-        if (vErrors === null) {
-          vErrors = [err52];
-        } else {
-          vErrors.push(err52);
-        }
-        errors++;
-      }
-    }
-    let data14 = data.taskMode;
-    if (!(data14 === 'instant' || data14 === 'realistic' || data14 === 'manual')) {
-      const err53 = {
-        instancePath: instancePath + '/taskMode',
-        schemaPath: '#/properties/taskMode/enum',
+    let data11 = data.logLevel;
+    if (!(
+      data11 === 'fatal' ||
+      data11 === 'error' ||
+      data11 === 'warn' ||
+      data11 === 'info' ||
+      data11 === 'debug' ||
+      data11 === 'trace' ||
+      data11 === 'silent'
+    )) {
+      const err51 = {
+        instancePath: instancePath + '/logLevel',
+        schemaPath: '#/properties/logLevel/enum',
         keyword: 'enum',
-        params: { allowedValues: schema11.properties.taskMode.enum },
+        params: { allowedValues: schema11.properties.logLevel.enum },
         message: 'must be equal to one of the allowed values',
       };
       if (vErrors === null) {
-        vErrors = [err53];
+        vErrors = [err51];
       } else {
-        vErrors.push(err53);
+        vErrors.push(err51);
       }
       errors++;
     }
-    let data15 = data.taskSpeed;
-    if (!(typeof data15 == 'number' && isFinite(data15))) {
-      let dataType12 = typeof data15;
+    let data12 = data.logFormat;
+    if (!(data12 === 'auto' || data12 === 'pretty' || data12 === 'json')) {
+      const err52 = {
+        instancePath: instancePath + '/logFormat',
+        schemaPath: '#/properties/logFormat/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema11.properties.logFormat.enum },
+        message: 'must be equal to one of the allowed values',
+      };
+      if (vErrors === null) {
+        vErrors = [err52];
+      } else {
+        vErrors.push(err52);
+      }
+      errors++;
+    }
+    let data13 = data.logRequests;
+    if (typeof data13 !== 'boolean') {
+      let coerced11 = undefined;
+      if (!(coerced11 !== undefined)) {
+        if (data13 === 'false' || data13 === 0 || data13 === null) {
+          coerced11 = false;
+        } else if (data13 === 'true' || data13 === 1) {
+          coerced11 = true;
+        } else {
+          const err53 = {
+            instancePath: instancePath + '/logRequests',
+            schemaPath: '#/properties/logRequests/type',
+            keyword: 'type',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
+          };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+      }
+      if (coerced11 !== undefined) {
+        data13 = coerced11;
+        if (data !== undefined) {
+          data['logRequests'] = coerced11;
+        }
+      }
+    }
+    let data14 = data.bodyLimit;
+    if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
+      let dataType12 = typeof data14;
       let coerced12 = undefined;
       if (!(coerced12 !== undefined)) {
-        if (dataType12 == 'boolean' || data15 === null || (dataType12 == 'string' && data15 && data15 == +data15)) {
-          coerced12 = +data15;
+        if (dataType12 === 'boolean' || data14 === null || (dataType12 === 'string' && data14 && data14 == +data14 && !(data14 % 1))) {
+          coerced12 = +data14;
         } else {
           const err54 = {
-            instancePath: instancePath + '/taskSpeed',
-            schemaPath: '#/properties/taskSpeed/type',
+            instancePath: instancePath + '/bodyLimit',
+            schemaPath: '#/properties/bodyLimit/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err54];
@@ -1217,20 +1221,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
       if (coerced12 !== undefined) {
-        data15 = coerced12;
+        data14 = coerced12;
         if (data !== undefined) {
-          data['taskSpeed'] = coerced12;
+          data['bodyLimit'] = coerced12;
         }
       }
     }
-    if (typeof data15 == 'number' && isFinite(data15)) {
-      if (data15 > 1000000 || isNaN(data15)) {
+    if (typeof data14 == 'number' && isFinite(data14)) {
+      if (data14 > 1073741824 || isNaN(data14)) {
         const err55 = {
-          instancePath: instancePath + '/taskSpeed',
-          schemaPath: '#/properties/taskSpeed/maximum',
+          instancePath: instancePath + '/bodyLimit',
+          schemaPath: '#/properties/bodyLimit/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 1000000 },
-          message: 'must be <= 1000000',
+          params: { comparison: '<=', limit: 1073741824 },
+          message: 'must be <= 1073741824',
         };
         if (vErrors === null) {
           vErrors = [err55];
@@ -1239,13 +1243,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data15 <= 0 || isNaN(data15)) {
+      if (data14 < 1024 || isNaN(data14)) {
         const err56 = {
-          instancePath: instancePath + '/taskSpeed',
-          schemaPath: '#/properties/taskSpeed/exclusiveMinimum',
-          keyword: 'exclusiveMinimum',
-          params: { comparison: '>', limit: 0 },
-          message: 'must be > 0',
+          instancePath: instancePath + '/bodyLimit',
+          schemaPath: '#/properties/bodyLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 1024 },
+          message: 'must be >= 1024',
         };
         if (vErrors === null) {
           vErrors = [err56];
@@ -1255,25 +1259,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    let data16 = data.journalSize;
-    if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
+    let data15 = data.taskMode;
+    if (!(data15 === 'instant' || data15 === 'realistic' || data15 === 'manual')) {
+      const err57 = {
+        instancePath: instancePath + '/taskMode',
+        schemaPath: '#/properties/taskMode/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema11.properties.taskMode.enum },
+        message: 'must be equal to one of the allowed values',
+      };
+      if (vErrors === null) {
+        vErrors = [err57];
+      } else {
+        vErrors.push(err57);
+      }
+      errors++;
+    }
+    let data16 = data.taskSpeed;
+    if (!(typeof data16 == 'number' && isFinite(data16))) {
       let dataType13 = typeof data16;
       let coerced13 = undefined;
       if (!(coerced13 !== undefined)) {
-        if (dataType13 === 'boolean' || data16 === null || (dataType13 === 'string' && data16 && data16 == +data16 && !(data16 % 1))) {
+        if (dataType13 == 'boolean' || data16 === null || (dataType13 == 'string' && data16 && data16 == +data16)) {
           coerced13 = +data16;
         } else {
-          const err57 = {
-            instancePath: instancePath + '/journalSize',
-            schemaPath: '#/properties/journalSize/type',
+          const err58 = {
+            instancePath: instancePath + '/taskSpeed',
+            schemaPath: '#/properties/taskSpeed/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'number' },
+            message: 'must be number',
           };
           if (vErrors === null) {
-            vErrors = [err57];
+            vErrors = [err58];
           } else {
-            vErrors.push(err57);
+            vErrors.push(err58);
           }
           errors++;
         }
@@ -1281,33 +1301,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced13 !== undefined) {
         data16 = coerced13;
         if (data !== undefined) {
-          data['journalSize'] = coerced13;
+          data['taskSpeed'] = coerced13;
         }
       }
     }
     if (typeof data16 == 'number' && isFinite(data16)) {
       if (data16 > 1000000 || isNaN(data16)) {
-        const err58 = {
-          instancePath: instancePath + '/journalSize',
-          schemaPath: '#/properties/journalSize/maximum',
+        const err59 = {
+          instancePath: instancePath + '/taskSpeed',
+          schemaPath: '#/properties/taskSpeed/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 1000000 },
           message: 'must be <= 1000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err58];
-        } else {
-          vErrors.push(err58);
-        }
-        errors++;
-      }
-      if (data16 < 0 || isNaN(data16)) {
-        const err59 = {
-          instancePath: instancePath + '/journalSize',
-          schemaPath: '#/properties/journalSize/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
         };
         if (vErrors === null) {
           vErrors = [err59];
@@ -1316,49 +1321,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data16 <= 0 || isNaN(data16)) {
+        const err60 = {
+          instancePath: instancePath + '/taskSpeed',
+          schemaPath: '#/properties/taskSpeed/exclusiveMinimum',
+          keyword: 'exclusiveMinimum',
+          params: { comparison: '>', limit: 0 },
+          message: 'must be > 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
     }
-    let data17 = data.journalBodies;
-    if (typeof data17 !== 'boolean') {
+    let data17 = data.journalSize;
+    if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
+      let dataType14 = typeof data17;
       let coerced14 = undefined;
       if (!(coerced14 !== undefined)) {
-        if (data17 === 'false' || data17 === 0 || data17 === null) {
-          coerced14 = false;
-        } else if (data17 === 'true' || data17 === 1) {
-          coerced14 = true;
-        } else {
-          const err60 = {
-            instancePath: instancePath + '/journalBodies',
-            schemaPath: '#/properties/journalBodies/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
-          };
-          if (vErrors === null) {
-            vErrors = [err60];
-          } else {
-            vErrors.push(err60);
-          }
-          errors++;
-        }
-      }
-      if (coerced14 !== undefined) {
-        data17 = coerced14;
-        if (data !== undefined) {
-          data['journalBodies'] = coerced14;
-        }
-      }
-    }
-    let data18 = data.journalBodyLimit;
-    if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
-      let dataType15 = typeof data18;
-      let coerced15 = undefined;
-      if (!(coerced15 !== undefined)) {
-        if (dataType15 === 'boolean' || data18 === null || (dataType15 === 'string' && data18 && data18 == +data18 && !(data18 % 1))) {
-          coerced15 = +data18;
+        if (dataType14 === 'boolean' || data17 === null || (dataType14 === 'string' && data17 && data17 == +data17 && !(data17 % 1))) {
+          coerced14 = +data17;
         } else {
           const err61 = {
-            instancePath: instancePath + '/journalBodyLimit',
-            schemaPath: '#/properties/journalBodyLimit/type',
+            instancePath: instancePath + '/journalSize',
+            schemaPath: '#/properties/journalSize/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
@@ -1371,21 +1360,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced15 !== undefined) {
-        data18 = coerced15;
+      if (coerced14 !== undefined) {
+        data17 = coerced14;
         if (data !== undefined) {
-          data['journalBodyLimit'] = coerced15;
+          data['journalSize'] = coerced14;
         }
       }
     }
-    if (typeof data18 == 'number' && isFinite(data18)) {
-      if (data18 > 1048576 || isNaN(data18)) {
+    if (typeof data17 == 'number' && isFinite(data17)) {
+      if (data17 > 1000000 || isNaN(data17)) {
         const err62 = {
-          instancePath: instancePath + '/journalBodyLimit',
-          schemaPath: '#/properties/journalBodyLimit/maximum',
+          instancePath: instancePath + '/journalSize',
+          schemaPath: '#/properties/journalSize/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 1048576 },
-          message: 'must be <= 1048576',
+          params: { comparison: '<=', limit: 1000000 },
+          message: 'must be <= 1000000',
         };
         if (vErrors === null) {
           vErrors = [err62];
@@ -1394,10 +1383,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data18 < 0 || isNaN(data18)) {
+      if (data17 < 0 || isNaN(data17)) {
         const err63 = {
-          instancePath: instancePath + '/journalBodyLimit',
-          schemaPath: '#/properties/journalBodyLimit/minimum',
+          instancePath: instancePath + '/journalSize',
+          schemaPath: '#/properties/journalSize/minimum',
           keyword: 'minimum',
           params: { comparison: '>=', limit: 0 },
           message: 'must be >= 0',
@@ -1410,47 +1399,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.seed !== undefined) {
-      let data19 = data.seed;
-      if (typeof data19 !== 'string') {
-        let dataType16 = typeof data19;
-        let coerced16 = undefined;
-        if (!(coerced16 !== undefined)) {
-          if (dataType16 == 'number' || dataType16 == 'boolean') {
-            coerced16 = '' + data19;
-          } else if (data19 === null) {
-            coerced16 = '';
+    let data18 = data.journalBodies;
+    if (typeof data18 !== 'boolean') {
+      let coerced15 = undefined;
+      if (!(coerced15 !== undefined)) {
+        if (data18 === 'false' || data18 === 0 || data18 === null) {
+          coerced15 = false;
+        } else if (data18 === 'true' || data18 === 1) {
+          coerced15 = true;
+        } else {
+          const err64 = {
+            instancePath: instancePath + '/journalBodies',
+            schemaPath: '#/properties/journalBodies/type',
+            keyword: 'type',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
+          };
+          if (vErrors === null) {
+            vErrors = [err64];
           } else {
-            const err64 = {
-              instancePath: instancePath + '/seed',
-              schemaPath: '#/properties/seed/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err64];
-            } else {
-              vErrors.push(err64);
-            }
-            errors++;
+            vErrors.push(err64);
           }
-        }
-        if (coerced16 !== undefined) {
-          data19 = coerced16;
-          if (data !== undefined) {
-            data['seed'] = coerced16;
-          }
+          errors++;
         }
       }
-      if (typeof data19 === 'string') {
-        if (data19.length < 1) {
+      if (coerced15 !== undefined) {
+        data18 = coerced15;
+        if (data !== undefined) {
+          data['journalBodies'] = coerced15;
+        }
+      }
+    }
+    let data19 = data.journalBodyLimit;
+    if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
+      let dataType16 = typeof data19;
+      let coerced16 = undefined;
+      if (!(coerced16 !== undefined)) {
+        if (dataType16 === 'boolean' || data19 === null || (dataType16 === 'string' && data19 && data19 == +data19 && !(data19 % 1))) {
+          coerced16 = +data19;
+        } else {
           const err65 = {
-            instancePath: instancePath + '/seed',
-            schemaPath: '#/properties/seed/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
+            instancePath: instancePath + '/journalBodyLimit',
+            schemaPath: '#/properties/journalBodyLimit/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err65];
@@ -1460,45 +1453,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-    }
-    let data20 = data.requestTimeout;
-    if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
-      let dataType17 = typeof data20;
-      let coerced17 = undefined;
-      if (!(coerced17 !== undefined)) {
-        if (dataType17 === 'boolean' || data20 === null || (dataType17 === 'string' && data20 && data20 == +data20 && !(data20 % 1))) {
-          coerced17 = +data20;
-        } else {
-          const err66 = {
-            instancePath: instancePath + '/requestTimeout',
-            schemaPath: '#/properties/requestTimeout/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-          };
-          if (vErrors === null) {
-            vErrors = [err66];
-          } else {
-            vErrors.push(err66);
-          }
-          errors++;
-        }
-      }
-      if (coerced17 !== undefined) {
-        data20 = coerced17;
+      if (coerced16 !== undefined) {
+        data19 = coerced16;
         if (data !== undefined) {
-          data['requestTimeout'] = coerced17;
+          data['journalBodyLimit'] = coerced16;
         }
       }
     }
-    if (typeof data20 == 'number' && isFinite(data20)) {
-      if (data20 > 3600000 || isNaN(data20)) {
-        const err67 = {
-          instancePath: instancePath + '/requestTimeout',
-          schemaPath: '#/properties/requestTimeout/maximum',
+    if (typeof data19 == 'number' && isFinite(data19)) {
+      if (data19 > 1048576 || isNaN(data19)) {
+        const err66 = {
+          instancePath: instancePath + '/journalBodyLimit',
+          schemaPath: '#/properties/journalBodyLimit/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 3600000 },
-          message: 'must be <= 3600000',
+          params: { comparison: '<=', limit: 1048576 },
+          message: 'must be <= 1048576',
+        };
+        if (vErrors === null) {
+          vErrors = [err66];
+        } else {
+          vErrors.push(err66);
+        }
+        errors++;
+      }
+      if (data19 < 0 || isNaN(data19)) {
+        const err67 = {
+          instancePath: instancePath + '/journalBodyLimit',
+          schemaPath: '#/properties/journalBodyLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
         };
         if (vErrors === null) {
           vErrors = [err67];
@@ -1507,36 +1491,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data20 < 100 || isNaN(data20)) {
-        const err68 = {
-          instancePath: instancePath + '/requestTimeout',
-          schemaPath: '#/properties/requestTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
-        };
-        if (vErrors === null) {
-          vErrors = [err68];
-        } else {
-          vErrors.push(err68);
-        }
-        errors++;
-      }
     }
-    let data21 = data.connectionTimeout;
-    if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
-      let dataType18 = typeof data21;
-      let coerced18 = undefined;
-      if (!(coerced18 !== undefined)) {
-        if (dataType18 === 'boolean' || data21 === null || (dataType18 === 'string' && data21 && data21 == +data21 && !(data21 % 1))) {
-          coerced18 = +data21;
-        } else {
+    if (data.seed !== undefined) {
+      let data20 = data.seed;
+      if (typeof data20 !== 'string') {
+        let dataType17 = typeof data20;
+        let coerced17 = undefined;
+        if (!(coerced17 !== undefined)) {
+          if (dataType17 == 'number' || dataType17 == 'boolean') {
+            coerced17 = '' + data20;
+          } else if (data20 === null) {
+            coerced17 = '';
+          } else {
+            const err68 = {
+              instancePath: instancePath + '/seed',
+              schemaPath: '#/properties/seed/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (coerced17 !== undefined) {
+          data20 = coerced17;
+          if (data !== undefined) {
+            data['seed'] = coerced17;
+          }
+        }
+      }
+      if (typeof data20 === 'string') {
+        if (data20.length < 1) {
           const err69 = {
-            instancePath: instancePath + '/connectionTimeout',
-            schemaPath: '#/properties/connectionTimeout/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            instancePath: instancePath + '/seed',
+            schemaPath: '#/properties/seed/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
             vErrors = [err69];
@@ -1546,36 +1542,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+    }
+    let data21 = data.requestTimeout;
+    if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
+      let dataType18 = typeof data21;
+      let coerced18 = undefined;
+      if (!(coerced18 !== undefined)) {
+        if (dataType18 === 'boolean' || data21 === null || (dataType18 === 'string' && data21 && data21 == +data21 && !(data21 % 1))) {
+          coerced18 = +data21;
+        } else {
+          const err70 = {
+            instancePath: instancePath + '/requestTimeout',
+            schemaPath: '#/properties/requestTimeout/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err70];
+          } else {
+            vErrors.push(err70);
+          }
+          errors++;
+        }
+      }
       if (coerced18 !== undefined) {
         data21 = coerced18;
         if (data !== undefined) {
-          data['connectionTimeout'] = coerced18;
+          data['requestTimeout'] = coerced18;
         }
       }
     }
     if (typeof data21 == 'number' && isFinite(data21)) {
       if (data21 > 3600000 || isNaN(data21)) {
-        const err70 = {
-          instancePath: instancePath + '/connectionTimeout',
-          schemaPath: '#/properties/connectionTimeout/maximum',
+        const err71 = {
+          instancePath: instancePath + '/requestTimeout',
+          schemaPath: '#/properties/requestTimeout/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 3600000 },
           message: 'must be <= 3600000',
-        };
-        if (vErrors === null) {
-          vErrors = [err70];
-        } else {
-          vErrors.push(err70);
-        }
-        errors++;
-      }
-      if (data21 < 100 || isNaN(data21)) {
-        const err71 = {
-          instancePath: instancePath + '/connectionTimeout',
-          schemaPath: '#/properties/connectionTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
         };
         if (vErrors === null) {
           vErrors = [err71];
@@ -1584,8 +1589,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data21 < 100 || isNaN(data21)) {
+        const err72 = {
+          instancePath: instancePath + '/requestTimeout',
+          schemaPath: '#/properties/requestTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err72];
+        } else {
+          vErrors.push(err72);
+        }
+        errors++;
+      }
     }
-    let data22 = data.keepAliveTimeout;
+    let data22 = data.connectionTimeout;
     if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
       let dataType19 = typeof data22;
       let coerced19 = undefined;
@@ -1593,17 +1613,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType19 === 'boolean' || data22 === null || (dataType19 === 'string' && data22 && data22 == +data22 && !(data22 % 1))) {
           coerced19 = +data22;
         } else {
-          const err72 = {
-            instancePath: instancePath + '/keepAliveTimeout',
-            schemaPath: '#/properties/keepAliveTimeout/type',
+          const err73 = {
+            instancePath: instancePath + '/connectionTimeout',
+            schemaPath: '#/properties/connectionTimeout/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err72];
+            vErrors = [err73];
           } else {
-            vErrors.push(err72);
+            vErrors.push(err73);
           }
           errors++;
         }
@@ -1611,33 +1631,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced19 !== undefined) {
         data22 = coerced19;
         if (data !== undefined) {
-          data['keepAliveTimeout'] = coerced19;
+          data['connectionTimeout'] = coerced19;
         }
       }
     }
     if (typeof data22 == 'number' && isFinite(data22)) {
       if (data22 > 3600000 || isNaN(data22)) {
-        const err73 = {
-          instancePath: instancePath + '/keepAliveTimeout',
-          schemaPath: '#/properties/keepAliveTimeout/maximum',
+        const err74 = {
+          instancePath: instancePath + '/connectionTimeout',
+          schemaPath: '#/properties/connectionTimeout/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 3600000 },
           message: 'must be <= 3600000',
-        };
-        if (vErrors === null) {
-          vErrors = [err73];
-        } else {
-          vErrors.push(err73);
-        }
-        errors++;
-      }
-      if (data22 < 100 || isNaN(data22)) {
-        const err74 = {
-          instancePath: instancePath + '/keepAliveTimeout',
-          schemaPath: '#/properties/keepAliveTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
         };
         if (vErrors === null) {
           vErrors = [err74];
@@ -1646,8 +1651,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data22 < 100 || isNaN(data22)) {
+        const err75 = {
+          instancePath: instancePath + '/connectionTimeout',
+          schemaPath: '#/properties/connectionTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err75];
+        } else {
+          vErrors.push(err75);
+        }
+        errors++;
+      }
     }
-    let data23 = data.maxHeaderSize;
+    let data23 = data.keepAliveTimeout;
     if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
       let dataType20 = typeof data23;
       let coerced20 = undefined;
@@ -1655,17 +1675,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType20 === 'boolean' || data23 === null || (dataType20 === 'string' && data23 && data23 == +data23 && !(data23 % 1))) {
           coerced20 = +data23;
         } else {
-          const err75 = {
-            instancePath: instancePath + '/maxHeaderSize',
-            schemaPath: '#/properties/maxHeaderSize/type',
+          const err76 = {
+            instancePath: instancePath + '/keepAliveTimeout',
+            schemaPath: '#/properties/keepAliveTimeout/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err75];
+            vErrors = [err76];
           } else {
-            vErrors.push(err75);
+            vErrors.push(err76);
           }
           errors++;
         }
@@ -1673,33 +1693,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced20 !== undefined) {
         data23 = coerced20;
         if (data !== undefined) {
-          data['maxHeaderSize'] = coerced20;
+          data['keepAliveTimeout'] = coerced20;
         }
       }
     }
     if (typeof data23 == 'number' && isFinite(data23)) {
-      if (data23 > 1048576 || isNaN(data23)) {
-        const err76 = {
-          instancePath: instancePath + '/maxHeaderSize',
-          schemaPath: '#/properties/maxHeaderSize/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1048576 },
-          message: 'must be <= 1048576',
-        };
-        if (vErrors === null) {
-          vErrors = [err76];
-        } else {
-          vErrors.push(err76);
-        }
-        errors++;
-      }
-      if (data23 < 1024 || isNaN(data23)) {
+      if (data23 > 3600000 || isNaN(data23)) {
         const err77 = {
-          instancePath: instancePath + '/maxHeaderSize',
-          schemaPath: '#/properties/maxHeaderSize/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 1024 },
-          message: 'must be >= 1024',
+          instancePath: instancePath + '/keepAliveTimeout',
+          schemaPath: '#/properties/keepAliveTimeout/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 3600000 },
+          message: 'must be <= 3600000',
         };
         if (vErrors === null) {
           vErrors = [err77];
@@ -1708,26 +1713,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data23 < 100 || isNaN(data23)) {
+        const err78 = {
+          instancePath: instancePath + '/keepAliveTimeout',
+          schemaPath: '#/properties/keepAliveTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err78];
+        } else {
+          vErrors.push(err78);
+        }
+        errors++;
+      }
     }
-    let data24 = data.rateLimit;
-    if (!(typeof data24 == 'number' && isFinite(data24))) {
+    let data24 = data.maxHeaderSize;
+    if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
       let dataType21 = typeof data24;
       let coerced21 = undefined;
       if (!(coerced21 !== undefined)) {
-        if (dataType21 == 'boolean' || data24 === null || (dataType21 == 'string' && data24 && data24 == +data24)) {
+        if (dataType21 === 'boolean' || data24 === null || (dataType21 === 'string' && data24 && data24 == +data24 && !(data24 % 1))) {
           coerced21 = +data24;
         } else {
-          const err78 = {
-            instancePath: instancePath + '/rateLimit',
-            schemaPath: '#/properties/rateLimit/type',
+          const err79 = {
+            instancePath: instancePath + '/maxHeaderSize',
+            schemaPath: '#/properties/maxHeaderSize/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err78];
+            vErrors = [err79];
           } else {
-            vErrors.push(err78);
+            vErrors.push(err79);
           }
           errors++;
         }
@@ -1735,33 +1755,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced21 !== undefined) {
         data24 = coerced21;
         if (data !== undefined) {
-          data['rateLimit'] = coerced21;
+          data['maxHeaderSize'] = coerced21;
         }
       }
     }
     if (typeof data24 == 'number' && isFinite(data24)) {
-      if (data24 > 1000000 || isNaN(data24)) {
-        const err79 = {
-          instancePath: instancePath + '/rateLimit',
-          schemaPath: '#/properties/rateLimit/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1000000 },
-          message: 'must be <= 1000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err79];
-        } else {
-          vErrors.push(err79);
-        }
-        errors++;
-      }
-      if (data24 < 0 || isNaN(data24)) {
+      if (data24 > 1048576 || isNaN(data24)) {
         const err80 = {
-          instancePath: instancePath + '/rateLimit',
-          schemaPath: '#/properties/rateLimit/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/maxHeaderSize',
+          schemaPath: '#/properties/maxHeaderSize/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 1048576 },
+          message: 'must be <= 1048576',
         };
         if (vErrors === null) {
           vErrors = [err80];
@@ -1770,26 +1775,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data24 < 1024 || isNaN(data24)) {
+        const err81 = {
+          instancePath: instancePath + '/maxHeaderSize',
+          schemaPath: '#/properties/maxHeaderSize/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 1024 },
+          message: 'must be >= 1024',
+        };
+        if (vErrors === null) {
+          vErrors = [err81];
+        } else {
+          vErrors.push(err81);
+        }
+        errors++;
+      }
     }
-    let data25 = data.rateLimitBurst;
-    if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+    let data25 = data.rateLimit;
+    if (!(typeof data25 == 'number' && isFinite(data25))) {
       let dataType22 = typeof data25;
       let coerced22 = undefined;
       if (!(coerced22 !== undefined)) {
-        if (dataType22 === 'boolean' || data25 === null || (dataType22 === 'string' && data25 && data25 == +data25 && !(data25 % 1))) {
+        if (dataType22 == 'boolean' || data25 === null || (dataType22 == 'string' && data25 && data25 == +data25)) {
           coerced22 = +data25;
         } else {
-          const err81 = {
-            instancePath: instancePath + '/rateLimitBurst',
-            schemaPath: '#/properties/rateLimitBurst/type',
+          const err82 = {
+            instancePath: instancePath + '/rateLimit',
+            schemaPath: '#/properties/rateLimit/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'number' },
+            message: 'must be number',
           };
           if (vErrors === null) {
-            vErrors = [err81];
+            vErrors = [err82];
           } else {
-            vErrors.push(err81);
+            vErrors.push(err82);
           }
           errors++;
         }
@@ -1797,33 +1817,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced22 !== undefined) {
         data25 = coerced22;
         if (data !== undefined) {
-          data['rateLimitBurst'] = coerced22;
+          data['rateLimit'] = coerced22;
         }
       }
     }
     if (typeof data25 == 'number' && isFinite(data25)) {
-      if (data25 > 10000000 || isNaN(data25)) {
-        const err82 = {
-          instancePath: instancePath + '/rateLimitBurst',
-          schemaPath: '#/properties/rateLimitBurst/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 10000000 },
-          message: 'must be <= 10000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err82];
-        } else {
-          vErrors.push(err82);
-        }
-        errors++;
-      }
-      if (data25 < 0 || isNaN(data25)) {
+      if (data25 > 1000000 || isNaN(data25)) {
         const err83 = {
-          instancePath: instancePath + '/rateLimitBurst',
-          schemaPath: '#/properties/rateLimitBurst/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/rateLimit',
+          schemaPath: '#/properties/rateLimit/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 1000000 },
+          message: 'must be <= 1000000',
         };
         if (vErrors === null) {
           vErrors = [err83];
@@ -1832,28 +1837,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data25 < 0 || isNaN(data25)) {
+        const err84 = {
+          instancePath: instancePath + '/rateLimit',
+          schemaPath: '#/properties/rateLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err84];
+        } else {
+          vErrors.push(err84);
+        }
+        errors++;
+      }
     }
-    let data26 = data.cors;
-    if (typeof data26 !== 'string') {
+    let data26 = data.rateLimitBurst;
+    if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
       let dataType23 = typeof data26;
       let coerced23 = undefined;
       if (!(coerced23 !== undefined)) {
-        if (dataType23 == 'number' || dataType23 == 'boolean') {
-          coerced23 = '' + data26;
-        } else if (data26 === null) {
-          coerced23 = '';
+        if (dataType23 === 'boolean' || data26 === null || (dataType23 === 'string' && data26 && data26 == +data26 && !(data26 % 1))) {
+          coerced23 = +data26;
         } else {
-          const err84 = {
-            instancePath: instancePath + '/cors',
-            schemaPath: '#/properties/cors/type',
+          const err85 = {
+            instancePath: instancePath + '/rateLimitBurst',
+            schemaPath: '#/properties/rateLimitBurst/type',
             keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err84];
+            vErrors = [err85];
           } else {
-            vErrors.push(err84);
+            vErrors.push(err85);
           }
           errors++;
         }
@@ -1861,47 +1879,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced23 !== undefined) {
         data26 = coerced23;
         if (data !== undefined) {
-          data['cors'] = coerced23;
+          data['rateLimitBurst'] = coerced23;
         }
       }
     }
-    if (typeof data26 === 'string') {
-      if (!pattern2.test(data26)) {
-        const err85 = {
-          instancePath: instancePath + '/cors',
-          schemaPath: '#/properties/cors/pattern',
-          keyword: 'pattern',
-          params: { pattern: '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' },
-          message: 'must match pattern "' + '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' + '"',
+    if (typeof data26 == 'number' && isFinite(data26)) {
+      if (data26 > 10000000 || isNaN(data26)) {
+        const err86 = {
+          instancePath: instancePath + '/rateLimitBurst',
+          schemaPath: '#/properties/rateLimitBurst/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 10000000 },
+          message: 'must be <= 10000000',
         };
         if (vErrors === null) {
-          vErrors = [err85];
+          vErrors = [err86];
         } else {
-          vErrors.push(err85);
+          vErrors.push(err86);
+        }
+        errors++;
+      }
+      if (data26 < 0 || isNaN(data26)) {
+        const err87 = {
+          instancePath: instancePath + '/rateLimitBurst',
+          schemaPath: '#/properties/rateLimitBurst/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err87];
+        } else {
+          vErrors.push(err87);
         }
         errors++;
       }
     }
-    let data27 = data.exitWithParent;
-    if (typeof data27 !== 'boolean') {
+    let data27 = data.cors;
+    if (typeof data27 !== 'string') {
+      let dataType24 = typeof data27;
       let coerced24 = undefined;
       if (!(coerced24 !== undefined)) {
-        if (data27 === 'false' || data27 === 0 || data27 === null) {
-          coerced24 = false;
-        } else if (data27 === 'true' || data27 === 1) {
-          coerced24 = true;
+        if (dataType24 == 'number' || dataType24 == 'boolean') {
+          coerced24 = '' + data27;
+        } else if (data27 === null) {
+          coerced24 = '';
         } else {
-          const err86 = {
-            instancePath: instancePath + '/exitWithParent',
-            schemaPath: '#/properties/exitWithParent/type',
+          const err88 = {
+            instancePath: instancePath + '/cors',
+            schemaPath: '#/properties/cors/type',
             keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            params: { type: 'string' },
+            message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err86];
+            vErrors = [err88];
           } else {
-            vErrors.push(err86);
+            vErrors.push(err88);
           }
           errors++;
         }
@@ -1909,63 +1943,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced24 !== undefined) {
         data27 = coerced24;
         if (data !== undefined) {
-          data['exitWithParent'] = coerced24;
+          data['cors'] = coerced24;
         }
       }
     }
-    let data28 = data.queryThreads;
-    if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-      let dataType25 = typeof data28;
-      let coerced25 = undefined;
-      if (!(coerced25 !== undefined)) {
-        if (dataType25 === 'boolean' || data28 === null || (dataType25 === 'string' && data28 && data28 == +data28 && !(data28 % 1))) {
-          coerced25 = +data28;
-        } else {
-          const err87 = {
-            instancePath: instancePath + '/queryThreads',
-            schemaPath: '#/properties/queryThreads/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-          };
-          if (vErrors === null) {
-            vErrors = [err87];
-          } else {
-            vErrors.push(err87);
-          }
-          errors++;
-        }
-      }
-      if (coerced25 !== undefined) {
-        data28 = coerced25;
-        if (data !== undefined) {
-          data['queryThreads'] = coerced25;
-        }
-      }
-    }
-    if (typeof data28 == 'number' && isFinite(data28)) {
-      if (data28 > 64 || isNaN(data28)) {
-        const err88 = {
-          instancePath: instancePath + '/queryThreads',
-          schemaPath: '#/properties/queryThreads/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 64 },
-          message: 'must be <= 64',
-        };
-        if (vErrors === null) {
-          vErrors = [err88];
-        } else {
-          vErrors.push(err88);
-        }
-        errors++;
-      }
-      if (data28 < 0 || isNaN(data28)) {
+    if (typeof data27 === 'string') {
+      if (!pattern2.test(data27)) {
         const err89 = {
-          instancePath: instancePath + '/queryThreads',
-          schemaPath: '#/properties/queryThreads/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/cors',
+          schemaPath: '#/properties/cors/pattern',
+          keyword: 'pattern',
+          params: { pattern: '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' },
+          message: 'must match pattern "' + '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' + '"',
         };
         if (vErrors === null) {
           vErrors = [err89];
@@ -1975,20 +1964,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    let data29 = data.dnsPort;
-    if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-      let dataType26 = typeof data29;
-      let coerced26 = undefined;
-      if (!(coerced26 !== undefined)) {
-        if (dataType26 === 'boolean' || data29 === null || (dataType26 === 'string' && data29 && data29 == +data29 && !(data29 % 1))) {
-          coerced26 = +data29;
+    let data28 = data.exitWithParent;
+    if (typeof data28 !== 'boolean') {
+      let coerced25 = undefined;
+      if (!(coerced25 !== undefined)) {
+        if (data28 === 'false' || data28 === 0 || data28 === null) {
+          coerced25 = false;
+        } else if (data28 === 'true' || data28 === 1) {
+          coerced25 = true;
         } else {
           const err90 = {
-            instancePath: instancePath + '/dnsPort',
-            schemaPath: '#/properties/dnsPort/type',
+            instancePath: instancePath + '/exitWithParent',
+            schemaPath: '#/properties/exitWithParent/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
           };
           if (vErrors === null) {
             vErrors = [err90];
@@ -1998,36 +1988,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+      if (coerced25 !== undefined) {
+        data28 = coerced25;
+        if (data !== undefined) {
+          data['exitWithParent'] = coerced25;
+        }
+      }
+    }
+    let data29 = data.queryThreads;
+    if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+      let dataType26 = typeof data29;
+      let coerced26 = undefined;
+      if (!(coerced26 !== undefined)) {
+        if (dataType26 === 'boolean' || data29 === null || (dataType26 === 'string' && data29 && data29 == +data29 && !(data29 % 1))) {
+          coerced26 = +data29;
+        } else {
+          const err91 = {
+            instancePath: instancePath + '/queryThreads',
+            schemaPath: '#/properties/queryThreads/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err91];
+          } else {
+            vErrors.push(err91);
+          }
+          errors++;
+        }
+      }
       if (coerced26 !== undefined) {
         data29 = coerced26;
         if (data !== undefined) {
-          data['dnsPort'] = coerced26;
+          data['queryThreads'] = coerced26;
         }
       }
     }
     if (typeof data29 == 'number' && isFinite(data29)) {
-      if (data29 > 65535 || isNaN(data29)) {
-        const err91 = {
-          instancePath: instancePath + '/dnsPort',
-          schemaPath: '#/properties/dnsPort/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 65535 },
-          message: 'must be <= 65535',
-        };
-        if (vErrors === null) {
-          vErrors = [err91];
-        } else {
-          vErrors.push(err91);
-        }
-        errors++;
-      }
-      if (data29 < 0 || isNaN(data29)) {
+      if (data29 > 64 || isNaN(data29)) {
         const err92 = {
-          instancePath: instancePath + '/dnsPort',
-          schemaPath: '#/properties/dnsPort/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/queryThreads',
+          schemaPath: '#/properties/queryThreads/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 64 },
+          message: 'must be <= 64',
         };
         if (vErrors === null) {
           vErrors = [err92];
@@ -2036,13 +2041,90 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data29 < 0 || isNaN(data29)) {
+        const err93 = {
+          instancePath: instancePath + '/queryThreads',
+          schemaPath: '#/properties/queryThreads/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err93];
+        } else {
+          vErrors.push(err93);
+        }
+        errors++;
+      }
+    }
+    let data30 = data.dnsPort;
+    if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+      let dataType27 = typeof data30;
+      let coerced27 = undefined;
+      if (!(coerced27 !== undefined)) {
+        if (dataType27 === 'boolean' || data30 === null || (dataType27 === 'string' && data30 && data30 == +data30 && !(data30 % 1))) {
+          coerced27 = +data30;
+        } else {
+          const err94 = {
+            instancePath: instancePath + '/dnsPort',
+            schemaPath: '#/properties/dnsPort/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err94];
+          } else {
+            vErrors.push(err94);
+          }
+          errors++;
+        }
+      }
+      if (coerced27 !== undefined) {
+        data30 = coerced27;
+        if (data !== undefined) {
+          data['dnsPort'] = coerced27;
+        }
+      }
+    }
+    if (typeof data30 == 'number' && isFinite(data30)) {
+      if (data30 > 65535 || isNaN(data30)) {
+        const err95 = {
+          instancePath: instancePath + '/dnsPort',
+          schemaPath: '#/properties/dnsPort/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 65535 },
+          message: 'must be <= 65535',
+        };
+        if (vErrors === null) {
+          vErrors = [err95];
+        } else {
+          vErrors.push(err95);
+        }
+        errors++;
+      }
+      if (data30 < 0 || isNaN(data30)) {
+        const err96 = {
+          instancePath: instancePath + '/dnsPort',
+          schemaPath: '#/properties/dnsPort/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err96];
+        } else {
+          vErrors.push(err96);
+        }
+        errors++;
+      }
     }
   } else {
-    const err93 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' }, message: 'must be object' };
+    const err97 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' }, message: 'must be object' };
     if (vErrors === null) {
-      vErrors = [err93];
+      vErrors = [err97];
     } else {
-      vErrors.push(err93);
+      vErrors.push(err97);
     }
     errors++;
   }

@@ -50,4 +50,10 @@ describe('the configuration validator compiled ahead of time', () => {
     const config = loadConfig({ EDGEPLANE_PORT: '9000', EDGEPLANE_MEMORY: 'true', EDGEPLANE_TASK_SPEED: '2.5' });
     expect(config).toMatchObject({ port: 9000, memory: true, taskSpeed: 2.5, host: '127.0.0.1', taskMode: 'instant', journalSize: 1000 });
   });
+
+  it('opens five PostgreSQL connections unless told otherwise, and at least one', () => {
+    expect(loadConfig({}).databasePool).toBe(5);
+    expect(loadConfig({ EDGEPLANE_DATABASE_POOL: '20' }).databasePool).toBe(20);
+    expect(problemsOf({ EDGEPLANE_DATABASE_POOL: '0' })).toEqual(['--database-pool / EDGEPLANE_DATABASE_POOL: must be >= 1 (got "0")']);
+  });
 });

@@ -4,6 +4,14 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Type, type Static } from 'typebox';
 import { validate } from './config-validate.js';
 
+/**
+ * PostgreSQL connections a process opens at most. Five, not node-postgres' ten: on a database of two
+ * cores (CI's, a laptop's) concurrent creates of one client queue on its quota row, and ten backends
+ * waiting there cost PostgreSQL a quarter more CPU a create than five, for fewer creates a second
+ * (bench/README.md, "PostgreSQL connections").
+ */
+export const DEFAULT_DATABASE_POOL = 5;
+
 export const TASK_MODES = ['instant', 'realistic', 'manual'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
@@ -24,6 +32,11 @@ export const SETTINGS = {
   memory: { flag: '--memory', env: 'EDGEPLANE_MEMORY', description: 'keep everything in memory (nothing survives a restart)' },
   databaseUrl: { flag: '--database-url <url>', env: 'EDGEPLANE_DATABASE_URL', description: 'postgres://... to use PostgreSQL instead of SQLite' },
   databaseSchema: { flag: '--database-schema <name>', env: 'EDGEPLANE_DATABASE_SCHEMA', description: 'PostgreSQL schema to use (created if missing)' },
+  databasePool: {
+    flag: '--database-pool <number>',
+    env: 'EDGEPLANE_DATABASE_POOL',
+    description: 'PostgreSQL: connections this process opens at most (raise it for a database server with more cores)',
+  },
   databaseStatements: {
     flag: '--database-statements <number>',
     env: 'EDGEPLANE_DATABASE_STATEMENTS',
@@ -129,6 +142,7 @@ export const ConfigSchema = Type.Object(
     memory: Type.Boolean({ default: false }),
     databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
     databaseSchema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
+    databasePool: Type.Integer({ default: DEFAULT_DATABASE_POOL, minimum: 1, maximum: 1_000 }),
     databaseStatements: Type.Integer({ default: 400, minimum: 0, maximum: 10_000 }),
     adminToken: Type.Optional(Type.String({ minLength: 16 })),
     apiKey: Type.Optional(Type.String({ minLength: 8, maxLength: 512 })),

@@ -9,7 +9,7 @@ export interface ScratchPostgres {
   /** The suite's PostgreSQL URL, or undefined on the SQLite leg (tests using `open` skip then). */
   url: string | undefined;
   /** A database in the file's schema, one connection unless asked otherwise. */
-  open(options?: Pick<DatabaseOptions, 'poolSize' | 'databaseStatements'>): Promise<Database>;
+  open(options?: Pick<DatabaseOptions, 'databasePool' | 'databaseStatements'>): Promise<Database>;
 }
 
 export function scratchPostgres(): ScratchPostgres {
@@ -24,7 +24,7 @@ export function scratchPostgres(): ScratchPostgres {
     url,
     async open(options = {}) {
       if (!url) throw new Error('scratchPostgres: the suite runs without PostgreSQL');
-      const db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, poolSize: 1, ...options });
+      const db = await openDatabase({ databaseUrl: url, databaseSchema: schema, dataDir: '', memory: false, databasePool: 1, ...options });
       opened.push(db);
       return db;
     },

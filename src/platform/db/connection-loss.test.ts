@@ -15,7 +15,7 @@ const url = postgres.url;
 
 describe.skipIf(!url)('a PostgreSQL connection lost inside a transaction', () => {
   it('fails that transaction, leaves the process running, and the next transaction gets a new connection', async () => {
-    const db = await postgres.open({ poolSize: 2 });
+    const db = await postgres.open({ databasePool: 2 });
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     let held = 0;

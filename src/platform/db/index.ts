@@ -17,6 +17,7 @@ import {
   CompiledQuery,
 } from 'kysely';
 import type pg from 'pg';
+import { DEFAULT_DATABASE_POOL } from '../../config.js';
 import { fixedShape } from '../fixed-shape.js';
 import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
 
@@ -49,14 +50,15 @@ export interface DatabaseOptions {
   databaseSchema?: string;
   dataDir: string;
   memory: boolean;
-  poolSize?: number;
+  /** PostgreSQL: connections open at most (DEFAULT_DATABASE_POOL). */
+  databasePool?: number;
   /** PostgreSQL: how many distinct statement texts are prepared once per connection (named-statements.ts). */
   databaseStatements?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10, options.databaseStatements ?? MAX_NAMED)
+    ? openPostgres(options.databaseUrl, options.databaseSchema, options.databasePool ?? DEFAULT_DATABASE_POOL, options.databaseStatements ?? MAX_NAMED)
     : openSqlite(options);
 }
 
