@@ -51,9 +51,11 @@ describe('the configuration validator compiled ahead of time', () => {
     expect(config).toMatchObject({ port: 9000, memory: true, taskSpeed: 2.5, host: '127.0.0.1', taskMode: 'instant', journalSize: 1000 });
   });
 
-  it('opens five PostgreSQL connections unless told otherwise, and at least one', () => {
+  it('opens five PostgreSQL connections for transactions and two shared ones unless told otherwise', () => {
     expect(loadConfig({}).databasePool).toBe(5);
     expect(loadConfig({ EDGEPLANE_DATABASE_POOL: '20' }).databasePool).toBe(20);
     expect(problemsOf({ EDGEPLANE_DATABASE_POOL: '0' })).toEqual(['--database-pool / EDGEPLANE_DATABASE_POOL: must be >= 1 (got "0")']);
+    expect(loadConfig({}).databasePipe).toBe(2);
+    expect(loadConfig({ EDGEPLANE_DATABASE_PIPE: '0' }).databasePipe).toBe(0);
   });
 });

@@ -11,6 +11,8 @@ import { validate } from './config-validate.js';
  * (bench/README.md, "PostgreSQL connections").
  */
 export const DEFAULT_DATABASE_POOL = 5;
+/** Shared PostgreSQL connections that statements outside transactions are pipelined on (src/platform/db/pipelined.ts). */
+export const DEFAULT_DATABASE_PIPE = 2;
 
 export const TASK_MODES = ['instant', 'realistic', 'manual'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -35,7 +37,12 @@ export const SETTINGS = {
   databasePool: {
     flag: '--database-pool <number>',
     env: 'EDGEPLANE_DATABASE_POOL',
-    description: 'PostgreSQL: connections this process opens at most (raise it for a database server with more cores)',
+    description: 'PostgreSQL: connections for transactions this process opens at most (raise it for a database server with more cores)',
+  },
+  databasePipe: {
+    flag: '--database-pipe <number>',
+    env: 'EDGEPLANE_DATABASE_PIPE',
+    description: 'PostgreSQL: shared connections that statements outside transactions are pipelined on (0: none, each goes over the pool)',
   },
   databaseStatements: {
     flag: '--database-statements <number>',
@@ -143,6 +150,7 @@ export const ConfigSchema = Type.Object(
     databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
     databaseSchema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
     databasePool: Type.Integer({ default: DEFAULT_DATABASE_POOL, minimum: 1, maximum: 1_000 }),
+    databasePipe: Type.Integer({ default: DEFAULT_DATABASE_PIPE, minimum: 0, maximum: 64 }),
     databaseStatements: Type.Integer({ default: 400, minimum: 0, maximum: 10_000 }),
     adminToken: Type.Optional(Type.String({ minLength: 16 })),
     apiKey: Type.Optional(Type.String({ minLength: 8, maxLength: 512 })),

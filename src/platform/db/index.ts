@@ -17,9 +17,10 @@ import {
   CompiledQuery,
 } from 'kysely';
 import type pg from 'pg';
-import { DEFAULT_DATABASE_POOL } from '../../config.js';
+import { DEFAULT_DATABASE_PIPE, DEFAULT_DATABASE_POOL } from '../../config.js';
 import { fixedShape } from '../fixed-shape.js';
 import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
+import { Pipe, pipedKysely } from './pipelined.js';
 
 // The PostgreSQL driver is loaded only when a database URL asks for it: SQLite starts faster without it.
 const loadPg = async () => (await import('pg')).default;
@@ -50,15 +51,21 @@ export interface DatabaseOptions {
   databaseSchema?: string;
   dataDir: string;
   memory: boolean;
-  /** PostgreSQL: connections open at most (DEFAULT_DATABASE_POOL). */
+  /** PostgreSQL: connections open at most for transactions (DEFAULT_DATABASE_POOL). */
   databasePool?: number;
+  /** PostgreSQL: shared connections for statements outside transactions (pipelined.ts); 0 sends those over the pool. */
+  databasePipe?: number;
   /** PostgreSQL: how many distinct statement texts are prepared once per connection (named-statements.ts). */
   databaseStatements?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.databaseSchema, options.databasePool ?? DEFAULT_DATABASE_POOL, options.databaseStatements ?? MAX_NAMED)
+    ? openPostgres(options.databaseUrl, options.databaseSchema, {
+        pool: options.databasePool ?? DEFAULT_DATABASE_POOL,
+        pipe: options.databasePipe ?? DEFAULT_DATABASE_PIPE,
+        statements: options.databaseStatements ?? MAX_NAMED,
+      })
     : openSqlite(options);
 }
 
@@ -186,15 +193,7 @@ const PG_NUMERIC_TYPES = new Set([20, 1700]);
  * Also used by threads that open their own connections.
  */
 export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number, statements: number): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    options: schema ? `-c search_path="${schema}"` : undefined,
-    types: {
-      getTypeParser: ((oid: number, format?: string) =>
-        PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
-  });
+  const pool = new pg.Pool({ ...postgresClientConfig(pg, url, schema), max });
   // The statement texts the pool's connections prepare once each (named-statements.ts).
   const names = new StatementNames(statements);
   pool.on('connect', (client) => {
@@ -209,7 +208,25 @@ export function createPostgresPool(pg: typeof import('pg').default, url: string,
   return pool;
 }
 
-async function openPostgres(url: string, schema: string | undefined, max: number, statements: number): Promise<Database> {
+/** How every connection of the project connects: the schema on the search path, BIGINT and NUMERIC as numbers. */
+function postgresClientConfig(pg: typeof import('pg').default, url: string, schema: string | undefined): pg.ClientConfig {
+  return {
+    connectionString: url,
+    options: schema ? `-c search_path="${schema}"` : undefined,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  };
+}
+
+interface PostgresConnections {
+  pool: number;
+  pipe: number;
+  statements: number;
+}
+
+async function openPostgres(url: string, schema: string | undefined, connections: PostgresConnections): Promise<Database> {
   const pg = await loadPg();
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
@@ -220,8 +237,9 @@ async function openPostgres(url: string, schema: string | undefined, max: number
       await admin.end();
     }
   }
-  const pool = createPostgresPool(pg, url, schema, max, statements);
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const pool = createPostgresPool(pg, url, schema, connections.pool, connections.statements);
+  const pooled = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = connections.pipe > 0 ? pipedKysely(pooled, openPipe(pg, url, schema, connections)) : pooled;
   const safeUrl = new URL(url);
   safeUrl.password = '';
   return {
@@ -235,9 +253,21 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     },
     releaseMemory() {},
     async close() {
-      await kysely.destroy();
+      if (kysely !== pooled) await kysely.destroy();
+      await pooled.destroy();
     },
   };
+}
+
+/** The shared connections statements outside transactions are pipelined on (pipelined.ts). */
+function openPipe(pg: typeof import('pg').default, url: string, schema: string | undefined, connections: PostgresConnections): Pipe {
+  const names = new StatementNames(connections.statements);
+  const config = { ...postgresClientConfig(pg, url, schema), pipeline: true } as pg.ClientConfig;
+  return new Pipe(() => {
+    const client = new pg.Client(config);
+    nameStatements(client, names);
+    return client;
+  }, connections.pipe);
 }
 
 /** Drops a PostgreSQL schema and everything in it (test clean-up). */

@@ -1,5 +1,6 @@
-// How many PostgreSQL connections a process opens: --database-pool, five by default. Queries beyond
-// that wait for a connection instead of opening more.
+// How many PostgreSQL connections a process opens for transactions: --database-pool, five by default.
+// Transactions beyond that wait for a connection instead of opening more. (Statements outside
+// transactions share the pipe's connections: pipelined.test.ts.)
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
@@ -8,10 +9,12 @@ import type { Database } from './index.js';
 
 const postgres = scratchPostgres();
 
-/** The distinct backends that served `n` queries started together, each holding its connection briefly. */
+/** The distinct backends that served `n` transactions started together, each holding its connection briefly. */
 async function backendsServing(db: Database, n: number): Promise<number> {
   const pids = await Promise.all(
-    Array.from({ length: n }, async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(db.kysely)).rows[0].pid),
+    Array.from({ length: n }, () =>
+      db.kysely.transaction().execute(async (trx) => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(trx)).rows[0].pid),
+    ),
   );
   return new Set(pids).size;
 }

@@ -34,7 +34,8 @@ export class QueryTemplate<N extends string> {
   }
 
   compiled(db: Kysely<any>, values: Readonly<Record<N, unknown>>): CompiledQuery {
-    const dialect = db.getExecutor().adapter;
+    // By the adapter's class: one database's Kyselys (the pipe's and the pool's on PostgreSQL) each have an adapter of their own.
+    const dialect = db.getExecutor().adapter.constructor;
     let compiled = this.byDialect.get(dialect);
     if (!compiled) this.byDialect.set(dialect, (compiled = this.compileOnce(db)));
     const parameters = compiled.slots.map((slot) => ('name' in slot ? values[slot.name as N] : slot.constant));
