@@ -7,8 +7,8 @@ import { validate } from './config-validate.js';
 /**
  * PostgreSQL connections a process opens at most. Five, not node-postgres' ten: on a database of two
  * cores (CI's, a laptop's) concurrent creates of one client queue on its quota row, and ten backends
- * waiting there cost PostgreSQL a quarter more CPU a create than five, for fewer creates a second
- * (bench/README.md, "PostgreSQL connections").
+ * waiting there cost PostgreSQL about a fifth more CPU a create than five, for 3-6% fewer creates a
+ * second (bench/README.md, "PostgreSQL reads pipelined on shared connections; five pooled connections").
  */
 export const DEFAULT_DATABASE_POOL = 5;
 /** Shared PostgreSQL connections that statements outside transactions are pipelined on (src/platform/db/pipelined.ts). */

@@ -3,8 +3,8 @@
 // written together. Most requests read with one statement outside any transaction (a task, a network, a
 // project, a token). Sent one by one over pooled connections, each cost the server a socket write and a
 // read of its own and PostgreSQL the wake-up of a backend, which on 2-core machines cost more than the
-// statement: a task's GET took 145-225 us of server CPU, 91-109 us pipelined (bench/README.md,
-// "PostgreSQL reads pipelined").
+// statement: a task's GET took 150 us of server CPU, 87 us pipelined (bench/README.md, "PostgreSQL reads
+// pipelined on shared connections").
 //
 // Transactions and `connection()` scopes (a session's advisory lock, BEGIN sent by hand) keep a pooled
 // connection of their own: `pipedKysely` sends them to the pooled Kysely. Each statement of the pipe
@@ -38,6 +38,7 @@ export class Pipe {
   }
 
   async query(text: string, values?: unknown[]): Promise<pg.QueryResult> {
+    // pg-pool's own words after its end, which the error handler answers as a 503 like the pool's.
     if (this.ended) throw new Error('Cannot use a pool after calling end on the pool');
     // A transaction needs a connection of its own; one begun here would hold every statement behind it.
     if (/^\s*(begin|start\s+transaction)\b/i.test(text)) throw new Error('a transaction cannot run on the shared PostgreSQL connections');
