@@ -4,6 +4,7 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
+import { transactionEndingWith } from '../../platform/db/final-statement.js';
 import { newRow, ResourceStore } from './resource-store.js';
 
 let t: TestApp;
@@ -33,6 +34,16 @@ describe(`ResourceStore.byId in a transaction (${engineName})`, () => {
       read!.name = 'changed';
       expect((await new ResourceStore(trx).byId('kept-1'))!.name).toBe('kept');
     });
+  });
+
+  it('keeps them in the transactions the task engine runs (on PostgreSQL, begun on a connection scope)', async () => {
+    const read = await transactionEndingWith(t.db, async (trx) => {
+      const row = newRow(scope, 'network', 'kept-6', 'kept', 'creating', 'task-kept-6', {}, 7);
+      await new ResourceStore(trx).insert(row);
+      await removeBehind(trx, 'kept-6');
+      return { value: await new ResourceStore(trx).byId('kept-6') };
+    });
+    expect(read).toMatchObject({ id: 'kept-6', status: 'creating' });
   });
 
   it('reads the database again once a store changed the row', async () => {

@@ -1,6 +1,7 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
 import { type Kysely, sql } from 'kysely';
+import { isTransaction } from '../../platform/db/final-statement.js';
 import { insertRow, listed, QueryTemplate, templateOf, updateRow } from '../../platform/db/templates.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
@@ -169,9 +170,10 @@ function filteredIn(db: Kysely<any>, values: Placeholders, filter: ListFilter) {
 /**
  * Rows a transaction inserted through a ResourceStore, by id, while no store has changed them since. In
  * instant mode a create's task runs inside the transaction that wrote its row (TaskEngine.submit) and
- * reads it back at once: on PostgreSQL that read was one of a create's eight round trips. Keyed by the
- * transaction (Kysely hands one object to a transaction's work), so nothing outlives it; only
- * transactions are kept, and every change a store makes in the transaction forgets what it touches.
+ * reads it back at once: on PostgreSQL a round trip of the create's six. Keyed by the transaction's
+ * Kysely object (Kysely hands a new one to each transaction, and to each connection scope that
+ * transactionEndingWith begins one on), so nothing outlives it; only transactions are kept (isTransaction),
+ * and every change a store makes in the transaction forgets what it touches.
  * Other SQL writes no cloud_resources row inside a create's transaction.
  */
 const insertedIn = new WeakMap<Kysely<any>, Map<string, ResourceRow>>();
@@ -183,7 +185,7 @@ export class ResourceStore {
 
   constructor(db: Kysely<any>) {
     this.db = db as Kysely<Tables>;
-    if (db.isTransaction) {
+    if (isTransaction(db)) {
       let rows = insertedIn.get(db);
       if (!rows) insertedIn.set(db, (rows = new Map()));
       this.inserted = rows;

@@ -45,6 +45,18 @@ async function named(statement: FinalStatement, running: Promise<unknown>): Prom
 }
 
 /**
+ * The connection scopes transactionEndingWith has begun a transaction on (PostgreSQL). Kysely knows its
+ * own transactions (`isTransaction`), not these: what is kept for the length of a transaction (the rows
+ * a create inserted, cloud/common/resource-store.ts) asks isTransaction below.
+ */
+const begunOnConnection = new WeakSet<Kysely<any>>();
+
+/** Whether `db` runs its statements in a transaction: one of Kysely's, or one transactionEndingWith began. */
+export function isTransaction(db: Kysely<any>): boolean {
+  return db.isTransaction || begunOnConnection.has(db);
+}
+
+/**
  * Runs `work` in a transaction, then the statement it returns as `last` (if any), then commits: on
  * PostgreSQL the statement and the COMMIT in one message. A failure anywhere rolls everything back and
  * is thrown (the statement's own as its `failure` names it).
@@ -59,6 +71,7 @@ export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<
   }
   return db.kysely.connection().execute(async (connection) => {
     await sql`begin`.execute(connection);
+    begunOnConnection.add(connection);
     try {
       const { value, last } = await work(connection);
       if (last) await named(last, sql.raw(`${last.text};\ncommit`).execute(connection));
@@ -69,6 +82,8 @@ export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<
       // ROLLBACK ends it either way, and its own failure (a lost connection) adds nothing to the first.
       await sql`rollback`.execute(connection).catch(() => undefined);
       throw error;
+    } finally {
+      begunOnConnection.delete(connection);
     }
   });
 }
