@@ -19,6 +19,7 @@ import {
 import type pg from 'pg';
 import { DEFAULT_DATABASE_PIPE, DEFAULT_DATABASE_POOL } from '../../config.js';
 import { fixedShape } from '../fixed-shape.js';
+import { beginWithFirstStatement, forgetHeldBegin } from './begin-with-first.js';
 import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
 import { Pipe, pipedKysely } from './pipelined.js';
 
@@ -193,7 +194,8 @@ const PG_NUMERIC_TYPES = new Set([20, 1700]);
  * Also used by threads that open their own connections.
  */
 export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number, statements: number): pg.Pool {
-  const pool = new pg.Pool({ ...postgresClientConfig(pg, url, schema), max });
+  // In pipeline mode, so that a transaction's BEGIN goes out with its first statement (begin-with-first.ts).
+  const pool = new pg.Pool({ ...postgresClientConfig(pg, url, schema), pipeline: true, max } as pg.PoolConfig);
   // The statement texts the pool's connections prepare once each (named-statements.ts).
   const names = new StatementNames(statements);
   pool.on('connect', (client) => {
@@ -202,7 +204,9 @@ export function createPostgresPool(pg: typeof import('pg').default, url: string,
     // process. The query in flight or the next one fails on its own; the pool drops the client on release.
     client.on('error', () => {});
     nameStatements(client, names);
+    beginWithFirstStatement(client);
   });
+  pool.on('release', (_error: unknown, client: pg.PoolClient) => forgetHeldBegin(client));
   // An idle client losing its server must not crash the process either; the next query reports the failure.
   pool.on('error', () => {});
   return pool;

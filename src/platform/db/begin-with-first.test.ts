@@ -1,0 +1,99 @@
+// A transaction's BEGIN leaves with its first statement, in one write (begin-with-first.ts): the
+// transaction is the same (its statements roll back together), a failure is the statement's own, and
+// a BEGIN never followed by a statement does not outlive the connection's checkout.
+import { sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
+import type { Database } from './index.js';
+
+const postgres = scratchPostgres();
+const url = postgres.url;
+
+/** Counts the socket writes of the pool's connection(s) from now on. */
+function countWrites(db: Database): { writes: number } {
+  const counter = { writes: 0 };
+  db.raw.pg!.on('acquire', (client) => {
+    const stream = (client as unknown as { connection: { stream: Record<string, (...args: unknown[]) => unknown> } }).connection.stream;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = stream[method];
+      if (!original || (original as { counted?: boolean }).counted) continue;
+      const counted = (...args: unknown[]) => {
+        counter.writes += 1;
+        return original.apply(stream, args);
+      };
+      (counted as { counted?: boolean }).counted = true;
+      stream[method] = counted;
+    }
+  });
+  return counter;
+}
+
+describe.skipIf(!url)("a transaction's BEGIN, sent with its first statement", () => {
+  it('writes BEGIN and the first statement together; the statements still commit or roll back as one', async () => {
+    const db = await postgres.open({ databasePipe: 0 });
+    await sql`create table begin_things (id int primary key)`.execute(db.kysely);
+    const counter = countWrites(db);
+    await db.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('begin_things').values({ id: 1 }).execute();
+      // BEGIN, the insert: one write.
+      expect(counter.writes).toBe(1);
+      await trx.insertInto('begin_things').values({ id: 2 }).execute();
+    });
+    // ... then the second insert and the COMMIT: one each.
+    expect(counter.writes).toBe(3);
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await trx.insertInto('begin_things').values({ id: 3 }).execute();
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    const ids = await db.kysely.selectFrom('begin_things').select('id').orderBy('id').execute();
+    expect(ids.map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it('answers a failing first statement with its own error, and the connection serves the next transaction', async () => {
+    const db = await postgres.open({ databasePipe: 0 });
+    await sql`create table begin_keys (id int primary key)`.execute(db.kysely);
+    await db.kysely.insertInto('begin_keys').values({ id: 1 }).execute();
+    await expect(db.kysely.transaction().execute((trx) => trx.insertInto('begin_keys').values({ id: 1 }).execute())).rejects.toThrow(/duplicate key/);
+    await db.kysely.transaction().execute((trx) => trx.insertInto('begin_keys').values({ id: 2 }).execute());
+    expect((await db.kysely.selectFrom('begin_keys').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it('answers BEGIN with options (an isolation level) as PostgreSQL does, and an empty transaction commits', async () => {
+    const db = await postgres.open({ databasePipe: 0 });
+    const level = await db.kysely
+      .transaction()
+      .setIsolationLevel('serializable')
+      .execute(async (trx) => (await sql<{ level: string }>`select current_setting('transaction_isolation') as level`.execute(trx)).rows[0].level);
+    expect(level).toBe('serializable');
+    await db.kysely.transaction().execute(async () => undefined);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(db.kysely)).rows[0].one).toBe(1);
+  });
+
+  it('forgets a BEGIN sent by hand and never followed when the connection goes back to the pool', async () => {
+    const db = await postgres.open({ databasePipe: 0, databasePool: 1 });
+    await sql`create table begin_left (id int)`.execute(db.kysely);
+    const pool = db.raw.pg!;
+    const first = await pool.connect();
+    await first.query('begin');
+    first.release();
+    const second = await pool.connect();
+    try {
+      await second.query('insert into begin_left (id) values (1)');
+    } finally {
+      second.release();
+    }
+    // Seen from another connection: the insert was not left in a transaction nobody ends.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0].schema;
+      const { rows } = await other.query(`select count(*)::int as n from "${schema}".begin_left`);
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await other.end();
+    }
+  });
+});
