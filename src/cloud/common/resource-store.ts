@@ -1,8 +1,8 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
-import { type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { isTransaction } from '../../platform/db/final-statement.js';
-import { insertRow, listed, QueryTemplate, templateOf, updateRow } from '../../platform/db/templates.js';
+import { insertRow, listed, QueryTemplate, templateOf, updateRowQuery } from '../../platform/db/templates.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 /** Rows of one insert statement: 18 columns each, well within both engines' limits on parameters. */
@@ -314,8 +314,13 @@ export class ResourceStore {
   }
 
   async update(id: string, values: Partial<ResourceRow>): Promise<void> {
+    await this.db.executeQuery(this.updateQuery(id, values));
+  }
+
+  /** `update`'s statement, to run later: for TaskContext.writeAhead (the row is forgotten here at once). */
+  updateQuery(id: string, values: Partial<ResourceRow>): CompiledQuery {
     this.inserted?.delete(id);
-    await updateRow(this.db, 'cloud_resources', 'id', id, values);
+    return updateRowQuery(this.db, 'cloud_resources', 'id', id, values);
   }
 
   async delete(id: string): Promise<void> {

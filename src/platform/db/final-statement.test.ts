@@ -68,6 +68,39 @@ describe.each(engines)('a transaction that ends with a statement ($name)', ({ op
   });
 });
 
+describe.each(engines)('a transaction that ends with writes ahead of its last statement ($name)', ({ open }) => {
+  it('runs them in order after the work and before the last statement, and rolls them back with any failure', async () => {
+    const db = await open();
+    await db.kysely.schema.createTable('ahead_t').ifNotExists().addColumn('name', 'text').execute();
+    const names = async () => (await db.kysely.selectFrom('ahead_t').select('name').orderBy('name').execute()).map((r) => r.name as string);
+    const write = (name: string) => db.kysely.insertInto('ahead_t').values({ name }).compile();
+    // The last statement counts what is there when it runs: the work's row and both writes ahead.
+    const counting = 'insert into ahead_t (name) select ' + "'last saw ' || count(*) from ahead_t";
+    const last = (fail: boolean): FinalStatement => ({
+      query: sql.raw(fail ? 'select * from no_such_table' : counting),
+      text: fail ? 'select * from no_such_table' : counting,
+      failure: () => undefined,
+    });
+    const run = (ahead: string[], fail = false) =>
+      transactionEndingWith(db, async (trx) => {
+        await trx.insertInto('ahead_t').values({ name: 'work' }).execute();
+        return {
+          value: 'done',
+          ahead: ahead.map((name) => (name === 'broken' ? db.kysely.insertInto('no_such_table').values({ name }).compile() : write(name))),
+          last: last(fail),
+        };
+      });
+    await expect(run(['ahead 1', 'ahead 2'])).resolves.toBe('done');
+    expect(await names()).toEqual(['ahead 1', 'ahead 2', 'last saw 3', 'work']);
+    await expect(run(['ahead 3', 'broken', 'ahead 4'])).rejects.toThrow(/no_such_table|no such table/);
+    await expect(run(['ahead 5'], true)).rejects.toThrow(/no_such_table|no such table/);
+    expect(await names()).toEqual(['ahead 1', 'ahead 2', 'last saw 3', 'work']);
+    // Without a last statement the writes still run, and commit.
+    await expect(transactionEndingWith(db, async () => ({ value: 1, ahead: [write('alone')] }))).resolves.toBe(1);
+    expect(await names()).toContain('alone');
+  });
+});
+
 describe.skipIf(!url)('a transaction that ends with a statement on PostgreSQL', () => {
   it('sends the statement and the COMMIT in one message', async () => {
     const db = await postgres.open();

@@ -6,8 +6,9 @@
 // it in the message, and the transaction is rolled back. A simple query has no parameters: the statement
 // carries its values as literals (sqlLiteral) there. Anywhere else (SQLite, or a check that is not the
 // transaction's last) it runs as a statement with parameters, prepared once per connection.
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from './index.js';
+import { batched } from './pipelined-transactions.js';
 
 /** A statement a transaction may end with: one that fails when the check it makes fails. */
 export interface FinalStatement {
@@ -56,15 +57,26 @@ export function isTransaction(db: Kysely<any>): boolean {
   return db.isTransaction || begunOnConnection.has(db);
 }
 
+/** How a transaction ends: after the work, what it writes last, then the COMMIT. */
+export interface TransactionEnding<T> {
+  value: T;
+  /** Writes whose answers nobody reads (a task's row), run in order after the work. */
+  ahead?: readonly CompiledQuery[];
+  /** The statement that runs last, whose failure fails the transaction (a quota check). */
+  last?: FinalStatement;
+}
+
 /**
- * Runs `work` in a transaction, then the statement it returns as `last` (if any), then commits: on
- * PostgreSQL the statement and the COMMIT in one message. A failure anywhere rolls everything back and
- * is thrown (the statement's own as its `failure` names it).
+ * Runs `work` in a transaction, then the writes it returns as `ahead` and the statement it returns as
+ * `last` (if any), then commits: on PostgreSQL the writes, the statement and the COMMIT in one socket
+ * write, the statement and the COMMIT in one message (pipelined-transactions.ts). A failure anywhere
+ * rolls everything back and is thrown (the statement's own as its `failure` names it).
  */
-export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<any>) => Promise<{ value: T; last?: FinalStatement }>): Promise<T> {
+export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<any>) => Promise<TransactionEnding<T>>): Promise<T> {
   if (db.engine !== 'postgres') {
     return db.kysely.transaction().execute(async (trx) => {
-      const { value, last } = await work(trx);
+      const { value, ahead = [], last } = await work(trx);
+      for (const write of ahead) await trx.executeQuery(write);
       if (last) await runStatement(trx, last);
       return value;
     });
@@ -73,9 +85,10 @@ export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<
     await sql`begin`.execute(connection);
     begunOnConnection.add(connection);
     try {
-      const { value, last } = await work(connection);
-      if (last) await named(last, sql.raw(`${last.text};\ncommit`).execute(connection));
-      else await sql`commit`.execute(connection);
+      const { value, ahead = [], last } = await work(connection);
+      const ending = connection.executeQuery(batched(ahead, last ? `${last.text};\ncommit` : 'commit'));
+      if (last) await named(last, ending);
+      else await ending;
       return value;
     } catch (error) {
       // After a failed COMMIT (or a statement that failed before it) the transaction is over or aborted:

@@ -19,7 +19,7 @@ import {
 import type pg from 'pg';
 import { DEFAULT_DATABASE_PIPE, DEFAULT_DATABASE_POOL } from '../../config.js';
 import { fixedShape } from '../fixed-shape.js';
-import { beginWithFirstStatement, forgetHeldBegin } from './begin-with-first.js';
+import { pipelineTransactions, forgetHeldBegin } from './pipelined-transactions.js';
 import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
 import { Pipe, pipedKysely } from './pipelined.js';
 
@@ -194,7 +194,7 @@ const PG_NUMERIC_TYPES = new Set([20, 1700]);
  * Also used by threads that open their own connections.
  */
 export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number, statements: number): pg.Pool {
-  // In pipeline mode, so that a transaction's BEGIN goes out with its first statement (begin-with-first.ts).
+  // In pipeline mode, so that a transaction's statements can share a write (pipelined-transactions.ts).
   const pool = new pg.Pool({ ...postgresClientConfig(pg, url, schema), pipeline: true, max } as pg.PoolConfig);
   // The statement texts the pool's connections prepare once each (named-statements.ts).
   const names = new StatementNames(statements);
@@ -204,7 +204,7 @@ export function createPostgresPool(pg: typeof import('pg').default, url: string,
     // process. The query in flight or the next one fails on its own; the pool drops the client on release.
     client.on('error', () => {});
     nameStatements(client, names);
-    beginWithFirstStatement(client);
+    pipelineTransactions(client);
   });
   pool.on('release', (_error: unknown, client: pg.PoolClient) => forgetHeldBegin(client));
   // An idle client losing its server must not crash the process either; the next query reports the failure.

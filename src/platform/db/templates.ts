@@ -104,17 +104,22 @@ export function insertRow<R = Record<string, unknown>>(
   record: object,
   returning: readonly string[] = [],
 ): Promise<QueryResult<R>> {
+  return db.executeQuery<R>(insertRowQuery(db, table, record, returning));
+}
+
+/** insertRow's statement, compiled for `db`'s dialect, to run later (a transaction's last writes). */
+export function insertRowQuery(db: Kysely<any>, table: string, record: object, returning: readonly string[] = []): CompiledQuery {
   const row = record as Record<string, unknown>;
   const columns = columnsOf(row);
   if (!columns) {
     const insert = db.insertInto(table).values(row);
-    return db.executeQuery<R>(returning.length > 0 ? insert.returning(returning as string[]) : insert);
+    return (returning.length > 0 ? insert.returning(returning as string[]) : insert).compile();
   }
   const key = `insert\u0000${table}\u0000${columns.join(',')}\u0000${returning.join(',')}`;
   return templateOf(key, columns, (kysely, marks) => {
     const insert = kysely.insertInto(table).values(marks);
     return returning.length > 0 ? insert.returning(returning as string[]) : insert;
-  }).execute<R>(db, row);
+  }).compiled(db, row);
 }
 
 /**
@@ -122,8 +127,13 @@ export function insertRow<R = Record<string, unknown>>(
  * with an expression take Kysely's usual way.
  */
 export function updateRow(db: Kysely<any>, table: string, keyColumn: string, key: unknown, values: Record<string, unknown>): Promise<QueryResult<unknown>> {
+  return db.executeQuery(updateRowQuery(db, table, keyColumn, key, values));
+}
+
+/** updateRow's statement, compiled for `db`'s dialect, to run later (a transaction's last writes). */
+export function updateRowQuery(db: Kysely<any>, table: string, keyColumn: string, key: unknown, values: Record<string, unknown>): CompiledQuery {
   const columns = columnsOf(values);
-  if (!columns || columns.length === 0) return db.executeQuery(db.updateTable(table).set(values).where(keyColumn, '=', key));
+  if (!columns || columns.length === 0) return db.updateTable(table).set(values).where(keyColumn, '=', key).compile();
   const whereName = `\u0000key:${keyColumn}`;
   const template = templateOf(`update\u0000${table}\u0000${keyColumn}\u0000${columns.join(',')}`, [...columns, whereName], (kysely, marks) =>
     kysely
@@ -131,7 +141,7 @@ export function updateRow(db: Kysely<any>, table: string, keyColumn: string, key
       .set(Object.fromEntries(columns.map((column) => [column, marks[column]])))
       .where(keyColumn, '=', marks[whereName]),
   );
-  return template.execute(db, { ...values, [whereName]: key });
+  return template.compiled(db, { ...values, [whereName]: key });
 }
 
 /**

@@ -21,11 +21,22 @@ const recorder: TaskType = {
     // A primary key: a second run of the same task would fail here instead of passing silently.
     await sql`insert into settings (key, value) values (${`run:${task.task_id}`}, ${'1'})`.execute(trx);
     runs.push(task.task_id);
+    // The step's last write, left to be written ahead of its checks.
+    if (data.ahead)
+      ctx.writeAhead(
+        trx
+          .insertInto('settings')
+          .values({ key: `ahead:${task.task_id}`, value: 'written' })
+          .compile(),
+      );
     if (data.check)
       ctx.beforeCommit(async () => {
         // Records the state the task row has when the check runs: written already, in its final state.
         const seen = await trx.selectFrom('tasks').select('state').where('task_id', '=', task.task_id).executeTakeFirst();
         await sql`insert into settings (key, value) values (${`checked:${task.task_id}`}, ${seen?.state ?? 'none'})`.execute(trx);
+        // And whether the write left ahead is there: written before the checks.
+        const ahead = await trx.selectFrom('settings').select('value').where('key', '=', `ahead:${task.task_id}`).executeTakeFirst();
+        if (data.ahead) await sql`insert into settings (key, value) values (${`ahead-seen:${task.task_id}`}, ${ahead?.value ?? 'none'})`.execute(trx);
         if (data.check === 'refuse') throw new TaskFailure('checked: over');
       });
     return { things: [task.task_id] };
@@ -173,6 +184,32 @@ describe('task engine', () => {
     expect(await ran(held)).toBe(0);
     expect(await row(seen)).toMatchObject({ state: 'FINISHED' });
     expect(await checked(seen)).toEqual(['FINISHED']);
+  });
+
+  it('writes what a step leaves ahead at its end: before its checks, and never when a check refuses', async () => {
+    const settings = async (key: string) =>
+      (await sql<{ value: string }>`select value from settings where key = ${key}`.execute(t.db.kysely)).rows.map((r) => r.value);
+    const e = engine('instant');
+    const plain = await e.submit(caller(), here, 'record', async () => ({ ahead: true }));
+    expect(await row(plain)).toMatchObject({ state: 'FINISHED' });
+    expect(await settings(`ahead:${plain}`)).toEqual(['written']);
+    const checked = await e.submit(caller(), here, 'record', async () => ({ ahead: true, check: 'see' }));
+    expect(await settings(`checked:${checked}`)).toEqual(['FINISHED']);
+    expect(await settings(`ahead-seen:${checked}`)).toEqual(['written']);
+    const refused = await e.submit(caller(), here, 'record', async () => ({ ahead: true, check: 'refuse' }));
+    expect(await row(refused)).toMatchObject({ state: 'ERROR', error: 'checked: over' });
+    expect(await settings(`ahead:${refused}`)).toEqual([]);
+    // A task the queue runs (manual mode, advanced to its end, then one step at a time) the same way.
+    const manual = engine('manual');
+    const [ended, stepped] = [...(await enqueue(manual, 1, { ahead: true })), ...(await enqueue(manual, 1, { ahead: true }))];
+    await manual.advance({ taskId: ended, to: 'end' });
+    await manual.advance({ taskId: stepped, to: 'step' });
+    expect(await settings(`ahead:${stepped}`)).toEqual([]);
+    await manual.advance({ taskId: stepped, to: 'step' });
+    for (const id of [ended, stepped]) {
+      expect(await row(id)).toMatchObject({ state: 'FINISHED' });
+      expect(await settings(`ahead:${id}`)).toEqual(['written']);
+    }
   });
 
   it('follows the mode: manual holds, steps and ends; realistic waits for the server clock', async () => {

@@ -1,7 +1,7 @@
 // SQL of the task queue: enqueue, claim with a lease, guarded state moves. No rules here.
-import { sql, type Kysely } from 'kysely';
+import { type CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Engine } from '../db/index.js';
-import { insertRow } from '../db/templates.js';
+import { insertRow, insertRowQuery } from '../db/templates.js';
 import { PENDING_STATES, type TaskRow, type TaskState } from './types.js';
 
 interface Tables {
@@ -26,6 +26,11 @@ export class TaskQueueStore {
   async insert(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): Promise<number> {
     const { rows } = await insertRow<{ id: number }>(trx, 'tasks', row, ['id']);
     return Number(rows[0].id);
+  }
+
+  /** The insert of a task row whose queue id nobody reads (a transaction's last writes: instant mode's finished task). */
+  insertQuery(trx: Kysely<any>, row: Omit<TaskRow, 'id'>): CompiledQuery {
+    return insertRowQuery(trx, 'tasks', row);
   }
 
   /**

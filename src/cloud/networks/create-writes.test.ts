@@ -1,0 +1,54 @@
+// What an instant-mode network create sends its pooled PostgreSQL connection: two socket writes, BEGIN
+// with the network's row, then the row made ready, the task's row, the quota check and the COMMIT
+// (platform/db/pipelined-transactions.ts). Each write more is a round trip and a backend's wake-up: a
+// create that quietly goes back to more of them (the task's own read of its row did, once) fails here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engineName, type TestAccount, type TestApp } from '../../../tests/support/app.js';
+
+let t: TestApp;
+let me: TestAccount;
+let project: number;
+
+beforeAll(async () => {
+  t = await createTestApp({ taskMode: 'instant' });
+  me = await t.account();
+  project = (await t.request('GET', '/cloud/v1/projects', { headers: me.headers })).json().results[0].id;
+});
+afterAll(async () => t.close());
+
+/** Counts the socket writes of the pool's connections from now on. */
+function countWrites(): { writes: number } {
+  const counter = { writes: 0 };
+  t.db.raw.pg!.on('acquire', (client) => {
+    const stream = (client as unknown as { connection: { stream: Record<string, (...args: unknown[]) => unknown> } }).connection.stream;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = stream[method];
+      if (!original || (original as { counted?: boolean }).counted) continue;
+      const counted = (...args: unknown[]) => {
+        counter.writes += 1;
+        return original.apply(stream, args);
+      };
+      (counted as { counted?: boolean }).counted = true;
+      stream[method] = counted;
+    }
+  });
+  return counter;
+}
+
+describe.skipIf(engineName !== 'postgres')('an instant network create on PostgreSQL', () => {
+  it('writes its transaction to the pooled connection twice, and finishes its task', async () => {
+    const create = (name: string) => t.request('POST', `/cloud/v1/networks/${project}/76`, { headers: me.headers, body: { name } });
+    // The first create prepares the statements; the one measured runs them by name.
+    expect((await create('first-net')).statusCode).toBe(200);
+    expect((await create('second-net')).statusCode).toBe(200);
+    const counter = countWrites();
+    const answer = await create('third-net');
+    expect(answer.statusCode).toBe(200);
+    expect(counter.writes).toBe(2);
+    const [taskId] = answer.json().tasks as string[];
+    const task = (await t.request('GET', `/cloud/v1/tasks/${taskId}`, { headers: me.headers })).json();
+    expect(task).toMatchObject({ state: 'FINISHED', created_resources: { networks: [answer.json().id] } });
+    const network = (await t.request('GET', `/cloud/v1/networks/${project}/76/${answer.json().id}`, { headers: me.headers })).json();
+    expect(network).toMatchObject({ name: 'third-net' });
+  });
+});
