@@ -46,6 +46,19 @@ describe(`ResourceStore.byId in a transaction (${engineName})`, () => {
     expect(read).toMatchObject({ id: 'kept-6', status: 'creating' });
   });
 
+  it("leaves an insert and an update for the end of the task engine's transaction, byId answering the row as it will be", async () => {
+    const seen = await transactionEndingWith(t.db, async (trx) => {
+      const store = new ResourceStore(trx);
+      await store.insertAtEnd(newRow(scope, 'network', 'kept-7', 'kept', 'creating', 'task-kept-7', {}, 7));
+      await store.updateAtEnd('kept-7', { status: 'active', ready: 1 });
+      const inSql = await trx.selectFrom('cloud_resources').select('id').where('id', '=', 'kept-7').execute();
+      return { value: { inSql: inSql.length, byId: await new ResourceStore(trx).byId('kept-7') } };
+    });
+    expect(seen.inSql).toBe(0);
+    expect(seen.byId).toMatchObject({ status: 'active', ready: 1 });
+    expect(await new ResourceStore(t.db.kysely).byId('kept-7')).toMatchObject({ status: 'active', ready: 1, name: 'kept' });
+  });
+
   it('reads the database again once a store changed the row', async () => {
     await t.db.kysely.transaction().execute(async (trx) => {
       const store = new ResourceStore(trx);

@@ -1,8 +1,8 @@
 // SQL over `cloud_resources`, the one table every simulated cloud resource lives in. Every read is
 // scoped by client, project and region: another client's object is simply not found.
-import { type CompiledQuery, type Kysely, sql } from 'kysely';
-import { isTransaction } from '../../platform/db/final-statement.js';
-import { insertRow, listed, QueryTemplate, templateOf, updateRowQuery } from '../../platform/db/templates.js';
+import { type Kysely, sql } from 'kysely';
+import { isTransaction, writeAtEnd } from '../../platform/db/final-statement.js';
+import { insertRow, insertRowQuery, listed, QueryTemplate, templateOf, updateRow, updateRowQuery } from '../../platform/db/templates.js';
 import { TaskFailure } from '../../platform/tasks/types.js';
 
 /** Rows of one insert statement: 18 columns each, well within both engines' limits on parameters. */
@@ -207,6 +207,15 @@ export class ResourceStore {
     for (const row of rows) this.inserted?.set(row.id, { ...row });
   }
 
+  /**
+   * One row's insert, left for the end of the transaction (writeAtEnd): for a create whose transaction
+   * reads its row only by `byId`, which answers it at once. SQL in the transaction does not see it before.
+   */
+  async insertAtEnd(row: ResourceRow): Promise<void> {
+    await writeAtEnd(this.db, insertRowQuery(this.db, 'cloud_resources', row));
+    this.inserted?.set(row.id, { ...row });
+  }
+
   async get(kind: ResourceKind, scope: Scope, id: string): Promise<ResourceRow | undefined> {
     const { rows } = await RESOURCE_IN_SCOPE.execute<ResourceRow>(this.db, { ...scope, kind, id });
     return rows[0];
@@ -314,13 +323,18 @@ export class ResourceStore {
   }
 
   async update(id: string, values: Partial<ResourceRow>): Promise<void> {
-    await this.db.executeQuery(this.updateQuery(id, values));
+    this.inserted?.delete(id);
+    await updateRow(this.db, 'cloud_resources', 'id', id, values);
   }
 
-  /** `update`'s statement, to run later: for TaskContext.writeAhead (the row is forgotten here at once). */
-  updateQuery(id: string, values: Partial<ResourceRow>): CompiledQuery {
-    this.inserted?.delete(id);
-    return updateRowQuery(this.db, 'cloud_resources', 'id', id, values);
+  /**
+   * `update`, left for the end of the transaction (writeAtEnd): a create's last write. SQL in the
+   * transaction reads the row as it was until then; `byId` answers a row the transaction inserted as updated.
+   */
+  async updateAtEnd(id: string, values: Partial<ResourceRow>): Promise<void> {
+    const inserted = this.inserted?.get(id);
+    if (inserted) this.inserted!.set(id, { ...inserted, ...values });
+    await writeAtEnd(this.db, updateRowQuery(this.db, 'cloud_resources', 'id', id, values));
   }
 
   async delete(id: string): Promise<void> {

@@ -35,8 +35,8 @@ export function createTask(quotas: QuotaService, plan: CreatePlan): TaskType {
       const store = new ResourceStore(trx);
       const row = await pendingRow(store, id, plan.label);
       await quotas.checkAtCommit(ctx, plan.quota(row));
-      // The step's last write, whose answer it does not read: sent with the task row's and the COMMIT.
-      ctx.writeAhead(store.updateQuery(id, { ...(await plan.finish(row, store, data, now)), ready: 1, task_id: null, updated_at: now }));
+      // The step's last write: left for the end of the transaction, with the task row's and the COMMIT.
+      await store.updateAtEnd(id, { ...(await plan.finish(row, store, data, now)), ready: 1, task_id: null, updated_at: now });
       return { [plan.createdKey]: [id] };
     },
     async fail({ trx, data }) {

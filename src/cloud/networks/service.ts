@@ -43,7 +43,8 @@ export class NetworkService {
       tags: body.tags ?? {},
     };
     const task = await this.ops.submit(caller, scope, 'create_network', { network_id: id }, async (trx, taskId) => {
-      await new ResourceStore(trx).insert(newRow(scope, 'network', id, body.name, 'creating', taskId, attrs, now));
+      // Read in the transaction only by its task's byId: left for the end, with the task's writes.
+      await new ResourceStore(trx).insertAtEnd(newRow(scope, 'network', id, body.name, 'creating', taskId, attrs, now));
     });
     return { tasks: [task], id };
   }

@@ -2,7 +2,7 @@
 // any sequence of inserts, readiness changes, resizes, moves, ports joining or leaving a network and
 // deletes, and after a state export and import or a one-client reset, it equals the figures counted from
 // the rows themselves (public addresses: the ready ports without a parent).
-import { type CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestApp } from '../../../tests/support/app.js';
 import { type CommitCheck, runChecks, type TaskContext, type TaskRow } from '../../platform/tasks/types.js';
@@ -163,16 +163,8 @@ describe(`quota checks a task step makes at its commit (${engineName})`, () => {
     const step = (id: string, twice: boolean) =>
       transactionEndingWith(t.db, async (trx) => {
         const checks: CommitCheck[] = [];
-        const ahead: CompiledQuery[] = [];
         const task = { client_id: a.clientId, region_id: 76 } as TaskRow;
-        const ctx: TaskContext = {
-          trx,
-          task,
-          data: {},
-          now: 0,
-          beforeCommit: (check) => void checks.push(check),
-          writeAhead: (write) => void ahead.push(write),
-        };
+        const ctx: TaskContext = { trx, task, data: {}, now: 0, beforeCommit: (check) => void checks.push(check) };
         await quotas.checkAtCommit(ctx, { network_count: 1 });
         await trx
           .insertInto('cloud_resources')
@@ -180,7 +172,7 @@ describe(`quota checks a task step makes at its commit (${engineName})`, () => {
           .execute();
         usedInside.push((await new ResourceStore(trx).usage(a.clientId, [76], ['network']))[0].n);
         if (twice) await quotas.checkAtCommit(ctx, { network_count: 1 });
-        return { value: undefined, ahead, last: await runChecks(trx, checks) };
+        return { value: undefined, last: await runChecks(trx, checks) };
       });
     await expect(step('held-3', true)).rejects.toThrow(/Quota exceeded in region 76 \(networks: requested (1, in use 3|2, in use 2), limit 3\)/);
     await step('held-3', false);

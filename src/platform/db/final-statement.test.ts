@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
-import { type FinalStatement, sqlNumber, sqlLiteral, transactionEndingWith } from './final-statement.js';
+import { type FinalStatement, sqlNumber, sqlLiteral, transactionEndingWith, writeAtEnd } from './final-statement.js';
 import { openDatabase, type Database } from './index.js';
 
 const postgres = scratchPostgres();
@@ -68,36 +68,41 @@ describe.each(engines)('a transaction that ends with a statement ($name)', ({ op
   });
 });
 
-describe.each(engines)('a transaction that ends with writes ahead of its last statement ($name)', ({ open }) => {
+describe.each(engines)('a transaction with writes left for its end ($name)', ({ open }) => {
   it('runs them in order after the work and before the last statement, and rolls them back with any failure', async () => {
     const db = await open();
     await db.kysely.schema.createTable('ahead_t').ifNotExists().addColumn('name', 'text').execute();
     const names = async () => (await db.kysely.selectFrom('ahead_t').select('name').orderBy('name').execute()).map((r) => r.name as string);
-    const write = (name: string) => db.kysely.insertInto('ahead_t').values({ name }).compile();
-    // The last statement counts what is there when it runs: the work's row and both writes ahead.
+    const write = (name: string) =>
+      name === 'broken' ? db.kysely.insertInto('no_such_table').values({ name }).compile() : db.kysely.insertInto('ahead_t').values({ name }).compile();
+    // The last statement counts what is there when it runs: the work's row and the writes left for the end.
     const counting = 'insert into ahead_t (name) select ' + "'last saw ' || count(*) from ahead_t";
     const last = (fail: boolean): FinalStatement => ({
       query: sql.raw(fail ? 'select * from no_such_table' : counting),
       text: fail ? 'select * from no_such_table' : counting,
       failure: () => undefined,
     });
-    const run = (ahead: string[], fail = false) =>
+    const run = (left: string[], fail = false) =>
       transactionEndingWith(db, async (trx) => {
-        await trx.insertInto('ahead_t').values({ name: 'work' }).execute();
-        return {
-          value: 'done',
-          ahead: ahead.map((name) => (name === 'broken' ? db.kysely.insertInto('no_such_table').values({ name }).compile() : write(name))),
-          last: last(fail),
-        };
+        for (const name of left) await writeAtEnd(trx, write(name));
+        // Not there yet for the work's own statements.
+        const seen = await trx.selectFrom('ahead_t').select('name').where('name', 'like', 'left%').execute();
+        await trx
+          .insertInto('ahead_t')
+          .values({ name: `work saw ${seen.length}` })
+          .execute();
+        return { value: 'done', last: last(fail) };
       });
-    await expect(run(['ahead 1', 'ahead 2'])).resolves.toBe('done');
-    expect(await names()).toEqual(['ahead 1', 'ahead 2', 'last saw 3', 'work']);
-    await expect(run(['ahead 3', 'broken', 'ahead 4'])).rejects.toThrow(/no_such_table|no such table/);
-    await expect(run(['ahead 5'], true)).rejects.toThrow(/no_such_table|no such table/);
-    expect(await names()).toEqual(['ahead 1', 'ahead 2', 'last saw 3', 'work']);
-    // Without a last statement the writes still run, and commit.
-    await expect(transactionEndingWith(db, async () => ({ value: 1, ahead: [write('alone')] }))).resolves.toBe(1);
-    expect(await names()).toContain('alone');
+    await expect(run(['left 1', 'left 2'])).resolves.toBe('done');
+    expect(await names()).toEqual(['last saw 3', 'left 1', 'left 2', 'work saw 0']);
+    await expect(run(['left 3', 'broken', 'left 4'])).rejects.toThrow(/no_such_table|no such table/);
+    await expect(run(['left 5'], true)).rejects.toThrow(/no_such_table|no such table/);
+    expect(await names()).toEqual(['last saw 3', 'left 1', 'left 2', 'work saw 0']);
+    // Without a last statement they still run, and commit; outside such a transaction they run at once.
+    await expect(transactionEndingWith(db, async (trx) => ({ value: 1, last: void (await writeAtEnd(trx, write('alone'))) }))).resolves.toBe(1);
+    await db.kysely.transaction().execute((trx) => writeAtEnd(trx, write('in a plain transaction')));
+    await writeAtEnd(db.kysely, write('in none'));
+    expect(await names()).toEqual(expect.arrayContaining(['alone', 'in a plain transaction', 'in none']));
   });
 });
 

@@ -46,46 +46,71 @@ async function named(statement: FinalStatement, running: Promise<unknown>): Prom
 }
 
 /**
- * The connection scopes transactionEndingWith has begun a transaction on (PostgreSQL). Kysely knows its
- * own transactions (`isTransaction`), not these: what is kept for the length of a transaction (the rows
- * a create inserted, cloud/common/resource-store.ts) asks isTransaction below.
+ * The writes each transaction transactionEndingWith runs has left for its end (writeAtEnd), by the
+ * transaction's Kysely object: one of Kysely's on SQLite, a connection scope on PostgreSQL, which Kysely
+ * does not call a transaction. What is kept for the length of a transaction (the rows a create inserted,
+ * cloud/common/resource-store.ts) asks isTransaction below.
  */
-const begunOnConnection = new WeakSet<Kysely<any>>();
+const writesAtEnd = new WeakMap<Kysely<any>, CompiledQuery[]>();
 
 /** Whether `db` runs its statements in a transaction: one of Kysely's, or one transactionEndingWith began. */
 export function isTransaction(db: Kysely<any>): boolean {
-  return db.isTransaction || begunOnConnection.has(db);
+  return db.isTransaction || writesAtEnd.has(db);
 }
 
-/** How a transaction ends: after the work, what it writes last, then the COMMIT. */
+/**
+ * Runs `write` (a statement that changes rows, whose answer nobody reads) at the end of `trx`, just before
+ * its last statement and COMMIT, when transactionEndingWith runs `trx`: on PostgreSQL in the same socket
+ * write as those, and as the transaction's first statement's. Until then SQL in the transaction reads the
+ * rows as they were before it: for a transaction's last writes. In any other transaction (or none) it
+ * runs now. Its failure fails the transaction.
+ */
+export async function writeAtEnd(trx: Kysely<any>, write: CompiledQuery): Promise<void> {
+  const pending = writesAtEnd.get(trx);
+  if (pending) pending.push(write);
+  else await trx.executeQuery(write);
+}
+
+/** Runs now, in order, the writes left for the end of `trx` (before something that must see them). */
+export async function writeLeftWrites(trx: Kysely<any>): Promise<void> {
+  const pending = writesAtEnd.get(trx);
+  if (pending) for (const write of pending.splice(0)) await trx.executeQuery(write);
+}
+
+/** How a transaction ends: after the work, the writes left for the end, then the statement, then the COMMIT. */
 export interface TransactionEnding<T> {
   value: T;
-  /** Writes whose answers nobody reads (a task's row), run in order after the work. */
-  ahead?: readonly CompiledQuery[];
   /** The statement that runs last, whose failure fails the transaction (a quota check). */
   last?: FinalStatement;
 }
 
 /**
- * Runs `work` in a transaction, then the writes it returns as `ahead` and the statement it returns as
- * `last` (if any), then commits: on PostgreSQL the writes, the statement and the COMMIT in one socket
- * write, the statement and the COMMIT in one message (pipelined-transactions.ts). A failure anywhere
- * rolls everything back and is thrown (the statement's own as its `failure` names it).
+ * Runs `work` in a transaction, then the writes it left for the end (writeAtEnd) and the statement it
+ * returns as `last` (if any), then commits. On PostgreSQL, the writes, the statement and the COMMIT leave
+ * in one socket write, the statement and the COMMIT in one message (pipelined-transactions.ts); when the
+ * work itself ran no statement, BEGIN goes with them too. A failure anywhere rolls everything back and is
+ * thrown (the statement's own as its `failure` names it).
  */
 export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<any>) => Promise<TransactionEnding<T>>): Promise<T> {
   if (db.engine !== 'postgres') {
     return db.kysely.transaction().execute(async (trx) => {
-      const { value, ahead = [], last } = await work(trx);
-      for (const write of ahead) await trx.executeQuery(write);
-      if (last) await runStatement(trx, last);
-      return value;
+      writesAtEnd.set(trx, []);
+      try {
+        const { value, last } = await work(trx);
+        await writeLeftWrites(trx);
+        if (last) await runStatement(trx, last);
+        return value;
+      } finally {
+        writesAtEnd.delete(trx);
+      }
     });
   }
   return db.kysely.connection().execute(async (connection) => {
     await sql`begin`.execute(connection);
-    begunOnConnection.add(connection);
+    writesAtEnd.set(connection, []);
     try {
-      const { value, ahead = [], last } = await work(connection);
+      const { value, last } = await work(connection);
+      const ahead = writesAtEnd.get(connection)!.splice(0);
       const ending = connection.executeQuery(batched(ahead, last ? `${last.text};\ncommit` : 'commit'));
       if (last) await named(last, ending);
       else await ending;
@@ -96,7 +121,7 @@ export async function transactionEndingWith<T>(db: Database, work: (trx: Kysely<
       await sql`rollback`.execute(connection).catch(() => undefined);
       throw error;
     } finally {
-      begunOnConnection.delete(connection);
+      writesAtEnd.delete(connection);
     }
   });
 }

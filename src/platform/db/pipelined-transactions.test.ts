@@ -1,12 +1,12 @@
 // A transaction's statements share socket writes where their answers can wait (pipelined-transactions.ts):
-// BEGIN with the first statement, the writes ahead of the last statement with it and the COMMIT. The
+// BEGIN with the first statement, the writes left for the end with the last statement and the COMMIT. The
 // transaction is the same (its statements roll back together), a failure is the statement's own, and a
 // BEGIN never followed by a statement does not outlive the connection's checkout.
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
-import { transactionEndingWith } from './final-statement.js';
+import { transactionEndingWith, writeAtEnd } from './final-statement.js';
 import type { Database } from './index.js';
 
 const postgres = scratchPostgres();
@@ -54,30 +54,41 @@ describe.skipIf(!url)("a transaction's BEGIN, sent with its first statement", ()
     expect(ids.map((r) => r.id)).toEqual([1, 2]);
   });
 
-  it('writes the statements ahead of the last one, the last one and the COMMIT together', async () => {
+  it('writes the statements left for the end, the last one and the COMMIT together, with BEGIN when nothing ran before', async () => {
     const db = await postgres.open({ databasePipe: 0 });
     await sql`create table ahead_things (id int primary key)`.execute(db.kysely);
     const counter = countWrites(db);
     const insert = (id: number) => db.kysely.insertInto('ahead_things').values({ id }).compile();
+    const last = (id: number) => ({
+      query: sql`insert into ahead_things (id) values (${id})`,
+      text: `insert into ahead_things (id) values (${id})`,
+      failure: () => undefined,
+    });
     await transactionEndingWith(db, async (trx) => {
       await trx.insertInto('ahead_things').values({ id: 1 }).execute();
-      return {
-        value: undefined,
-        ahead: [insert(2), insert(3)],
-        last: { query: sql`insert into ahead_things (id) values (4)`, text: 'insert into ahead_things (id) values (4)', failure: () => undefined },
-      };
+      await writeAtEnd(trx, insert(2));
+      await writeAtEnd(trx, insert(3));
+      return { value: undefined, last: last(4) };
     });
-    // BEGIN with the work's insert; the two writes ahead, the last statement and the COMMIT.
+    // BEGIN with the work's insert; the two writes left for the end, the last statement and the COMMIT.
     expect(counter.writes).toBe(2);
-    expect((await db.kysely.selectFrom('ahead_things').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([1, 2, 3, 4]);
-    // A write ahead that fails fails the transaction with its own error: nothing of it stays.
+    // Nothing but writes left for the end: the whole transaction in one write.
+    await transactionEndingWith(db, async (trx) => {
+      await writeAtEnd(trx, insert(5));
+      return { value: undefined, last: last(6) };
+    });
+    expect(counter.writes).toBe(3);
+    expect((await db.kysely.selectFrom('ahead_things').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    // A write that fails fails the transaction with its own error: nothing of it stays.
     await expect(
       transactionEndingWith(db, async (trx) => {
-        await trx.insertInto('ahead_things').values({ id: 5 }).execute();
-        return { value: undefined, ahead: [insert(6), insert(1)], last: { query: sql`select 1`, text: 'select 1', failure: () => undefined } };
+        await trx.insertInto('ahead_things').values({ id: 7 }).execute();
+        await writeAtEnd(trx, insert(8));
+        await writeAtEnd(trx, insert(1));
+        return { value: undefined, last: { query: sql`select 1`, text: 'select 1', failure: () => undefined } };
       }),
     ).rejects.toThrow(/duplicate key/);
-    expect((await db.kysely.selectFrom('ahead_things').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([1, 2, 3, 4]);
+    expect((await db.kysely.selectFrom('ahead_things').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('answers a failing first statement with its own error, and the connection serves the next transaction', async () => {

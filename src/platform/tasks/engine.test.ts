@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.js';
 import { durationOf, TaskEngine } from './engine.js';
 import { TaskQueueStore } from './store.js';
+import { writeAtEnd } from '../db/final-statement.js';
 import { TaskFailure, type TaskType } from './types.js';
 
 let t: TestApp;
@@ -21,9 +22,10 @@ const recorder: TaskType = {
     // A primary key: a second run of the same task would fail here instead of passing silently.
     await sql`insert into settings (key, value) values (${`run:${task.task_id}`}, ${'1'})`.execute(trx);
     runs.push(task.task_id);
-    // The step's last write, left to be written ahead of its checks.
+    // The step's last write, left for the end of its transaction.
     if (data.ahead)
-      ctx.writeAhead(
+      await writeAtEnd(
+        trx,
         trx
           .insertInto('settings')
           .values({ key: `ahead:${task.task_id}`, value: 'written' })
@@ -34,7 +36,7 @@ const recorder: TaskType = {
         // Records the state the task row has when the check runs: written already, in its final state.
         const seen = await trx.selectFrom('tasks').select('state').where('task_id', '=', task.task_id).executeTakeFirst();
         await sql`insert into settings (key, value) values (${`checked:${task.task_id}`}, ${seen?.state ?? 'none'})`.execute(trx);
-        // And whether the write left ahead is there: written before the checks.
+        // And whether the write left for the end is there: written before the checks.
         const ahead = await trx.selectFrom('settings').select('value').where('key', '=', `ahead:${task.task_id}`).executeTakeFirst();
         if (data.ahead) await sql`insert into settings (key, value) values (${`ahead-seen:${task.task_id}`}, ${ahead?.value ?? 'none'})`.execute(trx);
         if (data.check === 'refuse') throw new TaskFailure('checked: over');
@@ -186,7 +188,7 @@ describe('task engine', () => {
     expect(await checked(seen)).toEqual(['FINISHED']);
   });
 
-  it('writes what a step leaves ahead at its end: before its checks, and never when a check refuses', async () => {
+  it('writes what a step leaves for the end of its transaction before its checks, and never when a check refuses', async () => {
     const settings = async (key: string) =>
       (await sql<{ value: string }>`select value from settings where key = ${key}`.execute(t.db.kysely)).rows.map((r) => r.value);
     const e = engine('instant');

@@ -8,14 +8,14 @@ import os from 'node:os';
 import type { Clock } from '../clock.js';
 import type { Caller } from '../auth/caller.js';
 import type { Database } from '../db/index.js';
-import { transactionEndingWith } from '../db/final-statement.js';
+import { transactionEndingWith, writeAtEnd, writeLeftWrites } from '../db/final-statement.js';
 import { TaskRegistry } from './registry.js';
 import { TaskQueueStore } from './store.js';
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
   TaskFailure,
   runChecks,
-  type StepEnding,
+  type CommitCheck,
   type CreatedResources,
   type NewTask,
   type Submission,
@@ -189,24 +189,26 @@ export class TaskEngine {
    * transaction. The task row is written after the work, not claimed first and moved after: nobody
    * else can see the task before the transaction commits, and no task type reads its own row (one
    * statement fewer). The checks the work asked to run before the commit (TaskContext.beforeCommit) run
-   * after the task row's write; when the only check is one statement, the write, whose answer nobody
-   * reads, goes with it and the COMMIT (on PostgreSQL in one socket write). Returns the task ID, or
-   * undefined when the task's work or a check failed and the transaction was rolled back.
+   * after the task row's write, as its last statements. The task row is left for the end of the
+   * transaction (writeAtEnd: on PostgreSQL, in one socket write with the last check and the COMMIT).
+   * Returns the task ID, or undefined when the task's work or a check failed and the transaction was
+   * rolled back.
    */
   private async submitFinished(input: Submission, write: (trx: Kysely<any>, taskId: string) => Promise<unknown>): Promise<string | undefined> {
     const now = this.options.clock.now();
     const taskId = randomUUID();
     try {
       await this.inTransaction(
-        async (trx, ending) => {
+        async (trx, checks) => {
           const row = this.newRow({ ...input, data: await write(trx, taskId) }, taskId, now);
           let created: CreatedResources;
           try {
-            created = await this.work(trx, { ...row, id: 0, attempts: 1 }, now, ending);
+            created = await this.work(trx, { ...row, id: 0, attempts: 1 }, now, checks);
           } catch {
             throw WORK_FAILED;
           }
-          ending.ahead.push(
+          await writeAtEnd(
+            trx,
             this.store.insertQuery(trx, { ...row, ...this.finished(now), attempts: 1, state: 'FINISHED', created_resources: JSON.stringify(created) }),
           );
         },
@@ -226,21 +228,21 @@ export class TaskEngine {
 
   /**
    * A task type's work to its end: its start when the task is NEW, then its completion. Returns the
-   * created resources; what the work asked to check or write before the commit is added to `ending`.
+   * created resources; what the work asked to check before the commit is added to `checks`.
    */
-  private async work(trx: Kysely<any>, task: TaskRow, now: number, ending: StepEnding): Promise<CreatedResources> {
+  private async work(trx: Kysely<any>, task: TaskRow, now: number, checks: CommitCheck[]): Promise<CreatedResources> {
     const type = this.registry.get(task.task_type);
-    if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now, ending));
+    if (task.state === 'NEW' && type.start) await type.start(this.context(trx, task, now, checks));
     if (task.planned_failure) throw new TaskFailure(task.planned_failure);
-    return (await type.complete(this.context(trx, task, now, ending))) ?? {};
+    return (await type.complete(this.context(trx, task, now, checks))) ?? {};
   }
 
   /**
    * Runs a task this engine has claimed to FINISHED inside `trx`. Throws when the work fails, or
    * LEASE_LOST when the task was no longer ours to move: either way the transaction must roll back.
    */
-  private async finishWithin(trx: Kysely<any>, ending: StepEnding, task: TaskRow, now: number): Promise<void> {
-    const created = await this.work(trx, task, now, ending);
+  private async finishWithin(trx: Kysely<any>, checks: CommitCheck[], task: TaskRow, now: number): Promise<void> {
+    const created = await this.work(trx, task, now, checks);
     if (
       !(await this.store.move(trx, task.id, this.owner, task.state, { ...this.finished(now), state: 'FINISHED', created_resources: JSON.stringify(created) }))
     )
@@ -286,10 +288,10 @@ export class TaskEngine {
   private async claimAndFinish(taskId: string): Promise<boolean | undefined> {
     const now = this.options.clock.now();
     try {
-      return await this.inTransaction(async (trx, ending) => {
+      return await this.inTransaction(async (trx, checks) => {
         const task = await this.store.claimOne(taskId, this.owner, this.wallNow(), this.leaseMs, trx);
         if (!task) return false;
-        await this.finishWithin(trx, ending, task, now);
+        await this.finishWithin(trx, checks, task, now);
         return true;
       });
     } catch {
@@ -384,7 +386,7 @@ export class TaskEngine {
     let due: number | null = null;
     if (setting.mode === 'instant') due = now;
     else if (setting.mode === 'realistic') due = (task.due_at ?? now) + durationOf(task.task_id, type.durationMs, setting.speed);
-    await this.guarded(task, async (trx, ending) => {
+    await this.guarded(task, async (trx, checks) => {
       const moved = await this.store.move(trx, task.id, this.owner, 'NEW', {
         state: 'RUNNING',
         due_at: due,
@@ -392,7 +394,7 @@ export class TaskEngine {
         lease_owner: null,
         lease_until: null,
       });
-      if (moved && type.start) await type.start(this.context(trx, task, now, ending));
+      if (moved && type.start) await type.start(this.context(trx, task, now, checks));
       return moved;
     });
   }
@@ -402,9 +404,9 @@ export class TaskEngine {
     const type = this.registry.get(task.task_type);
     const done = this.finished(now);
     try {
-      await this.guarded(task, async (trx, ending) => {
+      await this.guarded(task, async (trx, checks) => {
         if (!(await this.store.move(trx, task.id, this.owner, task.state, { state: 'RUNNING' }))) return false;
-        const created = await this.work(trx, task, now, ending);
+        const created = await this.work(trx, task, now, checks);
         return this.store.move(trx, task.id, this.owner, 'RUNNING', { ...done, state: 'FINISHED', created_resources: JSON.stringify(created) });
       });
     } catch (error) {
@@ -414,19 +416,19 @@ export class TaskEngine {
         this.options.log?.error(error, `task ${task.task_id} failed unexpectedly; will retry`);
         return;
       }
-      await this.guarded(task, async (trx, ending) => {
+      await this.guarded(task, async (trx, checks) => {
         if (!(await this.store.move(trx, task.id, this.owner, task.state, { ...done, state: 'ERROR', error: reason, created_resources: null }))) return false;
-        await type.fail(this.context(trx, task, now, ending), reason);
+        await type.fail(this.context(trx, task, now, checks), reason);
         return true;
       });
     }
   }
 
   /** Runs a step in a transaction that is rolled back when the task was no longer ours to move. */
-  private async guarded(task: TaskRow, work: (trx: Kysely<any>, ending: StepEnding) => Promise<boolean>): Promise<void> {
+  private async guarded(task: TaskRow, work: (trx: Kysely<any>, checks: CommitCheck[]) => Promise<boolean>): Promise<void> {
     try {
-      await this.inTransaction(async (trx, ending) => {
-        if (!(await work(trx, ending))) throw LEASE_LOST;
+      await this.inTransaction(async (trx, checks) => {
+        if (!(await work(trx, checks))) throw LEASE_LOST;
       });
     } catch (error) {
       if (error !== LEASE_LOST) throw error;
@@ -434,44 +436,35 @@ export class TaskEngine {
   }
 
   /**
-   * Runs `work` in a transaction, then the writes it left ahead (TaskContext.writeAhead, the task row),
-   * then the checks its task work asked for (TaskContext.beforeCommit), then commits; the last check, when it is a statement, goes with the
-   * COMMIT, and the writes too when nothing runs between them (transactionEndingWith). A check's failure
-   * is thrown as `checkFailed` makes it.
+   * Runs `work` in a transaction, then the writes it left for the end (writeAtEnd), then the checks its
+   * task work asked for (TaskContext.beforeCommit), then commits; the last check, when it is a statement,
+   * goes with the COMMIT, and the writes too when nothing runs between them. A check's failure is thrown
+   * as `checkFailed` makes it.
    */
-  private inTransaction<T>(work: (trx: Kysely<any>, ending: StepEnding) => Promise<T>, checkFailed: (error: unknown) => unknown = (e) => e): Promise<T> {
+  private inTransaction<T>(work: (trx: Kysely<any>, checks: CommitCheck[]) => Promise<T>, checkFailed: (error: unknown) => unknown = (e) => e): Promise<T> {
     return transactionEndingWith(this.options.db, async (trx) => {
-      const ending: StepEnding = { checks: [], ahead: [] };
-      const value = await work(trx, ending);
-      const { checks, ahead } = ending;
-      // Checks see the writes ahead done (a check may read the task row): they go with the COMMIT only
-      // when nothing but the last statement runs after them.
-      const onlyLast = checks.length === 0 || (checks.length === 1 && typeof checks[0] !== 'function');
-      if (!onlyLast) for (const write of ahead.splice(0)) await trx.executeQuery(write);
+      const checks: CommitCheck[] = [];
+      const value = await work(trx, checks);
+      // Checks see what the work left for the end written (a check may read the task row): it goes with
+      // the COMMIT only when nothing but the last statement runs after it.
+      if (!(checks.length === 0 || (checks.length === 1 && typeof checks[0] !== 'function'))) await writeLeftWrites(trx);
       let last;
       try {
         last = await runChecks(trx, checks);
       } catch (error) {
         throw checkFailed(error);
       }
-      if (!last) return { value, ahead };
+      if (!last) return { value };
       const failed = (error: unknown) => {
         const own = last.failure(error);
         return own && (checkFailed(own) as Error);
       };
-      return { value, ahead, last: { ...last, failure: failed } };
+      return { value, last: { ...last, failure: failed } };
     });
   }
 
-  private context(trx: Kysely<any>, task: TaskRow, now: number, ending: StepEnding): TaskContext {
-    return {
-      trx,
-      task,
-      data: JSON.parse(task.data),
-      now,
-      beforeCommit: (check) => void ending.checks.push(check),
-      writeAhead: (write) => void ending.ahead.push(write),
-    };
+  private context(trx: Kysely<any>, task: TaskRow, now: number, checks: CommitCheck[]): TaskContext {
+    return { trx, task, data: JSON.parse(task.data), now, beforeCommit: (check) => void checks.push(check) };
   }
 }
 

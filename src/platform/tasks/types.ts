@@ -1,5 +1,5 @@
 // The contract between the task engine (product-agnostic) and the modules that implement one task type.
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type FinalStatement, runStatement } from '../db/final-statement.js';
 
 export const TASK_STATES = ['NEW', 'RUNNING', 'FINISHED', 'ERROR'] as const;
@@ -63,19 +63,6 @@ export interface TaskContext {
    * checks that lock a row until the commit (a quota), so that the lock is held for the shortest time.
    */
   beforeCommit(check: CommitCheck): void;
-  /**
-   * Writes `write` (a statement that changes rows, whose answer the step does not read) at the end of the
-   * step, before its checks: on PostgreSQL in the socket write of the statements after it (the task row's,
-   * the last check's and the COMMIT) when nothing else runs in between. Until then the step reads the rows
-   * it changes as they were: it is for a step's last write. Its failure fails the step.
-   */
-  writeAhead(write: CompiledQuery): void;
-}
-
-/** What a step leaves for the end of its transaction: the checks to run, and the writes ahead of them. */
-export interface StepEnding {
-  checks: CommitCheck[];
-  ahead: CompiledQuery[];
 }
 
 /**
