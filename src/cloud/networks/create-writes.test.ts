@@ -4,6 +4,7 @@
 // create that quietly goes back to more of them (the task's own read of its row did, once) fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../../../tests/support/app.js';
+import { countPoolWrites } from '../../../tests/support/pool-writes.js';
 
 let t: TestApp;
 let me: TestAccount;
@@ -16,32 +17,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-/** Counts the socket writes of the pool's connections from now on. */
-function countWrites(): { writes: number } {
-  const counter = { writes: 0 };
-  t.db.raw.pg!.on('acquire', (client) => {
-    const stream = (client as unknown as { connection: { stream: Record<string, (...args: unknown[]) => unknown> } }).connection.stream;
-    for (const method of ['_write', '_writev'] as const) {
-      const original = stream[method];
-      if (!original || (original as { counted?: boolean }).counted) continue;
-      const counted = (...args: unknown[]) => {
-        counter.writes += 1;
-        return original.apply(stream, args);
-      };
-      (counted as { counted?: boolean }).counted = true;
-      stream[method] = counted;
-    }
-  });
-  return counter;
-}
-
 describe.skipIf(engineName !== 'postgres')('an instant network create on PostgreSQL', () => {
   it('writes its whole transaction to the pooled connection at once, and finishes its task', async () => {
     const create = (name: string) => t.request('POST', `/cloud/v1/networks/${project}/76`, { headers: me.headers, body: { name } });
     // The first create prepares the statements; the one measured runs them by name.
     expect((await create('first-net')).statusCode).toBe(200);
     expect((await create('second-net')).statusCode).toBe(200);
-    const counter = countWrites();
+    const counter = countPoolWrites(t.db.raw.pg!);
     const answer = await create('third-net');
     expect(answer.statusCode).toBe(200);
     expect(counter.writes).toBe(1);

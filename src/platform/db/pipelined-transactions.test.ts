@@ -5,37 +5,18 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { countPoolWrites } from '../../../tests/support/pool-writes.js';
 import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
 import { transactionEndingWith, writeAtEnd } from './final-statement.js';
-import type { Database } from './index.js';
 
 const postgres = scratchPostgres();
 const url = postgres.url;
-
-/** Counts the socket writes of the pool's connection(s) from now on. */
-function countWrites(db: Database): { writes: number } {
-  const counter = { writes: 0 };
-  db.raw.pg!.on('acquire', (client) => {
-    const stream = (client as unknown as { connection: { stream: Record<string, (...args: unknown[]) => unknown> } }).connection.stream;
-    for (const method of ['_write', '_writev'] as const) {
-      const original = stream[method];
-      if (!original || (original as { counted?: boolean }).counted) continue;
-      const counted = (...args: unknown[]) => {
-        counter.writes += 1;
-        return original.apply(stream, args);
-      };
-      (counted as { counted?: boolean }).counted = true;
-      stream[method] = counted;
-    }
-  });
-  return counter;
-}
 
 describe.skipIf(!url)("a transaction's BEGIN, sent with its first statement", () => {
   it('writes BEGIN and the first statement together; the statements still commit or roll back as one', async () => {
     const db = await postgres.open({ databasePipe: 0 });
     await sql`create table begin_things (id int primary key)`.execute(db.kysely);
-    const counter = countWrites(db);
+    const counter = countPoolWrites(db.raw.pg!);
     await db.kysely.transaction().execute(async (trx) => {
       await trx.insertInto('begin_things').values({ id: 1 }).execute();
       // BEGIN, the insert: one write.
@@ -57,7 +38,7 @@ describe.skipIf(!url)("a transaction's BEGIN, sent with its first statement", ()
   it('writes the statements left for the end, the last one and the COMMIT together, with BEGIN when nothing ran before', async () => {
     const db = await postgres.open({ databasePipe: 0 });
     await sql`create table ahead_things (id int primary key)`.execute(db.kysely);
-    const counter = countWrites(db);
+    const counter = countPoolWrites(db.raw.pg!);
     const insert = (id: number) => db.kysely.insertInto('ahead_things').values({ id }).compile();
     const last = (id: number) => ({
       query: sql`insert into ahead_things (id) values (${id})`,
