@@ -170,7 +170,8 @@ function filteredIn(db: Kysely<any>, values: Placeholders, filter: ListFilter) {
 /**
  * Rows a transaction inserted through a ResourceStore, by id, while no store has changed them since. In
  * instant mode a create's task runs inside the transaction that wrote its row (TaskEngine.submit) and
- * reads it back at once: on PostgreSQL a round trip of the create's six. Keyed by the transaction's
+ * reads it back at once (a round trip on PostgreSQL), and a row left for the end (insertAtEnd) is not in
+ * the database before then: only here. Keyed by the transaction's
  * Kysely object (Kysely hands a new one to each transaction, and to each connection scope that
  * transactionEndingWith begins one on), so nothing outlives it; only transactions are kept (isTransaction),
  * and every change a store makes in the transaction forgets what it touches.
@@ -209,7 +210,8 @@ export class ResourceStore {
 
   /**
    * One row's insert, left for the end of the transaction (writeAtEnd): for a create whose transaction
-   * reads its row only by `byId`, which answers it at once. SQL in the transaction does not see it before.
+   * reads its row only by `byId`, which answers it at once, and changes it only by `updateAtEnd` (an
+   * `update` or `delete` would find no row yet). SQL in the transaction does not see it before.
    */
   async insertAtEnd(row: ResourceRow): Promise<void> {
     await writeAtEnd(this.db, insertRowQuery(this.db, 'cloud_resources', row));

@@ -92,6 +92,23 @@ describe.skipIf(!url)("a transaction's BEGIN, sent with its first statement", ()
     expect((await sql<{ one: number }>`select 1 as one`.execute(db.kysely)).rows[0].one).toBe(1);
   });
 
+  it('answers a query with a callback after a held BEGIN through its callback, in the transaction', async () => {
+    const db = await postgres.open({ databasePipe: 0, databasePool: 1 });
+    const client = await db.raw.pg!.connect();
+    try {
+      await client.query('begin');
+      const one = await new Promise<number>((resolve, reject) =>
+        client.query('select 1 as one', (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result.rows[0].one))),
+      );
+      expect(one).toBe(1);
+      // BEGIN was written with it: a SAVEPOINT needs a transaction block.
+      await expect(client.query('savepoint inside')).resolves.toMatchObject({ command: 'SAVEPOINT' });
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+  });
+
   it('forgets a BEGIN sent by hand and never followed when the connection goes back to the pool', async () => {
     const db = await postgres.open({ databasePipe: 0, databasePool: 1 });
     await sql`create table begin_left (id int)`.execute(db.kysely);

@@ -61,9 +61,9 @@ export function pipelineTransactions(client: pg.PoolClient | pg.Client): void {
       return Promise.resolve(begun());
     }
     if (!state.begin && !ahead) return query(...args);
-    const first = state.begin ? ['begin'] : [];
+    const before = [...(state.begin ? [['begin']] : []), ...(ahead ?? []).map((s) => [s.sql, [...s.parameters]])];
     state.begin = false;
-    return written(stream, query, [...first.map((text) => [text]), ...(ahead ?? []).map((s) => [s.sql, [...s.parameters]])], ahead ? [config] : args);
+    return written(stream, query, before, ahead ? [config] : args);
   };
 }
 
