@@ -21,7 +21,7 @@ import { DEFAULT_DATABASE_PIPE, DEFAULT_DATABASE_POOL } from '../../config.js';
 import { fixedShape } from '../fixed-shape.js';
 import { pipelineTransactions, forgetHeldBegin } from './pipelined-transactions.js';
 import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
-import { Pipe, pipedKysely } from './pipelined.js';
+import { HELD_UP_MS, Pipe, pipedKysely } from './pipelined.js';
 
 // The PostgreSQL driver is loaded only when a database URL asks for it: SQLite starts faster without it.
 const loadPg = async () => (await import('pg')).default;
@@ -58,6 +58,11 @@ export interface DatabaseOptions {
   databasePipe?: number;
   /** PostgreSQL: how many distinct statement texts are prepared once per connection (named-statements.ts). */
   databaseStatements?: number;
+  /**
+   * PostgreSQL: how long a shared connection may answer nothing before statements go elsewhere (HELD_UP_MS).
+   * Not a setting: tests that check which connection a statement ran on raise it above any pause of theirs.
+   */
+  databasePipeHeldUpMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -66,6 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         pool: options.databasePool ?? DEFAULT_DATABASE_POOL,
         pipe: options.databasePipe ?? DEFAULT_DATABASE_PIPE,
         statements: options.databaseStatements ?? MAX_NAMED,
+        heldUpMs: options.databasePipeHeldUpMs ?? HELD_UP_MS,
       })
     : openSqlite(options);
 }
@@ -228,6 +234,7 @@ interface PostgresConnections {
   pool: number;
   pipe: number;
   statements: number;
+  heldUpMs: number;
 }
 
 async function openPostgres(url: string, schema: string | undefined, connections: PostgresConnections): Promise<Database> {
@@ -243,7 +250,7 @@ async function openPostgres(url: string, schema: string | undefined, connections
   }
   const pool = createPostgresPool(pg, url, schema, connections.pool, connections.statements);
   const pooled = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  const kysely = connections.pipe > 0 ? pipedKysely(pooled, openPipe(pg, url, schema, connections)) : pooled;
+  const kysely = connections.pipe > 0 ? pipedKysely(pooled, openPipe(pg, url, schema, connections, pool)) : pooled;
   const safeUrl = new URL(url);
   safeUrl.password = '';
   return {
@@ -263,15 +270,17 @@ async function openPostgres(url: string, schema: string | undefined, connections
   };
 }
 
-/** The shared connections statements outside transactions are pipelined on (pipelined.ts). */
-function openPipe(pg: typeof import('pg').default, url: string, schema: string | undefined, connections: PostgresConnections): Pipe {
+/** The shared connections statements outside transactions are pipelined on (pipelined.ts), `pool` beside them. */
+function openPipe(pg: typeof import('pg').default, url: string, schema: string | undefined, connections: PostgresConnections, pool: pg.Pool): Pipe {
   const names = new StatementNames(connections.statements);
   const config = { ...postgresClientConfig(pg, url, schema), pipeline: true } as pg.ClientConfig;
-  return new Pipe(() => {
+  const overflow = (text: string, values?: unknown[]) => pool.query(text, values);
+  const open = () => {
     const client = new pg.Client(config);
     nameStatements(client, names);
     return client;
-  }, connections.pipe);
+  };
+  return new Pipe(open, connections.pipe, overflow, connections.heldUpMs);
 }
 
 /** Drops a PostgreSQL schema and everything in it (test clean-up). */

@@ -7,15 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
 import { toAppError } from '../error-handler.js';
 import type { Database } from './index.js';
+import { isRead } from './pipelined.js';
 
 const postgres = scratchPostgres();
 const url = postgres.url;
 
 const pidOf = async (db: Database) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db.kysely)).rows[0].pid;
 
+/** The backends waiting for advisory lock `key`, once there are `count` of them. */
+async function waitersOf(admin: pg.Client, key: number, count: number): Promise<number[]> {
+  for (;;) {
+    const { rows } = await admin.query<{ pid: number }>(`select pid from pg_locks where locktype = 'advisory' and objid = $1 and not granted`, [key]);
+    if (rows.length >= count) return rows.map((row) => row.pid);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 describe.skipIf(!url)('statements outside transactions, pipelined on shared connections', () => {
   it('answers each of many concurrent statements with its own result, failures included, on the pipe connections only', async () => {
-    const db = await postgres.open({ databasePipe: 2, databasePool: 5 });
+    // Never held up here, however long a loaded machine pauses this process (below: a connection held up).
+    const db = await postgres.open({ databasePipe: 2, databasePool: 5, databasePipeHeldUpMs: 60_000 });
     await sql`create table pipe_things (id int primary key)`.execute(db.kysely);
     const outcomes = await Promise.all(
       Array.from({ length: 90 }, async (_, i) => {
@@ -50,7 +61,7 @@ describe.skipIf(!url)('statements outside transactions, pipelined on shared conn
   });
 
   it('runs transactions and connection() scopes on pooled connections: a session lock is released where it was taken', async () => {
-    const db = await postgres.open({ databasePipe: 2, databasePool: 2 });
+    const db = await postgres.open({ databasePipe: 2, databasePool: 2, databasePipeHeldUpMs: 60_000 });
     const shared = new Set(await Promise.all(Array.from({ length: 8 }, () => pidOf(db))));
     const inTransaction = await db.kysely
       .transaction()
@@ -90,11 +101,79 @@ describe.skipIf(!url)('statements outside transactions, pipelined on shared conn
     expect(after).not.toBe(before);
   });
 
+  it('sends the statements behind one that waits to a connection not held up, then to the pool', async () => {
+    // Held up after 1 ms without an answer (20 ms by default), so the test need not pause long.
+    const db = await postgres.open({ databasePipe: 2, databasePool: 2, databasePipeHeldUpMs: 1 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query('select pg_advisory_lock(4343)');
+      // One statement waiting for the lock on each shared connection (each goes to the one with fewer in flight).
+      let waited = 0;
+      const waiting = [1, 2].map(() => sql`select pg_advisory_xact_lock(4343)`.execute(db.kysely).then(() => (waited += 1)));
+      const pipePids = await waitersOf(admin, 4343, 2);
+      // Both connections are held up: the reads behind them are answered by the pool meanwhile (two at a
+      // time: its connections taken, the others queue there, as transactions do).
+      const meanwhile = await Promise.all(Array.from({ length: 5 }, () => pidOf(db)));
+      expect(waited).toBe(0);
+      expect(meanwhile.filter((pid) => pipePids.includes(pid))).toEqual([]);
+      await admin.query('select pg_advisory_unlock(4343)');
+      await Promise.all(waiting);
+      // Answering again, the shared connections take the statements again.
+      expect(pipePids).toContain(await pidOf(db));
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it('answers the reads written behind a waiting statement from the pool; a write behind it waits and runs once', async () => {
+    // One shared connection; 50 ms is far longer than the statements below take to be written one behind the other.
+    const db = await postgres.open({ databasePipe: 1, databasePool: 2, databasePipeHeldUpMs: 50 });
+    await sql`create table pipe_behind (n int)`.execute(db.kysely);
+    const pipePid = await pidOf(db);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query('select pg_advisory_lock(4345)');
+      const done: string[] = [];
+      const waiting = sql`select pg_advisory_xact_lock(4345)`.execute(db.kysely).then(() => done.push('lock'));
+      const write = sql`insert into pipe_behind (n) values (1)`.execute(db.kysely).then(() => done.push('write'));
+      const reads = await Promise.all(Array.from({ length: 3 }, () => pidOf(db)));
+      expect(reads.filter((pid) => pid === pipePid)).toEqual([]);
+      expect(await waitersOf(admin, 4345, 1)).toEqual([pipePid]);
+      expect(done).toEqual([]);
+      await admin.query('select pg_advisory_unlock(4345)');
+      await Promise.all([waiting, write]);
+      expect(done).toEqual(['lock', 'write']);
+      expect((await sql<{ n: number }>`select count(*)::int as n from pipe_behind`.execute(db.kysely)).rows[0].n).toBe(1);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('sends every statement over the pool with --database-pipe 0', async () => {
     const db = await postgres.open({ databasePipe: 0, databasePool: 3 });
     const inTransaction = await db.kysely
       .transaction()
       .execute(async (trx) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid);
     expect(await pidOf(db)).toBe(inTransaction);
+  });
+});
+
+describe('which statements are asked again of the pool behind a held-up connection', () => {
+  it('reads only: no write, row lock, sequence or locking function', () => {
+    expect(isRead('select "id", "name" from "cloud_resources" where "id" = $1')).toBe(true);
+    expect(isRead('  SELECT count(*) from tasks')).toBe(true);
+    for (const text of [
+      'update api_tokens set last_used_at = $1 where id = $2',
+      'insert into t (n) values (1)',
+      'with moved as (delete from t returning *) select * from moved',
+      'select * from cloud_quotas where client_id = $1 for update',
+      'select * from t for no key update',
+      "select nextval('seq')",
+      'select pg_advisory_lock(1)',
+      'select cloud_quota_check($1, $2)',
+    ])
+      expect(isRead(text)).toBe(false);
   });
 });
