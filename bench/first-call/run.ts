@@ -17,12 +17,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import http from 'node:http';
 import { benchEntry, median, startEdgeplane } from '../lib/servers.js';
+import { option } from '../lib/options.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const runs = Number(option('runs', '5'));
 const routeCount = Number(option('routes', '50'));
 const compare = option('compare', '');

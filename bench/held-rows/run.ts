@@ -12,12 +12,8 @@
 // baseline's. `--compare` runs another build the same way in each round.
 import pg from 'pg';
 import { benchEntry, median, startEdgeplane, type Child } from '../lib/servers.js';
+import { option } from '../lib/options.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const clients = Number(option('clients', '20'));
 const seconds = Number(option('seconds', '2'));
 const rounds = Number(option('rounds', '3'));

@@ -7,12 +7,8 @@
 //   --rate <n>          a second pass at n requests/s for every server: CPU per request at equal load
 //   --path <path>       another authenticated GET route (default /iam/clients/me)
 import { benchEntry, type Child, cpuMicros, load, median, settingsOf, startBare, startEdgeplane } from '../lib/servers.js';
+import { option } from '../lib/options.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const seconds = Number(option('seconds', '10'));
 const rounds = Number(option('rounds', '3'));
 const rate = Number(option('rate', '0'));

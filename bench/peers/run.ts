@@ -17,12 +17,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchEntry, type Child, cpuMicros, load, median, root, rssMiB } from '../lib/servers.js';
+import { option } from '../lib/options.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const openapiOption = option('openapi', '');
 if (!openapiOption) {
   console.error("bench/peers: --openapi <file> is required: the provider's OpenAPI document, which this project does not ship");

@@ -11,12 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EDGEPLANE_ENTRY, median, root } from '../lib/servers.js';
+import { option } from '../lib/options.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const runs = Number(option('runs', '15'));
 const entry = path.resolve(root, option('entry', EDGEPLANE_ENTRY));
 const nodeOptions = option('node-options', '').split(' ').filter(Boolean);

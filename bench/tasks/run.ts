@@ -10,12 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Child, cpuMicros, load, type LoadResult, median, postgresCpuMicros, startBare, startEdgeplane } from '../lib/servers.js';
 import { dropPostgresSchema } from '../../src/platform/db/index.js';
+import { option } from '../lib/options.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const total = Number(option('tasks', '10000'));
 const seconds = Number(option('seconds', '10'));
 const rounds = Number(option('rounds', '3'));
