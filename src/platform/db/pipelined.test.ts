@@ -172,6 +172,7 @@ describe('which statements are asked again of the pool behind a held-up connecti
       'select * from t for no key update',
       "select nextval('seq')",
       'select pg_advisory_lock(1)',
+      'select pg_try_advisory_xact_lock(7)',
       'select cloud_quota_check($1, $2)',
     ])
       expect(isRead(text)).toBe(false);

@@ -55,7 +55,7 @@ interface Line {
 // A statement that changes nothing and takes no lock, so asking it again on another connection is safe: a
 // select without a row lock, a sequence or a function of migrations/ that locks (the quota functions).
 const SELECT = /^\s*select\b/i;
-const NOT_ONLY_A_READ = /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b|\b(nextval|setval|pg_advisory_\w+|cloud_quota_\w+)\s*\(/i;
+const NOT_ONLY_A_READ = /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b|\b(nextval|setval|pg_(try_)?advisory_\w+|cloud_quota_\w+)\s*\(/i;
 export const isRead = (text: string) => SELECT.test(text) && !NOT_ONLY_A_READ.test(text);
 
 /**
