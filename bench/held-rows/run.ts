@@ -11,6 +11,7 @@
 // calls answered, calls past the deadline, p50 / p99 / max, and the held run's answered calls over the
 // baseline's. `--compare` runs another build the same way in each round.
 import pg from 'pg';
+import { percentile } from '../noisy/lib.js';
 import { benchEntry, median, startEdgeplane, type Child } from '../lib/servers.js';
 import { option } from '../lib/options.js';
 
@@ -54,9 +55,7 @@ async function calls(server: Child, forSeconds = seconds): Promise<Calls> {
       }
     }),
   );
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-  return { answered: times.length, late, p50: at(0.5), p99: at(0.99), max: times.at(-1) ?? 0 };
+  return { answered: times.length, late, p50: percentile(times, 50), p99: percentile(times, 99), max: times.length ? Math.max(...times) : NaN };
 }
 
 async function measure(entry: string, round: number, port: number): Promise<{ free: Calls; held: Calls }> {

@@ -134,7 +134,7 @@ export class Pipe {
     for (const line of this.lines) {
       if (!line || line.waiting.length === 0) continue;
       busy = true;
-      if (now - line.progressAt < this.heldUpMs) continue;
+      if (!this.isHeldUp(line, now)) continue;
       for (let i = 1; i < line.waiting.length; i += 1) {
         const waiting = line.waiting[i];
         if (waiting.resent || !isRead(waiting.text)) continue;
@@ -158,13 +158,18 @@ export class Pipe {
     );
   }
 
+  /** Statements wait on it and it has answered nothing for `heldUpMs`. */
+  private isHeldUp(line: Line, now: number): boolean {
+    return line.waiting.length > 0 && now - line.progressAt >= this.heldUpMs;
+  }
+
   /** The connection with the fewest statements in flight among those not held up; undefined when all are. */
   private pick(now: number): Line | undefined {
     let chosen: Line | undefined;
     for (let i = 0; i < this.lines.length; i += 1) {
       let line = this.lines[i];
       if (!line || line.dead) this.lines[i] = line = this.connect();
-      if (line.waiting.length > 0 && now - line.progressAt >= this.heldUpMs) continue;
+      if (this.isHeldUp(line, now)) continue;
       if (!chosen || line.waiting.length < chosen.waiting.length) chosen = line;
     }
     return chosen;
