@@ -12,6 +12,7 @@ const schema11 = {
     'memory',
     'databasePool',
     'databasePipe',
+    'databaseLockTimeout',
     'databaseStatements',
     'applyApiKey',
     'logLevel',
@@ -43,6 +44,7 @@ const schema11 = {
     databaseSchema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
     databasePool: { type: 'integer', default: 5, minimum: 1, maximum: 1000 },
     databasePipe: { type: 'integer', default: 2, minimum: 0, maximum: 64 },
+    databaseLockTimeout: { type: 'integer', default: 5000, minimum: 0, maximum: 3600000 },
     databaseStatements: { type: 'integer', default: 400, minimum: 0, maximum: 10000 },
     adminToken: { type: 'string', minLength: 16 },
     apiKey: { type: 'string', minLength: 8, maxLength: 512 },
@@ -95,6 +97,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.databasePipe === undefined) {
       data.databasePipe = 2;
+    }
+    if (data.databaseLockTimeout === undefined) {
+      data.databaseLockTimeout = 5000;
     }
     if (data.databaseStatements === undefined) {
       data.databaseStatements = 400;
@@ -249,13 +254,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.databaseStatements === undefined) {
+    if (data.databaseLockTimeout === undefined) {
       const err6 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'databaseStatements' },
-        message: "must have required property '" + 'databaseStatements' + "'",
+        params: { missingProperty: 'databaseLockTimeout' },
+        message: "must have required property '" + 'databaseLockTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err6];
@@ -264,13 +269,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.applyApiKey === undefined) {
+    if (data.databaseStatements === undefined) {
       const err7 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'applyApiKey' },
-        message: "must have required property '" + 'applyApiKey' + "'",
+        params: { missingProperty: 'databaseStatements' },
+        message: "must have required property '" + 'databaseStatements' + "'",
       };
       if (vErrors === null) {
         vErrors = [err7];
@@ -279,13 +284,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logLevel === undefined) {
+    if (data.applyApiKey === undefined) {
       const err8 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logLevel' },
-        message: "must have required property '" + 'logLevel' + "'",
+        params: { missingProperty: 'applyApiKey' },
+        message: "must have required property '" + 'applyApiKey' + "'",
       };
       if (vErrors === null) {
         vErrors = [err8];
@@ -294,13 +299,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logFormat === undefined) {
+    if (data.logLevel === undefined) {
       const err9 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logFormat' },
-        message: "must have required property '" + 'logFormat' + "'",
+        params: { missingProperty: 'logLevel' },
+        message: "must have required property '" + 'logLevel' + "'",
       };
       if (vErrors === null) {
         vErrors = [err9];
@@ -309,13 +314,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.logRequests === undefined) {
+    if (data.logFormat === undefined) {
       const err10 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'logRequests' },
-        message: "must have required property '" + 'logRequests' + "'",
+        params: { missingProperty: 'logFormat' },
+        message: "must have required property '" + 'logFormat' + "'",
       };
       if (vErrors === null) {
         vErrors = [err10];
@@ -324,13 +329,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.bodyLimit === undefined) {
+    if (data.logRequests === undefined) {
       const err11 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'bodyLimit' },
-        message: "must have required property '" + 'bodyLimit' + "'",
+        params: { missingProperty: 'logRequests' },
+        message: "must have required property '" + 'logRequests' + "'",
       };
       if (vErrors === null) {
         vErrors = [err11];
@@ -339,13 +344,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.taskMode === undefined) {
+    if (data.bodyLimit === undefined) {
       const err12 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'taskMode' },
-        message: "must have required property '" + 'taskMode' + "'",
+        params: { missingProperty: 'bodyLimit' },
+        message: "must have required property '" + 'bodyLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err12];
@@ -354,13 +359,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.taskSpeed === undefined) {
+    if (data.taskMode === undefined) {
       const err13 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'taskSpeed' },
-        message: "must have required property '" + 'taskSpeed' + "'",
+        params: { missingProperty: 'taskMode' },
+        message: "must have required property '" + 'taskMode' + "'",
       };
       if (vErrors === null) {
         vErrors = [err13];
@@ -369,13 +374,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalSize === undefined) {
+    if (data.taskSpeed === undefined) {
       const err14 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalSize' },
-        message: "must have required property '" + 'journalSize' + "'",
+        params: { missingProperty: 'taskSpeed' },
+        message: "must have required property '" + 'taskSpeed' + "'",
       };
       if (vErrors === null) {
         vErrors = [err14];
@@ -384,13 +389,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalBodies === undefined) {
+    if (data.journalSize === undefined) {
       const err15 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalBodies' },
-        message: "must have required property '" + 'journalBodies' + "'",
+        params: { missingProperty: 'journalSize' },
+        message: "must have required property '" + 'journalSize' + "'",
       };
       if (vErrors === null) {
         vErrors = [err15];
@@ -399,13 +404,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.journalBodyLimit === undefined) {
+    if (data.journalBodies === undefined) {
       const err16 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'journalBodyLimit' },
-        message: "must have required property '" + 'journalBodyLimit' + "'",
+        params: { missingProperty: 'journalBodies' },
+        message: "must have required property '" + 'journalBodies' + "'",
       };
       if (vErrors === null) {
         vErrors = [err16];
@@ -414,13 +419,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.requestTimeout === undefined) {
+    if (data.journalBodyLimit === undefined) {
       const err17 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'requestTimeout' },
-        message: "must have required property '" + 'requestTimeout' + "'",
+        params: { missingProperty: 'journalBodyLimit' },
+        message: "must have required property '" + 'journalBodyLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err17];
@@ -429,13 +434,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.connectionTimeout === undefined) {
+    if (data.requestTimeout === undefined) {
       const err18 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'connectionTimeout' },
-        message: "must have required property '" + 'connectionTimeout' + "'",
+        params: { missingProperty: 'requestTimeout' },
+        message: "must have required property '" + 'requestTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err18];
@@ -444,13 +449,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.keepAliveTimeout === undefined) {
+    if (data.connectionTimeout === undefined) {
       const err19 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'keepAliveTimeout' },
-        message: "must have required property '" + 'keepAliveTimeout' + "'",
+        params: { missingProperty: 'connectionTimeout' },
+        message: "must have required property '" + 'connectionTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err19];
@@ -459,13 +464,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.maxHeaderSize === undefined) {
+    if (data.keepAliveTimeout === undefined) {
       const err20 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'maxHeaderSize' },
-        message: "must have required property '" + 'maxHeaderSize' + "'",
+        params: { missingProperty: 'keepAliveTimeout' },
+        message: "must have required property '" + 'keepAliveTimeout' + "'",
       };
       if (vErrors === null) {
         vErrors = [err20];
@@ -474,13 +479,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.rateLimit === undefined) {
+    if (data.maxHeaderSize === undefined) {
       const err21 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'rateLimit' },
-        message: "must have required property '" + 'rateLimit' + "'",
+        params: { missingProperty: 'maxHeaderSize' },
+        message: "must have required property '" + 'maxHeaderSize' + "'",
       };
       if (vErrors === null) {
         vErrors = [err21];
@@ -489,13 +494,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.rateLimitBurst === undefined) {
+    if (data.rateLimit === undefined) {
       const err22 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'rateLimitBurst' },
-        message: "must have required property '" + 'rateLimitBurst' + "'",
+        params: { missingProperty: 'rateLimit' },
+        message: "must have required property '" + 'rateLimit' + "'",
       };
       if (vErrors === null) {
         vErrors = [err22];
@@ -504,13 +509,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.cors === undefined) {
+    if (data.rateLimitBurst === undefined) {
       const err23 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'cors' },
-        message: "must have required property '" + 'cors' + "'",
+        params: { missingProperty: 'rateLimitBurst' },
+        message: "must have required property '" + 'rateLimitBurst' + "'",
       };
       if (vErrors === null) {
         vErrors = [err23];
@@ -519,13 +524,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.exitWithParent === undefined) {
+    if (data.cors === undefined) {
       const err24 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'exitWithParent' },
-        message: "must have required property '" + 'exitWithParent' + "'",
+        params: { missingProperty: 'cors' },
+        message: "must have required property '" + 'cors' + "'",
       };
       if (vErrors === null) {
         vErrors = [err24];
@@ -534,13 +539,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.queryThreads === undefined) {
+    if (data.exitWithParent === undefined) {
       const err25 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'queryThreads' },
-        message: "must have required property '" + 'queryThreads' + "'",
+        params: { missingProperty: 'exitWithParent' },
+        message: "must have required property '" + 'exitWithParent' + "'",
       };
       if (vErrors === null) {
         vErrors = [err25];
@@ -549,13 +554,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.dnsPort === undefined) {
+    if (data.queryThreads === undefined) {
       const err26 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'dnsPort' },
-        message: "must have required property '" + 'dnsPort' + "'",
+        params: { missingProperty: 'queryThreads' },
+        message: "must have required property '" + 'queryThreads' + "'",
       };
       if (vErrors === null) {
         vErrors = [err26];
@@ -564,9 +569,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.dnsPort === undefined) {
+      const err27 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'dnsPort' },
+        message: "must have required property '" + 'dnsPort' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err27];
+      } else {
+        vErrors.push(err27);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func2.call(schema11.properties, key0)) {
-        const err27 = {
+        const err28 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -574,9 +594,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have additional properties',
         };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err28];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err28);
         }
         errors++;
       }
@@ -591,7 +611,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data0 === null) {
           coerced0 = '';
         } else {
-          const err28 = {
+          const err29 = {
             instancePath: instancePath + '/host',
             schemaPath: '#/properties/host/type',
             keyword: 'type',
@@ -599,9 +619,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err28];
+            vErrors = [err29];
           } else {
-            vErrors.push(err28);
+            vErrors.push(err29);
           }
           errors++;
         }
@@ -615,7 +635,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data0 === 'string') {
       if (data0.length < 1) {
-        const err29 = {
+        const err30 = {
           instancePath: instancePath + '/host',
           schemaPath: '#/properties/host/minLength',
           keyword: 'minLength',
@@ -623,9 +643,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have fewer than 1 characters',
         };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err30];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err30);
         }
         errors++;
       }
@@ -638,7 +658,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType1 === 'boolean' || data1 === null || (dataType1 === 'string' && data1 && data1 == +data1 && !(data1 % 1))) {
           coerced1 = +data1;
         } else {
-          const err30 = {
+          const err31 = {
             instancePath: instancePath + '/port',
             schemaPath: '#/properties/port/type',
             keyword: 'type',
@@ -646,9 +666,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err30];
+            vErrors = [err31];
           } else {
-            vErrors.push(err30);
+            vErrors.push(err31);
           }
           errors++;
         }
@@ -662,7 +682,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data1 == 'number' && isFinite(data1)) {
       if (data1 > 65535 || isNaN(data1)) {
-        const err31 = {
+        const err32 = {
           instancePath: instancePath + '/port',
           schemaPath: '#/properties/port/maximum',
           keyword: 'maximum',
@@ -670,14 +690,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be <= 65535',
         };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err32];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err32);
         }
         errors++;
       }
       if (data1 < 0 || isNaN(data1)) {
-        const err32 = {
+        const err33 = {
           instancePath: instancePath + '/port',
           schemaPath: '#/properties/port/minimum',
           keyword: 'minimum',
@@ -685,9 +705,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be >= 0',
         };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err33];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err33);
         }
         errors++;
       }
@@ -702,7 +722,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data2 === null) {
           coerced2 = '';
         } else {
-          const err33 = {
+          const err34 = {
             instancePath: instancePath + '/dataDir',
             schemaPath: '#/properties/dataDir/type',
             keyword: 'type',
@@ -710,9 +730,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err33];
+            vErrors = [err34];
           } else {
-            vErrors.push(err33);
+            vErrors.push(err34);
           }
           errors++;
         }
@@ -726,7 +746,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data2 === 'string') {
       if (data2.length < 1) {
-        const err34 = {
+        const err35 = {
           instancePath: instancePath + '/dataDir',
           schemaPath: '#/properties/dataDir/minLength',
           keyword: 'minLength',
@@ -734,9 +754,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must NOT have fewer than 1 characters',
         };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err35];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err35);
         }
         errors++;
       }
@@ -750,7 +770,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         } else if (data3 === 'true' || data3 === 1) {
           coerced3 = true;
         } else {
-          const err35 = {
+          const err36 = {
             instancePath: instancePath + '/memory',
             schemaPath: '#/properties/memory/type',
             keyword: 'type',
@@ -758,9 +778,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be boolean',
           };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err36];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err36);
           }
           errors++;
         }
@@ -783,7 +803,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data4 === null) {
             coerced4 = '';
           } else {
-            const err36 = {
+            const err37 = {
               instancePath: instancePath + '/databaseUrl',
               schemaPath: '#/properties/databaseUrl/type',
               keyword: 'type',
@@ -791,9 +811,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err37];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err37);
             }
             errors++;
           }
@@ -807,7 +827,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       if (typeof data4 === 'string') {
         if (!pattern0.test(data4)) {
-          const err37 = {
+          const err38 = {
             instancePath: instancePath + '/databaseUrl',
             schemaPath: '#/properties/databaseUrl/pattern',
             keyword: 'pattern',
@@ -815,9 +835,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must match pattern "' + '^postgres(ql)?://' + '"',
           };
           if (vErrors === null) {
-            vErrors = [err37];
+            vErrors = [err38];
           } else {
-            vErrors.push(err37);
+            vErrors.push(err38);
           }
           errors++;
         }
@@ -834,7 +854,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data5 === null) {
             coerced5 = '';
           } else {
-            const err38 = {
+            const err39 = {
               instancePath: instancePath + '/databaseSchema',
               schemaPath: '#/properties/databaseSchema/type',
               keyword: 'type',
@@ -842,9 +862,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err39];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err39);
             }
             errors++;
           }
@@ -858,7 +878,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       if (typeof data5 === 'string') {
         if (!pattern1.test(data5)) {
-          const err39 = {
+          const err40 = {
             instancePath: instancePath + '/databaseSchema',
             schemaPath: '#/properties/databaseSchema/pattern',
             keyword: 'pattern',
@@ -866,9 +886,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
           };
           if (vErrors === null) {
-            vErrors = [err39];
+            vErrors = [err40];
           } else {
-            vErrors.push(err39);
+            vErrors.push(err40);
           }
           errors++;
         }
@@ -882,7 +902,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType6 === 'boolean' || data6 === null || (dataType6 === 'string' && data6 && data6 == +data6 && !(data6 % 1))) {
           coerced6 = +data6;
         } else {
-          const err40 = {
+          const err41 = {
             instancePath: instancePath + '/databasePool',
             schemaPath: '#/properties/databasePool/type',
             keyword: 'type',
@@ -890,9 +910,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err40];
+            vErrors = [err41];
           } else {
-            vErrors.push(err40);
+            vErrors.push(err41);
           }
           errors++;
         }
@@ -906,7 +926,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data6 == 'number' && isFinite(data6)) {
       if (data6 > 1000 || isNaN(data6)) {
-        const err41 = {
+        const err42 = {
           instancePath: instancePath + '/databasePool',
           schemaPath: '#/properties/databasePool/maximum',
           keyword: 'maximum',
@@ -914,14 +934,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be <= 1000',
         };
         if (vErrors === null) {
-          vErrors = [err41];
+          vErrors = [err42];
         } else {
-          vErrors.push(err41);
+          vErrors.push(err42);
         }
         errors++;
       }
       if (data6 < 1 || isNaN(data6)) {
-        const err42 = {
+        const err43 = {
           instancePath: instancePath + '/databasePool',
           schemaPath: '#/properties/databasePool/minimum',
           keyword: 'minimum',
@@ -929,9 +949,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be >= 1',
         };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err43];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err43);
         }
         errors++;
       }
@@ -944,7 +964,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType7 === 'boolean' || data7 === null || (dataType7 === 'string' && data7 && data7 == +data7 && !(data7 % 1))) {
           coerced7 = +data7;
         } else {
-          const err43 = {
+          const err44 = {
             instancePath: instancePath + '/databasePipe',
             schemaPath: '#/properties/databasePipe/type',
             keyword: 'type',
@@ -952,9 +972,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err43];
+            vErrors = [err44];
           } else {
-            vErrors.push(err43);
+            vErrors.push(err44);
           }
           errors++;
         }
@@ -968,27 +988,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (typeof data7 == 'number' && isFinite(data7)) {
       if (data7 > 64 || isNaN(data7)) {
-        const err44 = {
+        const err45 = {
           instancePath: instancePath + '/databasePipe',
           schemaPath: '#/properties/databasePipe/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 64 },
           message: 'must be <= 64',
-        };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-      if (data7 < 0 || isNaN(data7)) {
-        const err45 = {
-          instancePath: instancePath + '/databasePipe',
-          schemaPath: '#/properties/databasePipe/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
         };
         if (vErrors === null) {
           vErrors = [err45];
@@ -997,8 +1002,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data7 < 0 || isNaN(data7)) {
+        const err46 = {
+          instancePath: instancePath + '/databasePipe',
+          schemaPath: '#/properties/databasePipe/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
     }
-    let data8 = data.databaseStatements;
+    let data8 = data.databaseLockTimeout;
     if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
       let dataType8 = typeof data8;
       let coerced8 = undefined;
@@ -1006,17 +1026,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType8 === 'boolean' || data8 === null || (dataType8 === 'string' && data8 && data8 == +data8 && !(data8 % 1))) {
           coerced8 = +data8;
         } else {
-          const err46 = {
-            instancePath: instancePath + '/databaseStatements',
-            schemaPath: '#/properties/databaseStatements/type',
+          const err47 = {
+            instancePath: instancePath + '/databaseLockTimeout',
+            schemaPath: '#/properties/databaseLockTimeout/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err46];
+            vErrors = [err47];
           } else {
-            vErrors.push(err46);
+            vErrors.push(err47);
           }
           errors++;
         }
@@ -1024,33 +1044,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced8 !== undefined) {
         data8 = coerced8;
         if (data !== undefined) {
-          data['databaseStatements'] = coerced8;
+          data['databaseLockTimeout'] = coerced8;
         }
       }
     }
     if (typeof data8 == 'number' && isFinite(data8)) {
-      if (data8 > 10000 || isNaN(data8)) {
-        const err47 = {
-          instancePath: instancePath + '/databaseStatements',
-          schemaPath: '#/properties/databaseStatements/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 10000 },
-          message: 'must be <= 10000',
-        };
-        if (vErrors === null) {
-          vErrors = [err47];
-        } else {
-          vErrors.push(err47);
-        }
-        errors++;
-      }
-      if (data8 < 0 || isNaN(data8)) {
+      if (data8 > 3600000 || isNaN(data8)) {
         const err48 = {
-          instancePath: instancePath + '/databaseStatements',
-          schemaPath: '#/properties/databaseStatements/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/databaseLockTimeout',
+          schemaPath: '#/properties/databaseLockTimeout/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 3600000 },
+          message: 'must be <= 3600000',
         };
         if (vErrors === null) {
           vErrors = [err48];
@@ -1059,48 +1064,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.adminToken !== undefined) {
-      let data9 = data.adminToken;
-      if (typeof data9 !== 'string') {
-        let dataType9 = typeof data9;
-        let coerced9 = undefined;
-        if (!(coerced9 !== undefined)) {
-          if (dataType9 == 'number' || dataType9 == 'boolean') {
-            coerced9 = '' + data9;
-          } else if (data9 === null) {
-            coerced9 = '';
-          } else {
-            const err49 = {
-              instancePath: instancePath + '/adminToken',
-              schemaPath: '#/properties/adminToken/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err49];
-            } else {
-              vErrors.push(err49);
-            }
-            errors++;
-          }
+      if (data8 < 0 || isNaN(data8)) {
+        const err49 = {
+          instancePath: instancePath + '/databaseLockTimeout',
+          schemaPath: '#/properties/databaseLockTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
         }
-        if (coerced9 !== undefined) {
-          data9 = coerced9;
-          if (data !== undefined) {
-            data['adminToken'] = coerced9;
-          }
-        }
+        errors++;
       }
-      if (typeof data9 === 'string') {
-        if (data9.length < 16) {
+    }
+    let data9 = data.databaseStatements;
+    if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+      let dataType9 = typeof data9;
+      let coerced9 = undefined;
+      if (!(coerced9 !== undefined)) {
+        if (dataType9 === 'boolean' || data9 === null || (dataType9 === 'string' && data9 && data9 == +data9 && !(data9 % 1))) {
+          coerced9 = +data9;
+        } else {
           const err50 = {
-            instancePath: instancePath + '/adminToken',
-            schemaPath: '#/properties/adminToken/minLength',
-            keyword: 'minLength',
-            params: { limit: 16 },
-            message: 'must NOT have fewer than 16 characters',
+            instancePath: instancePath + '/databaseStatements',
+            schemaPath: '#/properties/databaseStatements/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err50];
@@ -1110,9 +1103,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+      if (coerced9 !== undefined) {
+        data9 = coerced9;
+        if (data !== undefined) {
+          data['databaseStatements'] = coerced9;
+        }
+      }
     }
-    if (data.apiKey !== undefined) {
-      let data10 = data.apiKey;
+    if (typeof data9 == 'number' && isFinite(data9)) {
+      if (data9 > 10000 || isNaN(data9)) {
+        const err51 = {
+          instancePath: instancePath + '/databaseStatements',
+          schemaPath: '#/properties/databaseStatements/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 10000 },
+          message: 'must be <= 10000',
+        };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
+      if (data9 < 0 || isNaN(data9)) {
+        const err52 = {
+          instancePath: instancePath + '/databaseStatements',
+          schemaPath: '#/properties/databaseStatements/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+    }
+    if (data.adminToken !== undefined) {
+      let data10 = data.adminToken;
       if (typeof data10 !== 'string') {
         let dataType10 = typeof data10;
         let coerced10 = undefined;
@@ -1122,17 +1153,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           } else if (data10 === null) {
             coerced10 = '';
           } else {
-            const err51 = {
-              instancePath: instancePath + '/apiKey',
-              schemaPath: '#/properties/apiKey/type',
+            const err53 = {
+              instancePath: instancePath + '/adminToken',
+              schemaPath: '#/properties/adminToken/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err51];
+              vErrors = [err53];
             } else {
-              vErrors.push(err51);
+              vErrors.push(err53);
             }
             errors++;
           }
@@ -1140,58 +1171,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (coerced10 !== undefined) {
           data10 = coerced10;
           if (data !== undefined) {
-            data['apiKey'] = coerced10;
+            data['adminToken'] = coerced10;
           }
         }
       }
       if (typeof data10 === 'string') {
-        if (data10.length > 512) {
-          const err52 = {
-            instancePath: instancePath + '/apiKey',
-            schemaPath: '#/properties/apiKey/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 512 },
-            message: 'must NOT have more than 512 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err52];
-          } else {
-            vErrors.push(err52);
-          }
-          errors++;
-        }
-        if (data10.length < 8) {
-          const err53 = {
-            instancePath: instancePath + '/apiKey',
-            schemaPath: '#/properties/apiKey/minLength',
-            keyword: 'minLength',
-            params: { limit: 8 },
-            message: 'must NOT have fewer than 8 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err53];
-          } else {
-            vErrors.push(err53);
-          }
-          errors++;
-        }
-      }
-    }
-    let data11 = data.applyApiKey;
-    if (typeof data11 !== 'boolean') {
-      let coerced11 = undefined;
-      if (!(coerced11 !== undefined)) {
-        if (data11 === 'false' || data11 === 0 || data11 === null) {
-          coerced11 = false;
-        } else if (data11 === 'true' || data11 === 1) {
-          coerced11 = true;
-        } else {
+        if (data10.length < 16) {
           const err54 = {
-            instancePath: instancePath + '/applyApiKey',
-            schemaPath: '#/properties/applyApiKey/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            instancePath: instancePath + '/adminToken',
+            schemaPath: '#/properties/adminToken/minLength',
+            keyword: 'minLength',
+            params: { limit: 16 },
+            message: 'must NOT have fewer than 16 characters',
           };
           if (vErrors === null) {
             vErrors = [err54];
@@ -1201,68 +1192,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced11 !== undefined) {
-        data11 = coerced11;
-        if (data !== undefined) {
-          data['applyApiKey'] = coerced11;
+    }
+    if (data.apiKey !== undefined) {
+      let data11 = data.apiKey;
+      if (typeof data11 !== 'string') {
+        let dataType11 = typeof data11;
+        let coerced11 = undefined;
+        if (!(coerced11 !== undefined)) {
+          if (dataType11 == 'number' || dataType11 == 'boolean') {
+            coerced11 = '' + data11;
+          } else if (data11 === null) {
+            coerced11 = '';
+          } else {
+            const err55 = {
+              instancePath: instancePath + '/apiKey',
+              schemaPath: '#/properties/apiKey/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err55];
+            } else {
+              vErrors.push(err55);
+            }
+            errors++;
+          }
+        }
+        if (coerced11 !== undefined) {
+          data11 = coerced11;
+          if (data !== undefined) {
+            data['apiKey'] = coerced11;
+          }
         }
       }
-    }
-    let data12 = data.logLevel;
-    if (!(
-      data12 === 'fatal' ||
-      data12 === 'error' ||
-      data12 === 'warn' ||
-      data12 === 'info' ||
-      data12 === 'debug' ||
-      data12 === 'trace' ||
-      data12 === 'silent'
-    )) {
-      const err55 = {
-        instancePath: instancePath + '/logLevel',
-        schemaPath: '#/properties/logLevel/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema11.properties.logLevel.enum },
-        message: 'must be equal to one of the allowed values',
-      };
-      if (vErrors === null) {
-        vErrors = [err55];
-      } else {
-        vErrors.push(err55);
-      }
-      errors++;
-    }
-    let data13 = data.logFormat;
-    if (!(data13 === 'auto' || data13 === 'pretty' || data13 === 'json')) {
-      const err56 = {
-        instancePath: instancePath + '/logFormat',
-        schemaPath: '#/properties/logFormat/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema11.properties.logFormat.enum },
-        message: 'must be equal to one of the allowed values',
-      };
-      if (vErrors === null) {
-        vErrors = [err56];
-      } else {
-        vErrors.push(err56);
-      }
-      errors++;
-    }
-    let data14 = data.logRequests;
-    if (typeof data14 !== 'boolean') {
-      let coerced12 = undefined;
-      if (!(coerced12 !== undefined)) {
-        if (data14 === 'false' || data14 === 0 || data14 === null) {
-          coerced12 = false;
-        } else if (data14 === 'true' || data14 === 1) {
-          coerced12 = true;
-        } else {
+      if (typeof data11 === 'string') {
+        if (data11.length > 512) {
+          const err56 = {
+            instancePath: instancePath + '/apiKey',
+            schemaPath: '#/properties/apiKey/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 512 },
+            message: 'must NOT have more than 512 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err56];
+          } else {
+            vErrors.push(err56);
+          }
+          errors++;
+        }
+        if (data11.length < 8) {
           const err57 = {
-            instancePath: instancePath + '/logRequests',
-            schemaPath: '#/properties/logRequests/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            instancePath: instancePath + '/apiKey',
+            schemaPath: '#/properties/apiKey/minLength',
+            keyword: 'minLength',
+            params: { limit: 8 },
+            message: 'must NOT have fewer than 8 characters',
           };
           if (vErrors === null) {
             vErrors = [err57];
@@ -1272,27 +1258,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced12 !== undefined) {
-        data14 = coerced12;
-        if (data !== undefined) {
-          data['logRequests'] = coerced12;
-        }
-      }
     }
-    let data15 = data.bodyLimit;
-    if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-      let dataType13 = typeof data15;
-      let coerced13 = undefined;
-      if (!(coerced13 !== undefined)) {
-        if (dataType13 === 'boolean' || data15 === null || (dataType13 === 'string' && data15 && data15 == +data15 && !(data15 % 1))) {
-          coerced13 = +data15;
+    let data12 = data.applyApiKey;
+    if (typeof data12 !== 'boolean') {
+      let coerced12 = undefined;
+      if (!(coerced12 !== undefined)) {
+        if (data12 === 'false' || data12 === 0 || data12 === null) {
+          coerced12 = false;
+        } else if (data12 === 'true' || data12 === 1) {
+          coerced12 = true;
         } else {
           const err58 = {
-            instancePath: instancePath + '/bodyLimit',
-            schemaPath: '#/properties/bodyLimit/type',
+            instancePath: instancePath + '/applyApiKey',
+            schemaPath: '#/properties/applyApiKey/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
           };
           if (vErrors === null) {
             vErrors = [err58];
@@ -1302,75 +1283,98 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced13 !== undefined) {
-        data15 = coerced13;
+      if (coerced12 !== undefined) {
+        data12 = coerced12;
         if (data !== undefined) {
-          data['bodyLimit'] = coerced13;
+          data['applyApiKey'] = coerced12;
         }
       }
     }
-    if (typeof data15 == 'number' && isFinite(data15)) {
-      if (data15 > 1073741824 || isNaN(data15)) {
-        const err59 = {
-          instancePath: instancePath + '/bodyLimit',
-          schemaPath: '#/properties/bodyLimit/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1073741824 },
-          message: 'must be <= 1073741824',
-        };
-        if (vErrors === null) {
-          vErrors = [err59];
-        } else {
-          vErrors.push(err59);
-        }
-        errors++;
-      }
-      if (data15 < 1024 || isNaN(data15)) {
-        const err60 = {
-          instancePath: instancePath + '/bodyLimit',
-          schemaPath: '#/properties/bodyLimit/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 1024 },
-          message: 'must be >= 1024',
-        };
-        if (vErrors === null) {
-          vErrors = [err60];
-        } else {
-          vErrors.push(err60);
-        }
-        errors++;
-      }
-    }
-    let data16 = data.taskMode;
-    if (!(data16 === 'instant' || data16 === 'realistic' || data16 === 'manual')) {
-      const err61 = {
-        instancePath: instancePath + '/taskMode',
-        schemaPath: '#/properties/taskMode/enum',
+    let data13 = data.logLevel;
+    if (!(
+      data13 === 'fatal' ||
+      data13 === 'error' ||
+      data13 === 'warn' ||
+      data13 === 'info' ||
+      data13 === 'debug' ||
+      data13 === 'trace' ||
+      data13 === 'silent'
+    )) {
+      const err59 = {
+        instancePath: instancePath + '/logLevel',
+        schemaPath: '#/properties/logLevel/enum',
         keyword: 'enum',
-        params: { allowedValues: schema11.properties.taskMode.enum },
+        params: { allowedValues: schema11.properties.logLevel.enum },
         message: 'must be equal to one of the allowed values',
       };
       if (vErrors === null) {
-        vErrors = [err61];
+        vErrors = [err59];
       } else {
-        vErrors.push(err61);
+        vErrors.push(err59);
       }
       errors++;
     }
-    let data17 = data.taskSpeed;
-    if (!(typeof data17 == 'number' && isFinite(data17))) {
-      let dataType14 = typeof data17;
+    let data14 = data.logFormat;
+    if (!(data14 === 'auto' || data14 === 'pretty' || data14 === 'json')) {
+      const err60 = {
+        instancePath: instancePath + '/logFormat',
+        schemaPath: '#/properties/logFormat/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema11.properties.logFormat.enum },
+        message: 'must be equal to one of the allowed values',
+      };
+      if (vErrors === null) {
+        vErrors = [err60];
+      } else {
+        vErrors.push(err60);
+      }
+      errors++;
+    }
+    let data15 = data.logRequests;
+    if (typeof data15 !== 'boolean') {
+      let coerced13 = undefined;
+      if (!(coerced13 !== undefined)) {
+        if (data15 === 'false' || data15 === 0 || data15 === null) {
+          coerced13 = false;
+        } else if (data15 === 'true' || data15 === 1) {
+          coerced13 = true;
+        } else {
+          const err61 = {
+            instancePath: instancePath + '/logRequests',
+            schemaPath: '#/properties/logRequests/type',
+            keyword: 'type',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
+          };
+          if (vErrors === null) {
+            vErrors = [err61];
+          } else {
+            vErrors.push(err61);
+          }
+          errors++;
+        }
+      }
+      if (coerced13 !== undefined) {
+        data15 = coerced13;
+        if (data !== undefined) {
+          data['logRequests'] = coerced13;
+        }
+      }
+    }
+    let data16 = data.bodyLimit;
+    if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
+      let dataType14 = typeof data16;
       let coerced14 = undefined;
       if (!(coerced14 !== undefined)) {
-        if (dataType14 == 'boolean' || data17 === null || (dataType14 == 'string' && data17 && data17 == +data17)) {
-          coerced14 = +data17;
+        if (dataType14 === 'boolean' || data16 === null || (dataType14 === 'string' && data16 && data16 == +data16 && !(data16 % 1))) {
+          coerced14 = +data16;
         } else {
           const err62 = {
-            instancePath: instancePath + '/taskSpeed',
-            schemaPath: '#/properties/taskSpeed/type',
+            instancePath: instancePath + '/bodyLimit',
+            schemaPath: '#/properties/bodyLimit/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err62];
@@ -1381,20 +1385,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
       if (coerced14 !== undefined) {
-        data17 = coerced14;
+        data16 = coerced14;
         if (data !== undefined) {
-          data['taskSpeed'] = coerced14;
+          data['bodyLimit'] = coerced14;
         }
       }
     }
-    if (typeof data17 == 'number' && isFinite(data17)) {
-      if (data17 > 1000000 || isNaN(data17)) {
+    if (typeof data16 == 'number' && isFinite(data16)) {
+      if (data16 > 1073741824 || isNaN(data16)) {
         const err63 = {
-          instancePath: instancePath + '/taskSpeed',
-          schemaPath: '#/properties/taskSpeed/maximum',
+          instancePath: instancePath + '/bodyLimit',
+          schemaPath: '#/properties/bodyLimit/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 1000000 },
-          message: 'must be <= 1000000',
+          params: { comparison: '<=', limit: 1073741824 },
+          message: 'must be <= 1073741824',
         };
         if (vErrors === null) {
           vErrors = [err63];
@@ -1403,13 +1407,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data17 <= 0 || isNaN(data17)) {
+      if (data16 < 1024 || isNaN(data16)) {
         const err64 = {
-          instancePath: instancePath + '/taskSpeed',
-          schemaPath: '#/properties/taskSpeed/exclusiveMinimum',
-          keyword: 'exclusiveMinimum',
-          params: { comparison: '>', limit: 0 },
-          message: 'must be > 0',
+          instancePath: instancePath + '/bodyLimit',
+          schemaPath: '#/properties/bodyLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 1024 },
+          message: 'must be >= 1024',
         };
         if (vErrors === null) {
           vErrors = [err64];
@@ -1419,25 +1423,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    let data18 = data.journalSize;
-    if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+    let data17 = data.taskMode;
+    if (!(data17 === 'instant' || data17 === 'realistic' || data17 === 'manual')) {
+      const err65 = {
+        instancePath: instancePath + '/taskMode',
+        schemaPath: '#/properties/taskMode/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema11.properties.taskMode.enum },
+        message: 'must be equal to one of the allowed values',
+      };
+      if (vErrors === null) {
+        vErrors = [err65];
+      } else {
+        vErrors.push(err65);
+      }
+      errors++;
+    }
+    let data18 = data.taskSpeed;
+    if (!(typeof data18 == 'number' && isFinite(data18))) {
       let dataType15 = typeof data18;
       let coerced15 = undefined;
       if (!(coerced15 !== undefined)) {
-        if (dataType15 === 'boolean' || data18 === null || (dataType15 === 'string' && data18 && data18 == +data18 && !(data18 % 1))) {
+        if (dataType15 == 'boolean' || data18 === null || (dataType15 == 'string' && data18 && data18 == +data18)) {
           coerced15 = +data18;
         } else {
-          const err65 = {
-            instancePath: instancePath + '/journalSize',
-            schemaPath: '#/properties/journalSize/type',
+          const err66 = {
+            instancePath: instancePath + '/taskSpeed',
+            schemaPath: '#/properties/taskSpeed/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'number' },
+            message: 'must be number',
           };
           if (vErrors === null) {
-            vErrors = [err65];
+            vErrors = [err66];
           } else {
-            vErrors.push(err65);
+            vErrors.push(err66);
           }
           errors++;
         }
@@ -1445,33 +1465,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced15 !== undefined) {
         data18 = coerced15;
         if (data !== undefined) {
-          data['journalSize'] = coerced15;
+          data['taskSpeed'] = coerced15;
         }
       }
     }
     if (typeof data18 == 'number' && isFinite(data18)) {
       if (data18 > 1000000 || isNaN(data18)) {
-        const err66 = {
-          instancePath: instancePath + '/journalSize',
-          schemaPath: '#/properties/journalSize/maximum',
+        const err67 = {
+          instancePath: instancePath + '/taskSpeed',
+          schemaPath: '#/properties/taskSpeed/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 1000000 },
           message: 'must be <= 1000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err66];
-        } else {
-          vErrors.push(err66);
-        }
-        errors++;
-      }
-      if (data18 < 0 || isNaN(data18)) {
-        const err67 = {
-          instancePath: instancePath + '/journalSize',
-          schemaPath: '#/properties/journalSize/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
         };
         if (vErrors === null) {
           vErrors = [err67];
@@ -1480,49 +1485,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data18 <= 0 || isNaN(data18)) {
+        const err68 = {
+          instancePath: instancePath + '/taskSpeed',
+          schemaPath: '#/properties/taskSpeed/exclusiveMinimum',
+          keyword: 'exclusiveMinimum',
+          params: { comparison: '>', limit: 0 },
+          message: 'must be > 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err68];
+        } else {
+          vErrors.push(err68);
+        }
+        errors++;
+      }
     }
-    let data19 = data.journalBodies;
-    if (typeof data19 !== 'boolean') {
+    let data19 = data.journalSize;
+    if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
+      let dataType16 = typeof data19;
       let coerced16 = undefined;
       if (!(coerced16 !== undefined)) {
-        if (data19 === 'false' || data19 === 0 || data19 === null) {
-          coerced16 = false;
-        } else if (data19 === 'true' || data19 === 1) {
-          coerced16 = true;
-        } else {
-          const err68 = {
-            instancePath: instancePath + '/journalBodies',
-            schemaPath: '#/properties/journalBodies/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
-          };
-          if (vErrors === null) {
-            vErrors = [err68];
-          } else {
-            vErrors.push(err68);
-          }
-          errors++;
-        }
-      }
-      if (coerced16 !== undefined) {
-        data19 = coerced16;
-        if (data !== undefined) {
-          data['journalBodies'] = coerced16;
-        }
-      }
-    }
-    let data20 = data.journalBodyLimit;
-    if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
-      let dataType17 = typeof data20;
-      let coerced17 = undefined;
-      if (!(coerced17 !== undefined)) {
-        if (dataType17 === 'boolean' || data20 === null || (dataType17 === 'string' && data20 && data20 == +data20 && !(data20 % 1))) {
-          coerced17 = +data20;
+        if (dataType16 === 'boolean' || data19 === null || (dataType16 === 'string' && data19 && data19 == +data19 && !(data19 % 1))) {
+          coerced16 = +data19;
         } else {
           const err69 = {
-            instancePath: instancePath + '/journalBodyLimit',
-            schemaPath: '#/properties/journalBodyLimit/type',
+            instancePath: instancePath + '/journalSize',
+            schemaPath: '#/properties/journalSize/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
@@ -1535,21 +1524,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-      if (coerced17 !== undefined) {
-        data20 = coerced17;
+      if (coerced16 !== undefined) {
+        data19 = coerced16;
         if (data !== undefined) {
-          data['journalBodyLimit'] = coerced17;
+          data['journalSize'] = coerced16;
         }
       }
     }
-    if (typeof data20 == 'number' && isFinite(data20)) {
-      if (data20 > 1048576 || isNaN(data20)) {
+    if (typeof data19 == 'number' && isFinite(data19)) {
+      if (data19 > 1000000 || isNaN(data19)) {
         const err70 = {
-          instancePath: instancePath + '/journalBodyLimit',
-          schemaPath: '#/properties/journalBodyLimit/maximum',
+          instancePath: instancePath + '/journalSize',
+          schemaPath: '#/properties/journalSize/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 1048576 },
-          message: 'must be <= 1048576',
+          params: { comparison: '<=', limit: 1000000 },
+          message: 'must be <= 1000000',
         };
         if (vErrors === null) {
           vErrors = [err70];
@@ -1558,10 +1547,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data20 < 0 || isNaN(data20)) {
+      if (data19 < 0 || isNaN(data19)) {
         const err71 = {
-          instancePath: instancePath + '/journalBodyLimit',
-          schemaPath: '#/properties/journalBodyLimit/minimum',
+          instancePath: instancePath + '/journalSize',
+          schemaPath: '#/properties/journalSize/minimum',
           keyword: 'minimum',
           params: { comparison: '>=', limit: 0 },
           message: 'must be >= 0',
@@ -1574,47 +1563,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.seed !== undefined) {
-      let data21 = data.seed;
-      if (typeof data21 !== 'string') {
-        let dataType18 = typeof data21;
-        let coerced18 = undefined;
-        if (!(coerced18 !== undefined)) {
-          if (dataType18 == 'number' || dataType18 == 'boolean') {
-            coerced18 = '' + data21;
-          } else if (data21 === null) {
-            coerced18 = '';
+    let data20 = data.journalBodies;
+    if (typeof data20 !== 'boolean') {
+      let coerced17 = undefined;
+      if (!(coerced17 !== undefined)) {
+        if (data20 === 'false' || data20 === 0 || data20 === null) {
+          coerced17 = false;
+        } else if (data20 === 'true' || data20 === 1) {
+          coerced17 = true;
+        } else {
+          const err72 = {
+            instancePath: instancePath + '/journalBodies',
+            schemaPath: '#/properties/journalBodies/type',
+            keyword: 'type',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
+          };
+          if (vErrors === null) {
+            vErrors = [err72];
           } else {
-            const err72 = {
-              instancePath: instancePath + '/seed',
-              schemaPath: '#/properties/seed/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err72];
-            } else {
-              vErrors.push(err72);
-            }
-            errors++;
+            vErrors.push(err72);
           }
-        }
-        if (coerced18 !== undefined) {
-          data21 = coerced18;
-          if (data !== undefined) {
-            data['seed'] = coerced18;
-          }
+          errors++;
         }
       }
-      if (typeof data21 === 'string') {
-        if (data21.length < 1) {
+      if (coerced17 !== undefined) {
+        data20 = coerced17;
+        if (data !== undefined) {
+          data['journalBodies'] = coerced17;
+        }
+      }
+    }
+    let data21 = data.journalBodyLimit;
+    if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
+      let dataType18 = typeof data21;
+      let coerced18 = undefined;
+      if (!(coerced18 !== undefined)) {
+        if (dataType18 === 'boolean' || data21 === null || (dataType18 === 'string' && data21 && data21 == +data21 && !(data21 % 1))) {
+          coerced18 = +data21;
+        } else {
           const err73 = {
-            instancePath: instancePath + '/seed',
-            schemaPath: '#/properties/seed/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
+            instancePath: instancePath + '/journalBodyLimit',
+            schemaPath: '#/properties/journalBodyLimit/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
             vErrors = [err73];
@@ -1624,45 +1617,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
-    }
-    let data22 = data.requestTimeout;
-    if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-      let dataType19 = typeof data22;
-      let coerced19 = undefined;
-      if (!(coerced19 !== undefined)) {
-        if (dataType19 === 'boolean' || data22 === null || (dataType19 === 'string' && data22 && data22 == +data22 && !(data22 % 1))) {
-          coerced19 = +data22;
-        } else {
-          const err74 = {
-            instancePath: instancePath + '/requestTimeout',
-            schemaPath: '#/properties/requestTimeout/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-          };
-          if (vErrors === null) {
-            vErrors = [err74];
-          } else {
-            vErrors.push(err74);
-          }
-          errors++;
-        }
-      }
-      if (coerced19 !== undefined) {
-        data22 = coerced19;
+      if (coerced18 !== undefined) {
+        data21 = coerced18;
         if (data !== undefined) {
-          data['requestTimeout'] = coerced19;
+          data['journalBodyLimit'] = coerced18;
         }
       }
     }
-    if (typeof data22 == 'number' && isFinite(data22)) {
-      if (data22 > 3600000 || isNaN(data22)) {
-        const err75 = {
-          instancePath: instancePath + '/requestTimeout',
-          schemaPath: '#/properties/requestTimeout/maximum',
+    if (typeof data21 == 'number' && isFinite(data21)) {
+      if (data21 > 1048576 || isNaN(data21)) {
+        const err74 = {
+          instancePath: instancePath + '/journalBodyLimit',
+          schemaPath: '#/properties/journalBodyLimit/maximum',
           keyword: 'maximum',
-          params: { comparison: '<=', limit: 3600000 },
-          message: 'must be <= 3600000',
+          params: { comparison: '<=', limit: 1048576 },
+          message: 'must be <= 1048576',
+        };
+        if (vErrors === null) {
+          vErrors = [err74];
+        } else {
+          vErrors.push(err74);
+        }
+        errors++;
+      }
+      if (data21 < 0 || isNaN(data21)) {
+        const err75 = {
+          instancePath: instancePath + '/journalBodyLimit',
+          schemaPath: '#/properties/journalBodyLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
         };
         if (vErrors === null) {
           vErrors = [err75];
@@ -1671,36 +1655,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data22 < 100 || isNaN(data22)) {
-        const err76 = {
-          instancePath: instancePath + '/requestTimeout',
-          schemaPath: '#/properties/requestTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
-        };
-        if (vErrors === null) {
-          vErrors = [err76];
-        } else {
-          vErrors.push(err76);
-        }
-        errors++;
-      }
     }
-    let data23 = data.connectionTimeout;
-    if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-      let dataType20 = typeof data23;
-      let coerced20 = undefined;
-      if (!(coerced20 !== undefined)) {
-        if (dataType20 === 'boolean' || data23 === null || (dataType20 === 'string' && data23 && data23 == +data23 && !(data23 % 1))) {
-          coerced20 = +data23;
-        } else {
+    if (data.seed !== undefined) {
+      let data22 = data.seed;
+      if (typeof data22 !== 'string') {
+        let dataType19 = typeof data22;
+        let coerced19 = undefined;
+        if (!(coerced19 !== undefined)) {
+          if (dataType19 == 'number' || dataType19 == 'boolean') {
+            coerced19 = '' + data22;
+          } else if (data22 === null) {
+            coerced19 = '';
+          } else {
+            const err76 = {
+              instancePath: instancePath + '/seed',
+              schemaPath: '#/properties/seed/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err76];
+            } else {
+              vErrors.push(err76);
+            }
+            errors++;
+          }
+        }
+        if (coerced19 !== undefined) {
+          data22 = coerced19;
+          if (data !== undefined) {
+            data['seed'] = coerced19;
+          }
+        }
+      }
+      if (typeof data22 === 'string') {
+        if (data22.length < 1) {
           const err77 = {
-            instancePath: instancePath + '/connectionTimeout',
-            schemaPath: '#/properties/connectionTimeout/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            instancePath: instancePath + '/seed',
+            schemaPath: '#/properties/seed/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
             vErrors = [err77];
@@ -1710,36 +1706,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+    }
+    let data23 = data.requestTimeout;
+    if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
+      let dataType20 = typeof data23;
+      let coerced20 = undefined;
+      if (!(coerced20 !== undefined)) {
+        if (dataType20 === 'boolean' || data23 === null || (dataType20 === 'string' && data23 && data23 == +data23 && !(data23 % 1))) {
+          coerced20 = +data23;
+        } else {
+          const err78 = {
+            instancePath: instancePath + '/requestTimeout',
+            schemaPath: '#/properties/requestTimeout/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err78];
+          } else {
+            vErrors.push(err78);
+          }
+          errors++;
+        }
+      }
       if (coerced20 !== undefined) {
         data23 = coerced20;
         if (data !== undefined) {
-          data['connectionTimeout'] = coerced20;
+          data['requestTimeout'] = coerced20;
         }
       }
     }
     if (typeof data23 == 'number' && isFinite(data23)) {
       if (data23 > 3600000 || isNaN(data23)) {
-        const err78 = {
-          instancePath: instancePath + '/connectionTimeout',
-          schemaPath: '#/properties/connectionTimeout/maximum',
+        const err79 = {
+          instancePath: instancePath + '/requestTimeout',
+          schemaPath: '#/properties/requestTimeout/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 3600000 },
           message: 'must be <= 3600000',
-        };
-        if (vErrors === null) {
-          vErrors = [err78];
-        } else {
-          vErrors.push(err78);
-        }
-        errors++;
-      }
-      if (data23 < 100 || isNaN(data23)) {
-        const err79 = {
-          instancePath: instancePath + '/connectionTimeout',
-          schemaPath: '#/properties/connectionTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
         };
         if (vErrors === null) {
           vErrors = [err79];
@@ -1748,8 +1753,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data23 < 100 || isNaN(data23)) {
+        const err80 = {
+          instancePath: instancePath + '/requestTimeout',
+          schemaPath: '#/properties/requestTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err80];
+        } else {
+          vErrors.push(err80);
+        }
+        errors++;
+      }
     }
-    let data24 = data.keepAliveTimeout;
+    let data24 = data.connectionTimeout;
     if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
       let dataType21 = typeof data24;
       let coerced21 = undefined;
@@ -1757,17 +1777,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType21 === 'boolean' || data24 === null || (dataType21 === 'string' && data24 && data24 == +data24 && !(data24 % 1))) {
           coerced21 = +data24;
         } else {
-          const err80 = {
-            instancePath: instancePath + '/keepAliveTimeout',
-            schemaPath: '#/properties/keepAliveTimeout/type',
+          const err81 = {
+            instancePath: instancePath + '/connectionTimeout',
+            schemaPath: '#/properties/connectionTimeout/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err80];
+            vErrors = [err81];
           } else {
-            vErrors.push(err80);
+            vErrors.push(err81);
           }
           errors++;
         }
@@ -1775,33 +1795,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced21 !== undefined) {
         data24 = coerced21;
         if (data !== undefined) {
-          data['keepAliveTimeout'] = coerced21;
+          data['connectionTimeout'] = coerced21;
         }
       }
     }
     if (typeof data24 == 'number' && isFinite(data24)) {
       if (data24 > 3600000 || isNaN(data24)) {
-        const err81 = {
-          instancePath: instancePath + '/keepAliveTimeout',
-          schemaPath: '#/properties/keepAliveTimeout/maximum',
+        const err82 = {
+          instancePath: instancePath + '/connectionTimeout',
+          schemaPath: '#/properties/connectionTimeout/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 3600000 },
           message: 'must be <= 3600000',
-        };
-        if (vErrors === null) {
-          vErrors = [err81];
-        } else {
-          vErrors.push(err81);
-        }
-        errors++;
-      }
-      if (data24 < 100 || isNaN(data24)) {
-        const err82 = {
-          instancePath: instancePath + '/keepAliveTimeout',
-          schemaPath: '#/properties/keepAliveTimeout/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 100 },
-          message: 'must be >= 100',
         };
         if (vErrors === null) {
           vErrors = [err82];
@@ -1810,8 +1815,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data24 < 100 || isNaN(data24)) {
+        const err83 = {
+          instancePath: instancePath + '/connectionTimeout',
+          schemaPath: '#/properties/connectionTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err83];
+        } else {
+          vErrors.push(err83);
+        }
+        errors++;
+      }
     }
-    let data25 = data.maxHeaderSize;
+    let data25 = data.keepAliveTimeout;
     if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
       let dataType22 = typeof data25;
       let coerced22 = undefined;
@@ -1819,17 +1839,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (dataType22 === 'boolean' || data25 === null || (dataType22 === 'string' && data25 && data25 == +data25 && !(data25 % 1))) {
           coerced22 = +data25;
         } else {
-          const err83 = {
-            instancePath: instancePath + '/maxHeaderSize',
-            schemaPath: '#/properties/maxHeaderSize/type',
+          const err84 = {
+            instancePath: instancePath + '/keepAliveTimeout',
+            schemaPath: '#/properties/keepAliveTimeout/type',
             keyword: 'type',
             params: { type: 'integer' },
             message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err83];
+            vErrors = [err84];
           } else {
-            vErrors.push(err83);
+            vErrors.push(err84);
           }
           errors++;
         }
@@ -1837,33 +1857,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced22 !== undefined) {
         data25 = coerced22;
         if (data !== undefined) {
-          data['maxHeaderSize'] = coerced22;
+          data['keepAliveTimeout'] = coerced22;
         }
       }
     }
     if (typeof data25 == 'number' && isFinite(data25)) {
-      if (data25 > 1048576 || isNaN(data25)) {
-        const err84 = {
-          instancePath: instancePath + '/maxHeaderSize',
-          schemaPath: '#/properties/maxHeaderSize/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1048576 },
-          message: 'must be <= 1048576',
-        };
-        if (vErrors === null) {
-          vErrors = [err84];
-        } else {
-          vErrors.push(err84);
-        }
-        errors++;
-      }
-      if (data25 < 1024 || isNaN(data25)) {
+      if (data25 > 3600000 || isNaN(data25)) {
         const err85 = {
-          instancePath: instancePath + '/maxHeaderSize',
-          schemaPath: '#/properties/maxHeaderSize/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 1024 },
-          message: 'must be >= 1024',
+          instancePath: instancePath + '/keepAliveTimeout',
+          schemaPath: '#/properties/keepAliveTimeout/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 3600000 },
+          message: 'must be <= 3600000',
         };
         if (vErrors === null) {
           vErrors = [err85];
@@ -1872,26 +1877,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data25 < 100 || isNaN(data25)) {
+        const err86 = {
+          instancePath: instancePath + '/keepAliveTimeout',
+          schemaPath: '#/properties/keepAliveTimeout/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 100 },
+          message: 'must be >= 100',
+        };
+        if (vErrors === null) {
+          vErrors = [err86];
+        } else {
+          vErrors.push(err86);
+        }
+        errors++;
+      }
     }
-    let data26 = data.rateLimit;
-    if (!(typeof data26 == 'number' && isFinite(data26))) {
+    let data26 = data.maxHeaderSize;
+    if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
       let dataType23 = typeof data26;
       let coerced23 = undefined;
       if (!(coerced23 !== undefined)) {
-        if (dataType23 == 'boolean' || data26 === null || (dataType23 == 'string' && data26 && data26 == +data26)) {
+        if (dataType23 === 'boolean' || data26 === null || (dataType23 === 'string' && data26 && data26 == +data26 && !(data26 % 1))) {
           coerced23 = +data26;
         } else {
-          const err86 = {
-            instancePath: instancePath + '/rateLimit',
-            schemaPath: '#/properties/rateLimit/type',
+          const err87 = {
+            instancePath: instancePath + '/maxHeaderSize',
+            schemaPath: '#/properties/maxHeaderSize/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err86];
+            vErrors = [err87];
           } else {
-            vErrors.push(err86);
+            vErrors.push(err87);
           }
           errors++;
         }
@@ -1899,33 +1919,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced23 !== undefined) {
         data26 = coerced23;
         if (data !== undefined) {
-          data['rateLimit'] = coerced23;
+          data['maxHeaderSize'] = coerced23;
         }
       }
     }
     if (typeof data26 == 'number' && isFinite(data26)) {
-      if (data26 > 1000000 || isNaN(data26)) {
-        const err87 = {
-          instancePath: instancePath + '/rateLimit',
-          schemaPath: '#/properties/rateLimit/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 1000000 },
-          message: 'must be <= 1000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err87];
-        } else {
-          vErrors.push(err87);
-        }
-        errors++;
-      }
-      if (data26 < 0 || isNaN(data26)) {
+      if (data26 > 1048576 || isNaN(data26)) {
         const err88 = {
-          instancePath: instancePath + '/rateLimit',
-          schemaPath: '#/properties/rateLimit/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/maxHeaderSize',
+          schemaPath: '#/properties/maxHeaderSize/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 1048576 },
+          message: 'must be <= 1048576',
         };
         if (vErrors === null) {
           vErrors = [err88];
@@ -1934,26 +1939,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data26 < 1024 || isNaN(data26)) {
+        const err89 = {
+          instancePath: instancePath + '/maxHeaderSize',
+          schemaPath: '#/properties/maxHeaderSize/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 1024 },
+          message: 'must be >= 1024',
+        };
+        if (vErrors === null) {
+          vErrors = [err89];
+        } else {
+          vErrors.push(err89);
+        }
+        errors++;
+      }
     }
-    let data27 = data.rateLimitBurst;
-    if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
+    let data27 = data.rateLimit;
+    if (!(typeof data27 == 'number' && isFinite(data27))) {
       let dataType24 = typeof data27;
       let coerced24 = undefined;
       if (!(coerced24 !== undefined)) {
-        if (dataType24 === 'boolean' || data27 === null || (dataType24 === 'string' && data27 && data27 == +data27 && !(data27 % 1))) {
+        if (dataType24 == 'boolean' || data27 === null || (dataType24 == 'string' && data27 && data27 == +data27)) {
           coerced24 = +data27;
         } else {
-          const err89 = {
-            instancePath: instancePath + '/rateLimitBurst',
-            schemaPath: '#/properties/rateLimitBurst/type',
+          const err90 = {
+            instancePath: instancePath + '/rateLimit',
+            schemaPath: '#/properties/rateLimit/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'number' },
+            message: 'must be number',
           };
           if (vErrors === null) {
-            vErrors = [err89];
+            vErrors = [err90];
           } else {
-            vErrors.push(err89);
+            vErrors.push(err90);
           }
           errors++;
         }
@@ -1961,33 +1981,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced24 !== undefined) {
         data27 = coerced24;
         if (data !== undefined) {
-          data['rateLimitBurst'] = coerced24;
+          data['rateLimit'] = coerced24;
         }
       }
     }
     if (typeof data27 == 'number' && isFinite(data27)) {
-      if (data27 > 10000000 || isNaN(data27)) {
-        const err90 = {
-          instancePath: instancePath + '/rateLimitBurst',
-          schemaPath: '#/properties/rateLimitBurst/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 10000000 },
-          message: 'must be <= 10000000',
-        };
-        if (vErrors === null) {
-          vErrors = [err90];
-        } else {
-          vErrors.push(err90);
-        }
-        errors++;
-      }
-      if (data27 < 0 || isNaN(data27)) {
+      if (data27 > 1000000 || isNaN(data27)) {
         const err91 = {
-          instancePath: instancePath + '/rateLimitBurst',
-          schemaPath: '#/properties/rateLimitBurst/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/rateLimit',
+          schemaPath: '#/properties/rateLimit/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 1000000 },
+          message: 'must be <= 1000000',
         };
         if (vErrors === null) {
           vErrors = [err91];
@@ -1996,28 +2001,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data27 < 0 || isNaN(data27)) {
+        const err92 = {
+          instancePath: instancePath + '/rateLimit',
+          schemaPath: '#/properties/rateLimit/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err92];
+        } else {
+          vErrors.push(err92);
+        }
+        errors++;
+      }
     }
-    let data28 = data.cors;
-    if (typeof data28 !== 'string') {
+    let data28 = data.rateLimitBurst;
+    if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
       let dataType25 = typeof data28;
       let coerced25 = undefined;
       if (!(coerced25 !== undefined)) {
-        if (dataType25 == 'number' || dataType25 == 'boolean') {
-          coerced25 = '' + data28;
-        } else if (data28 === null) {
-          coerced25 = '';
+        if (dataType25 === 'boolean' || data28 === null || (dataType25 === 'string' && data28 && data28 == +data28 && !(data28 % 1))) {
+          coerced25 = +data28;
         } else {
-          const err92 = {
-            instancePath: instancePath + '/cors',
-            schemaPath: '#/properties/cors/type',
+          const err93 = {
+            instancePath: instancePath + '/rateLimitBurst',
+            schemaPath: '#/properties/rateLimitBurst/type',
             keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
+            params: { type: 'integer' },
+            message: 'must be integer',
           };
           if (vErrors === null) {
-            vErrors = [err92];
+            vErrors = [err93];
           } else {
-            vErrors.push(err92);
+            vErrors.push(err93);
           }
           errors++;
         }
@@ -2025,47 +2043,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced25 !== undefined) {
         data28 = coerced25;
         if (data !== undefined) {
-          data['cors'] = coerced25;
+          data['rateLimitBurst'] = coerced25;
         }
       }
     }
-    if (typeof data28 === 'string') {
-      if (!pattern2.test(data28)) {
-        const err93 = {
-          instancePath: instancePath + '/cors',
-          schemaPath: '#/properties/cors/pattern',
-          keyword: 'pattern',
-          params: { pattern: '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' },
-          message: 'must match pattern "' + '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' + '"',
+    if (typeof data28 == 'number' && isFinite(data28)) {
+      if (data28 > 10000000 || isNaN(data28)) {
+        const err94 = {
+          instancePath: instancePath + '/rateLimitBurst',
+          schemaPath: '#/properties/rateLimitBurst/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 10000000 },
+          message: 'must be <= 10000000',
         };
         if (vErrors === null) {
-          vErrors = [err93];
+          vErrors = [err94];
         } else {
-          vErrors.push(err93);
+          vErrors.push(err94);
+        }
+        errors++;
+      }
+      if (data28 < 0 || isNaN(data28)) {
+        const err95 = {
+          instancePath: instancePath + '/rateLimitBurst',
+          schemaPath: '#/properties/rateLimitBurst/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err95];
+        } else {
+          vErrors.push(err95);
         }
         errors++;
       }
     }
-    let data29 = data.exitWithParent;
-    if (typeof data29 !== 'boolean') {
+    let data29 = data.cors;
+    if (typeof data29 !== 'string') {
+      let dataType26 = typeof data29;
       let coerced26 = undefined;
       if (!(coerced26 !== undefined)) {
-        if (data29 === 'false' || data29 === 0 || data29 === null) {
-          coerced26 = false;
-        } else if (data29 === 'true' || data29 === 1) {
-          coerced26 = true;
+        if (dataType26 == 'number' || dataType26 == 'boolean') {
+          coerced26 = '' + data29;
+        } else if (data29 === null) {
+          coerced26 = '';
         } else {
-          const err94 = {
-            instancePath: instancePath + '/exitWithParent',
-            schemaPath: '#/properties/exitWithParent/type',
+          const err96 = {
+            instancePath: instancePath + '/cors',
+            schemaPath: '#/properties/cors/type',
             keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
+            params: { type: 'string' },
+            message: 'must be string',
           };
           if (vErrors === null) {
-            vErrors = [err94];
+            vErrors = [err96];
           } else {
-            vErrors.push(err94);
+            vErrors.push(err96);
           }
           errors++;
         }
@@ -2073,63 +2107,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (coerced26 !== undefined) {
         data29 = coerced26;
         if (data !== undefined) {
-          data['exitWithParent'] = coerced26;
+          data['cors'] = coerced26;
         }
       }
     }
-    let data30 = data.queryThreads;
-    if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-      let dataType27 = typeof data30;
-      let coerced27 = undefined;
-      if (!(coerced27 !== undefined)) {
-        if (dataType27 === 'boolean' || data30 === null || (dataType27 === 'string' && data30 && data30 == +data30 && !(data30 % 1))) {
-          coerced27 = +data30;
-        } else {
-          const err95 = {
-            instancePath: instancePath + '/queryThreads',
-            schemaPath: '#/properties/queryThreads/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-          };
-          if (vErrors === null) {
-            vErrors = [err95];
-          } else {
-            vErrors.push(err95);
-          }
-          errors++;
-        }
-      }
-      if (coerced27 !== undefined) {
-        data30 = coerced27;
-        if (data !== undefined) {
-          data['queryThreads'] = coerced27;
-        }
-      }
-    }
-    if (typeof data30 == 'number' && isFinite(data30)) {
-      if (data30 > 64 || isNaN(data30)) {
-        const err96 = {
-          instancePath: instancePath + '/queryThreads',
-          schemaPath: '#/properties/queryThreads/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 64 },
-          message: 'must be <= 64',
-        };
-        if (vErrors === null) {
-          vErrors = [err96];
-        } else {
-          vErrors.push(err96);
-        }
-        errors++;
-      }
-      if (data30 < 0 || isNaN(data30)) {
+    if (typeof data29 === 'string') {
+      if (!pattern2.test(data29)) {
         const err97 = {
-          instancePath: instancePath + '/queryThreads',
-          schemaPath: '#/properties/queryThreads/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/cors',
+          schemaPath: '#/properties/cors/pattern',
+          keyword: 'pattern',
+          params: { pattern: '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' },
+          message: 'must match pattern "' + '^\\s*(local|\\*|off|https?://[^\\s,/]+)(\\s*,\\s*(local|\\*|off|https?://[^\\s,/]+))*\\s*$' + '"',
         };
         if (vErrors === null) {
           vErrors = [err97];
@@ -2139,20 +2128,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    let data31 = data.dnsPort;
-    if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-      let dataType28 = typeof data31;
-      let coerced28 = undefined;
-      if (!(coerced28 !== undefined)) {
-        if (dataType28 === 'boolean' || data31 === null || (dataType28 === 'string' && data31 && data31 == +data31 && !(data31 % 1))) {
-          coerced28 = +data31;
+    let data30 = data.exitWithParent;
+    if (typeof data30 !== 'boolean') {
+      let coerced27 = undefined;
+      if (!(coerced27 !== undefined)) {
+        if (data30 === 'false' || data30 === 0 || data30 === null) {
+          coerced27 = false;
+        } else if (data30 === 'true' || data30 === 1) {
+          coerced27 = true;
         } else {
           const err98 = {
-            instancePath: instancePath + '/dnsPort',
-            schemaPath: '#/properties/dnsPort/type',
+            instancePath: instancePath + '/exitWithParent',
+            schemaPath: '#/properties/exitWithParent/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
+            params: { type: 'boolean' },
+            message: 'must be boolean',
           };
           if (vErrors === null) {
             vErrors = [err98];
@@ -2162,36 +2152,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           errors++;
         }
       }
+      if (coerced27 !== undefined) {
+        data30 = coerced27;
+        if (data !== undefined) {
+          data['exitWithParent'] = coerced27;
+        }
+      }
+    }
+    let data31 = data.queryThreads;
+    if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+      let dataType28 = typeof data31;
+      let coerced28 = undefined;
+      if (!(coerced28 !== undefined)) {
+        if (dataType28 === 'boolean' || data31 === null || (dataType28 === 'string' && data31 && data31 == +data31 && !(data31 % 1))) {
+          coerced28 = +data31;
+        } else {
+          const err99 = {
+            instancePath: instancePath + '/queryThreads',
+            schemaPath: '#/properties/queryThreads/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err99];
+          } else {
+            vErrors.push(err99);
+          }
+          errors++;
+        }
+      }
       if (coerced28 !== undefined) {
         data31 = coerced28;
         if (data !== undefined) {
-          data['dnsPort'] = coerced28;
+          data['queryThreads'] = coerced28;
         }
       }
     }
     if (typeof data31 == 'number' && isFinite(data31)) {
-      if (data31 > 65535 || isNaN(data31)) {
-        const err99 = {
-          instancePath: instancePath + '/dnsPort',
-          schemaPath: '#/properties/dnsPort/maximum',
-          keyword: 'maximum',
-          params: { comparison: '<=', limit: 65535 },
-          message: 'must be <= 65535',
-        };
-        if (vErrors === null) {
-          vErrors = [err99];
-        } else {
-          vErrors.push(err99);
-        }
-        errors++;
-      }
-      if (data31 < 0 || isNaN(data31)) {
+      if (data31 > 64 || isNaN(data31)) {
         const err100 = {
-          instancePath: instancePath + '/dnsPort',
-          schemaPath: '#/properties/dnsPort/minimum',
-          keyword: 'minimum',
-          params: { comparison: '>=', limit: 0 },
-          message: 'must be >= 0',
+          instancePath: instancePath + '/queryThreads',
+          schemaPath: '#/properties/queryThreads/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 64 },
+          message: 'must be <= 64',
         };
         if (vErrors === null) {
           vErrors = [err100];
@@ -2200,13 +2205,90 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data31 < 0 || isNaN(data31)) {
+        const err101 = {
+          instancePath: instancePath + '/queryThreads',
+          schemaPath: '#/properties/queryThreads/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err101];
+        } else {
+          vErrors.push(err101);
+        }
+        errors++;
+      }
+    }
+    let data32 = data.dnsPort;
+    if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+      let dataType29 = typeof data32;
+      let coerced29 = undefined;
+      if (!(coerced29 !== undefined)) {
+        if (dataType29 === 'boolean' || data32 === null || (dataType29 === 'string' && data32 && data32 == +data32 && !(data32 % 1))) {
+          coerced29 = +data32;
+        } else {
+          const err102 = {
+            instancePath: instancePath + '/dnsPort',
+            schemaPath: '#/properties/dnsPort/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err102];
+          } else {
+            vErrors.push(err102);
+          }
+          errors++;
+        }
+      }
+      if (coerced29 !== undefined) {
+        data32 = coerced29;
+        if (data !== undefined) {
+          data['dnsPort'] = coerced29;
+        }
+      }
+    }
+    if (typeof data32 == 'number' && isFinite(data32)) {
+      if (data32 > 65535 || isNaN(data32)) {
+        const err103 = {
+          instancePath: instancePath + '/dnsPort',
+          schemaPath: '#/properties/dnsPort/maximum',
+          keyword: 'maximum',
+          params: { comparison: '<=', limit: 65535 },
+          message: 'must be <= 65535',
+        };
+        if (vErrors === null) {
+          vErrors = [err103];
+        } else {
+          vErrors.push(err103);
+        }
+        errors++;
+      }
+      if (data32 < 0 || isNaN(data32)) {
+        const err104 = {
+          instancePath: instancePath + '/dnsPort',
+          schemaPath: '#/properties/dnsPort/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+        };
+        if (vErrors === null) {
+          vErrors = [err104];
+        } else {
+          vErrors.push(err104);
+        }
+        errors++;
+      }
     }
   } else {
-    const err101 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' }, message: 'must be object' };
+    const err105 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' }, message: 'must be object' };
     if (vErrors === null) {
-      vErrors = [err101];
+      vErrors = [err105];
     } else {
-      vErrors.push(err101);
+      vErrors.push(err105);
     }
     errors++;
   }

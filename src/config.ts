@@ -13,6 +13,14 @@ import { validate } from './config-validate.js';
 export const DEFAULT_DATABASE_POOL = 5;
 /** Shared PostgreSQL connections that statements outside transactions are pipelined on (src/platform/db/pipelined.ts). */
 export const DEFAULT_DATABASE_PIPE = 2;
+/**
+ * How long (ms) a PostgreSQL statement of ours waits for a lock (a row another session holds) before it
+ * fails, and its request with it, as a 503 to retry. Without a limit, a row held by a `psql` session left
+ * open kept the requests that write it waiting until that session ended, each holding its connection.
+ * Far above what our own transactions hold a row for (a create holds its client's quota row for one round
+ * trip); Kysely's migration lock sets its own.
+ */
+export const DEFAULT_DATABASE_LOCK_TIMEOUT = 5_000;
 
 export const TASK_MODES = ['instant', 'realistic', 'manual'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -43,6 +51,11 @@ export const SETTINGS = {
     flag: '--database-pipe <number>',
     env: 'EDGEPLANE_DATABASE_PIPE',
     description: 'PostgreSQL: shared connections that statements outside transactions are pipelined on (0: none, each goes over the pool)',
+  },
+  databaseLockTimeout: {
+    flag: '--database-lock-timeout <ms>',
+    env: 'EDGEPLANE_DATABASE_LOCK_TIMEOUT',
+    description: 'PostgreSQL: how long a statement waits for a row another session holds before its request answers 503 to retry (0: as long as it takes)',
   },
   databaseStatements: {
     flag: '--database-statements <number>',
@@ -151,6 +164,7 @@ export const ConfigSchema = Type.Object(
     databaseSchema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
     databasePool: Type.Integer({ default: DEFAULT_DATABASE_POOL, minimum: 1, maximum: 1_000 }),
     databasePipe: Type.Integer({ default: DEFAULT_DATABASE_PIPE, minimum: 0, maximum: 64 }),
+    databaseLockTimeout: Type.Integer({ default: DEFAULT_DATABASE_LOCK_TIMEOUT, minimum: 0, maximum: 3_600_000 }),
     databaseStatements: Type.Integer({ default: 400, minimum: 0, maximum: 10_000 }),
     adminToken: Type.Optional(Type.String({ minLength: 16 })),
     apiKey: Type.Optional(Type.String({ minLength: 8, maxLength: 512 })),

@@ -48,7 +48,7 @@ export interface CdnProduct extends Product {
 const idsOf = (rows: ResourceRow[], pick: (row: ResourceRow) => number | null) => new Set(rows.map(pick).filter((id): id is number => id !== null));
 
 export function createCdn({ db, clock }: PlatformDeps): CdnProduct {
-  const resourceStore = new ResourceStore(db.kysely);
+  const resourceStore = new ResourceStore(db.kysely, db.asClient);
   const ruleStore = new RuleStore(db.kysely);
 
   const groupUsage: GroupUsage = {
@@ -94,7 +94,7 @@ export function createCdn({ db, clock }: PlatformDeps): CdnProduct {
   const caCertificates = new CaService(new CaStore(db.kysely), caUsage, clock);
   const resources = new ResourceService(resourceStore, ruleStore, originGroups, certificates, caCertificates, clock, matcher);
   const resourceRules = new ResourceRuleService(ruleStore, resources, originGroups, clock, matcher);
-  const purges = new PurgeService(new PurgeStore(db.kysely), resources, clock);
+  const purges = new PurgeService(new PurgeStore(db.kysely, db.asClient), resources, clock);
 
   return {
     name: 'cdn',

@@ -39,18 +39,18 @@ export interface DnsProduct extends Product {
 }
 
 export function createDns({ db, clock }: PlatformDeps): DnsProduct {
-  const zoneStore = new ZoneStore(db.kysely);
-  const rrsetStore = new RRsetStore(db.kysely);
+  const zoneStore = new ZoneStore(db.kysely, db.asClient);
+  const rrsetStore = new RRsetStore(db.kysely, db.asClient);
   const authority = new AuthorityStore(db);
   const finder = new ZoneFinder(zoneStore);
   const resolver = new Resolver(authority);
-  const dnssec = new DnssecService(finder, new KeyStore(db.kysely), authority, clock);
+  const dnssec = new DnssecService(finder, new KeyStore(db.kysely, db.asClient), authority, clock);
   const zones = new ZoneService(zoneStore, rrsetStore, finder, dnssec, clock);
   const rrsets = new RRsetService(rrsetStore, finder, clock);
   const files = new ZoneFileService(finder, rrsetStore, clock, new ZoneFileReading());
   const statistics = new StatisticsService(finder, new CountStore(db.kysely), clock);
   const mappingImports = new MappingImportReading();
-  const mappings = new MappingService(new MappingStore(db.kysely), clock, mappingImports);
+  const mappings = new MappingService(new MappingStore(db.kysely, db.asClient), clock, mappingImports);
   const lookup = new LookupService(resolver, authority, zoneStore);
   const monitors = new MonitorService(rrsetStore);
   return {

@@ -12,7 +12,7 @@ export interface EdgeProduct extends Product {
 }
 
 export function createEdge({ db, clock, accounts }: PlatformDeps & { accounts: AccountDirectory }): EdgeProduct {
-  const networks = new NetworkService(new NetworkStore(db.kysely), accounts, clock);
+  const networks = new NetworkService(new NetworkStore(db.kysely, db.asClient), accounts, clock);
   return {
     name: 'edge',
     prefixes: ['/edge-functions', '/fastedge'],

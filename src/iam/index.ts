@@ -22,7 +22,7 @@ export interface IamProduct extends Product {
 
 export function createIam({ db, clock }: PlatformDeps): IamProduct {
   const accounts = new AccountService(new AccountStore(db.kysely), clock);
-  const tokens = new TokenService(new TokenStore(db.kysely), accounts, clock);
+  const tokens = new TokenService(new TokenStore(db.kysely, db.asClient), accounts, clock);
   const users = new UserService(new UserStore(db.kysely), accounts, clock);
   return {
     name: 'iam',

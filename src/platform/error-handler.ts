@@ -39,6 +39,9 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 const UNAVAILABLE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|connection timeout|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|database or disk is full|the database system is (starting|shutting) up|terminating connection|Cannot use a pool after calling end|driver has already been destroyed|database connection is not open|not queryable/i;
 
+// PostgreSQL's SQLSTATE for a statement that waited for a lock longer than lock_timeout (db/index.ts).
+const LOCK_NOT_AVAILABLE = '55P03';
+
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fe = error as FastifyError & { validation?: unknown[]; validationContext?: string };
@@ -46,6 +49,12 @@ export function toAppError(error: unknown): AppError {
   const mapped = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return new AppError(mapped, cleanMessage(fe.message), { cause: error });
   const text = `${fe?.code ?? ''} ${fe?.message ?? ''}`;
+  if (fe?.code === LOCK_NOT_AVAILABLE) {
+    return new AppError('service_unavailable', 'What this request writes is held by another database session; retry shortly.', {
+      headers: { 'retry-after': '1' },
+      cause: error,
+    });
+  }
   if (UNAVAILABLE.test(text)) {
     return new AppError('service_unavailable', 'The database is unavailable; retry shortly.', { headers: { 'retry-after': '1' }, cause: error });
   }

@@ -9,7 +9,9 @@ export interface ScratchPostgres {
   /** The suite's PostgreSQL URL, or undefined on the SQLite leg (tests using `open` skip then). */
   url: string | undefined;
   /** A database in the file's schema: one pooled connection (besides the pipe's) unless asked otherwise. */
-  open(options?: Pick<DatabaseOptions, 'databasePool' | 'databasePipe' | 'databaseStatements' | 'databasePipeHeldUpMs'>): Promise<Database>;
+  open(
+    options?: Pick<DatabaseOptions, 'databasePool' | 'databasePipe' | 'databaseStatements' | 'databasePipeHeldUpMs' | 'databaseLockTimeout'>,
+  ): Promise<Database>;
 }
 
 export function scratchPostgres(): ScratchPostgres {

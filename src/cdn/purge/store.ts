@@ -1,6 +1,7 @@
 // SQL for purge and prefetch requests: the purge history, and the requests of the last minute that the
 // per-resource limits count. No rules here.
 import { type Generated, type Kysely, sql } from 'kysely';
+import type { AsClient } from '../../platform/db/client-shares.js';
 
 export type RequestType = 'purge_by_url' | 'purge_by_pattern' | 'purge_all' | 'prefetch';
 
@@ -40,7 +41,11 @@ const normalise = (r: PurgeRow): PurgeRow => ({
 export class PurgeStore {
   private readonly db: Kysely<Tables>;
 
-  constructor(db: Kysely<any>) {
+  /** `asClient`: the client's share of the pooled connections its transactions run in (Database.asClient). */
+  constructor(
+    db: Kysely<any>,
+    private readonly asClient: AsClient,
+  ) {
     this.db = db as Kysely<Tables>;
   }
 
@@ -51,22 +56,24 @@ export class PurgeStore {
    * row lock on PostgreSQL, the database lock on SQLite).
    */
   async admit(row: Omit<PurgeRow, 'id'>, since: number, allowed: number): Promise<{ accepted: boolean; recent: PurgeRow[] }> {
-    return this.db.transaction().execute(async (trx) => {
-      await sql`update cdn_resources set updated_at = updated_at where id = ${row.resource_id}`.execute(trx);
-      const recent = (
-        await trx
-          .selectFrom('cdn_purges')
-          .selectAll()
-          .where('resource_id', '=', row.resource_id)
-          .where('purge_type', '=', row.purge_type)
-          .where('created_at', '>', since)
-          .orderBy('id')
-          .execute()
-      ).map(normalise);
-      if (recent.length >= allowed) return { accepted: false, recent };
-      await trx.insertInto('cdn_purges').values(row).execute();
-      return { accepted: true, recent };
-    });
+    return this.asClient(row.client_id, () =>
+      this.db.transaction().execute(async (trx) => {
+        await sql`update cdn_resources set updated_at = updated_at where id = ${row.resource_id}`.execute(trx);
+        const recent = (
+          await trx
+            .selectFrom('cdn_purges')
+            .selectAll()
+            .where('resource_id', '=', row.resource_id)
+            .where('purge_type', '=', row.purge_type)
+            .where('created_at', '>', since)
+            .orderBy('id')
+            .execute()
+        ).map(normalise);
+        if (recent.length >= allowed) return { accepted: false, recent };
+        await trx.insertInto('cdn_purges').values(row).execute();
+        return { accepted: true, recent };
+      }),
+    );
   }
 
   /** Keeps the client's newest `keep` records. */

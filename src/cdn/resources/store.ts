@@ -3,6 +3,7 @@
 // one resource across all clients. No rules here.
 import type { Generated, Kysely, Transaction } from 'kysely';
 import { countRows, selectRows } from '../../platform/db/templates.js';
+import type { AsClient } from '../../platform/db/client-shares.js';
 
 export interface ResourceRow {
   id: number;
@@ -72,7 +73,11 @@ export function hostnamesOf(row: Pick<ResourceRow, 'cname' | 'secondary_hostname
 export class ResourceStore {
   private readonly db: Kysely<Tables>;
 
-  constructor(db: Kysely<any>) {
+  /** `asClient`: the client's share of the pooled connections its transactions run in (Database.asClient). */
+  constructor(
+    db: Kysely<any>,
+    private readonly asClient: AsClient,
+  ) {
     this.db = db as Kysely<Tables>;
   }
 
@@ -109,29 +114,33 @@ export class ResourceStore {
   }
 
   async insert(clientId: number, fields: ResourceFields, now: number): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('cdn_resources')
-        .values({ ...fields, client_id: clientId, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const id = Number(row.id);
-      await this.writeHostnames(trx, clientId, id, fields);
-      return id;
-    });
+    return this.asClient(clientId, () =>
+      this.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('cdn_resources')
+          .values({ ...fields, client_id: clientId, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const id = Number(row.id);
+        await this.writeHostnames(trx, clientId, id, fields);
+        return id;
+      }),
+    );
   }
 
   async update(clientId: number, id: number, fields: ResourceFields, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('cdn_resources')
-        .set({ ...fields, updated_at: now })
-        .where('client_id', '=', clientId)
-        .where('id', '=', id)
-        .execute();
-      await trx.deleteFrom('cdn_hostnames').where('resource_id', '=', id).execute();
-      await this.writeHostnames(trx, clientId, id, fields);
-    });
+    await this.asClient(clientId, () =>
+      this.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('cdn_resources')
+          .set({ ...fields, updated_at: now })
+          .where('client_id', '=', clientId)
+          .where('id', '=', id)
+          .execute();
+        await trx.deleteFrom('cdn_hostnames').where('resource_id', '=', id).execute();
+        await this.writeHostnames(trx, clientId, id, fields);
+      }),
+    );
   }
 
   async setShielding(clientId: number, id: number, pop: number | null, now: number): Promise<void> {
@@ -140,11 +149,13 @@ export class ResourceStore {
 
   /** Deletes the resource with its host names and rules. */
   async delete(clientId: number, id: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('cdn_resource_rules').where('client_id', '=', clientId).where('resource_id', '=', id).execute();
-      await trx.deleteFrom('cdn_hostnames').where('client_id', '=', clientId).where('resource_id', '=', id).execute();
-      await trx.deleteFrom('cdn_resources').where('client_id', '=', clientId).where('id', '=', id).execute();
-    });
+    await this.asClient(clientId, () =>
+      this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('cdn_resource_rules').where('client_id', '=', clientId).where('resource_id', '=', id).execute();
+        await trx.deleteFrom('cdn_hostnames').where('client_id', '=', clientId).where('resource_id', '=', id).execute();
+        await trx.deleteFrom('cdn_resources').where('client_id', '=', clientId).where('id', '=', id).execute();
+      }),
+    );
   }
 
   private async writeHostnames(

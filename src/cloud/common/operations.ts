@@ -39,9 +39,9 @@ export class Operations {
     return { clientId: caller.clientId, projectId, regionId };
   }
 
-  /** Work done at once (no task), in one transaction. */
-  async transaction<T>(work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
-    return this.db.kysely.transaction().execute(work);
+  /** Work done at once (no task), in one transaction, within the client's share of the connections (Database.asClient). */
+  async transaction<T>(owner: { clientId: number }, work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+    return this.db.asClient(owner.clientId, () => this.db.kysely.transaction().execute(work));
   }
 
   /**

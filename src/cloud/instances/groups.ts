@@ -41,7 +41,7 @@ export class InstanceGroups {
     if (instance.task_id) throw new AppError('conflict', `Instance ${instanceId} is busy with task ${instance.task_id}; wait for it to finish`);
     const changes = await this.changes(scope, ports, body);
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       for (const { port, group } of changes) {
         const fresh = (await store.byId(port.id))!;

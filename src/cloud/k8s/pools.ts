@@ -111,7 +111,7 @@ export class PoolService {
     if (body.security_group_ids?.length) await this.groups.require(scope, body.security_group_ids, ['security_group_ids']);
     const cluster = await this.cluster(scope, clusterName);
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await this.scale(store, scope, cluster, row, attrs.node_count, next.node_count, `pool-update:${row.id}:${now}`, now, true);
       await store.update(row.id, { attrs: JSON.stringify(next), updated_at: now });
@@ -202,7 +202,7 @@ export class PoolService {
     if (attrs.node_count - 1 < attrs.min_node_count)
       throw new AppError('conflict', `Pool ${pool.name} has ${attrs.node_count} node(s), its minimum is ${attrs.min_node_count}; lower min_node_count first`);
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await removeNodes(store, [node], now);
       await store.update(pool.id, { attrs: JSON.stringify({ ...attrs, node_count: attrs.node_count - 1 }), updated_at: now });

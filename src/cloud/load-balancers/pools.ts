@@ -232,7 +232,7 @@ export class PoolService {
     if (!monitor) throw notFound(`Health monitor of pool ${poolId}`);
     const lb = await this.balancers.forChange(scope, pool.parent_id!);
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await store.delete(monitor.id);
       for (const id of [pool.id, lb.id]) await store.update(id, { updated_at: now });

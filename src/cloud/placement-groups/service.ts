@@ -39,7 +39,7 @@ export class PlacementGroupService {
       creator_task_id: null,
       task_id: null,
     };
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       await this.quotas.checkNow(trx, caller.clientId, { servergroup_count: 1 }, regionId);
       await new ResourceStore(trx).insert(row);
     });

@@ -143,7 +143,7 @@ export class RouterService {
     const { scope } = await this.ops.place(caller, projectId, regionId, 'network');
     const router = await this.ready(scope, id);
     const port = await this.interfacePort(scope, subnetId, address, id, this.ops.clock.now(), ['subnet_id']);
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await store.insert({ ...port, ready: 1, creator_task_id: null, task_id: null });
       await store.update(router.id, { updated_at: this.ops.clock.now() });
@@ -161,7 +161,7 @@ export class RouterService {
     const cidr = parseCidr(attrsOf<SubnetAttrs>((await this.ops.resources.byId(subnetId))!).cidr)!;
     const hop = attrsOf<RouterAttrs>(router).routes.find((r) => containsAddress(cidr, r.nexthop));
     if (hop) throw new AppError('conflict', `Route to ${hop.destination} goes through ${hop.nexthop} on subnet ${subnetId}; change the routes first`);
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await store.delete(port.id);
       await store.update(router.id, { updated_at: this.ops.clock.now() });
@@ -175,7 +175,7 @@ export class RouterService {
     const router = await this.ready(scope, id);
     const change = await this.change(scope, router, body);
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       if (change.attrs.gateway && !attrsOf<RouterAttrs>(router).gateway)
         await this.quotas.checkNow(trx, scope.clientId, { external_ip_count: 1 }, scope.regionId);

@@ -41,7 +41,7 @@ export class GroupRecords {
     if (await this.ops.resources.byId(id)) return;
     const now = this.ops.clock.now();
     const attrs: GroupAttrs = { description: 'Default security group', tags: {}, revision_number: 1, is_default: true };
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const group = { ...newRow(scope, 'security_group', id, DEFAULT_GROUP_NAME, 'ACTIVE', '', attrs, now), ready: 1, creator_task_id: null, task_id: null };
       if (!(await insertIfAbsent(trx, group))) return;
       const rules = defaultGroupRules(id).map((rule, i) =>

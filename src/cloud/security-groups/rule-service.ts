@@ -37,7 +37,7 @@ export class RuleService {
     const group = await this.groups.records.idleRow(scope, groupId);
     const [rule] = await this.checked(scope, group, body);
     const now = this.ops.clock.now();
-    const [id] = await this.ops.transaction(async (trx) => {
+    const [id] = await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       const ids = await this.groups.groups.insertRules(store, scope, groupId, [rule], null, now, 1);
       await this.groups.groups.bump(store, groupId, now);
@@ -64,7 +64,7 @@ export class RuleService {
     const rule = await this.rule(scope, ruleId);
     await this.groups.records.idleRow(scope, rule.parent_id!);
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await store.delete(ruleId);
       await this.groups.groups.bump(store, rule.parent_id!, now);
@@ -78,7 +78,7 @@ export class RuleService {
     const group = await this.groups.records.idleRow(scope, old.parent_id!);
     const [rule] = await this.checked(scope, group, body, ruleId);
     const now = this.ops.clock.now();
-    const [id] = await this.ops.transaction(async (trx) => {
+    const [id] = await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await store.delete(ruleId);
       const ids = await this.groups.groups.insertRules(store, scope, group.id, [rule], null, now, 1);

@@ -81,7 +81,7 @@ export class SecurityGroupService {
     const id = randomUUID();
     const now = this.ops.clock.now();
     const attrs: GroupAttrs = { description: spec.description ?? '', tags: spec.tags ?? {}, revision_number: 1, is_default: false };
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       await this.quotas.checkNow(trx, caller.clientId, { firewall_count: 1 }, regionId);
       const store = new ResourceStore(trx);
       await store.insert({ ...newRow(scope, 'security_group', id, spec.name, 'ACTIVE', '', attrs, now), creator_task_id: null, task_id: null, ready: 1 });
@@ -130,7 +130,7 @@ export class SecurityGroupService {
     const kept = current.filter((r) => !deletes.includes(r.id)).map(ruleOf);
     this.refuseDuplicates([...kept, ...added], kept.length);
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await store.deleteMany(deletes);
       await this.groups.insertRules(store, scope, id, added, null, now, 1);
@@ -150,7 +150,7 @@ export class SecurityGroupService {
       .map((r) => (r.remote_group_id === id ? { ...r, remote_group_id: copyId } : r));
     const attrs: GroupAttrs = { ...attrsOf<GroupAttrs>(source), revision_number: 1, is_default: false };
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       await this.quotas.checkNow(trx, caller.clientId, { firewall_count: 1 }, regionId);
       const store = new ResourceStore(trx);
       await store.insert({ ...newRow(scope, 'security_group', copyId, body.name, 'ACTIVE', '', attrs, now), creator_task_id: null, task_id: null, ready: 1 });
@@ -165,7 +165,7 @@ export class SecurityGroupService {
     const row = await this.records.idleRow(scope, id);
     const rules = attrsOf<GroupAttrs>(row).is_default ? defaultGroupRules(id) : TEMPLATE_RULES;
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       const store = new ResourceStore(trx);
       await store.deleteMany((await this.groups.rules(id, store)).map((r) => r.id));
       await this.groups.insertRules(store, scope, id, rules, null, now, 1);
@@ -191,7 +191,7 @@ export class SecurityGroupService {
         `Security group ${id} is the remote group of rule ${referring[0].id} of group ${referring[0].parent_id}; delete that rule first`,
       );
     const rules = await this.groups.rules(id);
-    await this.ops.transaction(async (trx) => new ResourceStore(trx).deleteMany([...rules.map((r) => r.id), id]));
+    await this.ops.transaction(scope, async (trx) => new ResourceStore(trx).deleteMany([...rules.map((r) => r.id), id]));
   }
 
   async instances(caller: Caller, projectId: number, regionId: number, id: string) {

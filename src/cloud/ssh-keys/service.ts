@@ -44,7 +44,7 @@ export class SshKeyService {
       user_id: caller.userId,
     };
     const now = this.ops.clock.now();
-    await this.ops.transaction(async (trx) => {
+    await this.ops.transaction(scope, async (trx) => {
       // The quota check locks the client's quota row: creates of one client are serial, so two cannot both take a free name.
       await this.quotas.checkNow(trx, caller.clientId, { keypair_count: 1 });
       const store = new ResourceStore(trx);

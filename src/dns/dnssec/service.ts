@@ -91,7 +91,7 @@ export class DnssecService {
     if (status === zone.dnssec_status) return zone;
     const now = this.clock.now();
     // Once the parent no longer points at a withdrawn key, the key itself goes.
-    await this.keys.apply(zone.id, { enabled: zone.dnssec_enabled === 1, status, modifiedAt: now }, now, { drop: status === 'disabled' && key !== undefined });
+    await this.keys.apply(zone, { enabled: zone.dnssec_enabled === 1, status, modifiedAt: now }, now, { drop: status === 'disabled' && key !== undefined });
     return { ...zone, dnssec_status: status, dnssec_status_modified_at: now };
   }
 
@@ -138,7 +138,7 @@ export class DnssecService {
     }
     const { valid } = await this.parentScan(zone, key);
     const status = statusOf(true, true, valid, zone.dnssec_status);
-    await this.keys.apply(zone.id, { enabled: true, status, modifiedAt: status === zone.dnssec_status ? undefined : now }, now, { add: added });
+    await this.keys.apply(zone, { enabled: true, status, modifiedAt: status === zone.dnssec_status ? undefined : now }, now, { add: added });
     const message = valid
       ? 'DNSSEC is on and the parent zone holds the DS record'
       : 'DNSSEC is on: add the DS record to the parent zone (at the registrar) to complete it';
@@ -149,19 +149,19 @@ export class DnssecService {
     const now = this.clock.now();
     const key = await this.keys.find(zone.id);
     if (!key) {
-      await this.keys.apply(zone.id, { enabled: false, status: statusOf(false, false, false, zone.dnssec_status) }, now);
+      await this.keys.apply(zone, { enabled: false, status: statusOf(false, false, false, zone.dnssec_status) }, now);
       return { message: 'DNSSEC is off' };
     }
     const { valid } = await this.parentScan(zone, key);
     if (valid && !force) {
-      await this.keys.apply(zone.id, { enabled: false, status: 'pending-disabled', modifiedAt: now }, now);
+      await this.keys.apply(zone, { enabled: false, status: 'pending-disabled', modifiedAt: now }, now);
       return {
         ...dsInfo(zone.name, key),
         message:
           'DNSSEC is being turned off: remove the DS record from the parent zone; the key stays published until then (force_disable: true withdraws it now)',
       };
     }
-    await this.keys.apply(zone.id, { enabled: false, status: 'disabled', modifiedAt: now }, now, { drop: true });
+    await this.keys.apply(zone, { enabled: false, status: 'disabled', modifiedAt: now }, now, { drop: true });
     return { message: 'DNSSEC is off and the zone key is withdrawn' };
   }
 }

@@ -1,13 +1,18 @@
 // SQL for network mappings, always scoped by client. No rules here.
 import type { Kysely } from 'kysely';
 import { type DnsDb, isUniqueViolation, type MappingRow, numbers } from '../common/tables.js';
+import type { AsClient } from '../../platform/db/client-shares.js';
 
 const NUMBERS: (keyof MappingRow)[] = ['id', 'client_id', 'created_at', 'updated_at'];
 
 export class MappingStore {
   private readonly db: DnsDb;
 
-  constructor(db: Kysely<any>) {
+  /** `asClient`: the client's share of the pooled connections its transactions run in (Database.asClient). */
+  constructor(
+    db: Kysely<any>,
+    private readonly asClient: AsClient,
+  ) {
     this.db = db as DnsDb;
   }
 
@@ -72,17 +77,19 @@ export class MappingStore {
 
   /** Creates or replaces mappings by name, all in one transaction. */
   async upsertMany(clientId: number, mappings: { name: string; mapping: string }[], now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const { name, mapping } of mappings) {
-        const updated = await trx
-          .updateTable('dns_network_mappings')
-          .set({ mapping, updated_at: now })
-          .where('client_id', '=', clientId)
-          .where('name', '=', name)
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0)
-          await trx.insertInto('dns_network_mappings').values({ client_id: clientId, name, mapping, created_at: now, updated_at: now }).execute();
-      }
-    });
+    await this.asClient(clientId, () =>
+      this.db.transaction().execute(async (trx) => {
+        for (const { name, mapping } of mappings) {
+          const updated = await trx
+            .updateTable('dns_network_mappings')
+            .set({ mapping, updated_at: now })
+            .where('client_id', '=', clientId)
+            .where('name', '=', name)
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 0)
+            await trx.insertInto('dns_network_mappings').values({ client_id: clientId, name, mapping, created_at: now, updated_at: now }).execute();
+        }
+      }),
+    );
   }
 }

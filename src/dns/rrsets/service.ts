@@ -93,7 +93,7 @@ export class RRsetService {
   async delete(principal: Principal, path: RRsetPath): Promise<Record<string, never>> {
     const target = await this.found(principal, path);
     const current = await this.existing(target);
-    await this.store.delete(target.zone.id, current.row.id, this.clock.now());
+    await this.store.delete(target.zone.id, target.zone.client_id, current.row.id, this.clock.now());
     return {};
   }
 

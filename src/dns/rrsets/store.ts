@@ -13,6 +13,7 @@ import {
   touchZone,
   type ZoneRow,
 } from '../common/tables.js';
+import type { AsClient } from '../../platform/db/client-shares.js';
 
 export type RRsetFields = Pick<RRsetRow, 'name' | 'type' | 'ttl' | 'meta' | 'pickers' | 'dynamic' | 'health_check'>;
 export type RecordFields = Pick<RecordRow, 'content' | 'enabled' | 'meta'>;
@@ -36,7 +37,11 @@ export interface RRsetOrder {
 export class RRsetStore {
   private readonly db: DnsDb;
 
-  constructor(db: Kysely<any>) {
+  /** `asClient`: the client's share of the pooled connections its transactions run in (Database.asClient). */
+  constructor(
+    db: Kysely<any>,
+    private readonly asClient: AsClient,
+  ) {
     this.db = db as DnsDb;
   }
 
@@ -97,25 +102,31 @@ export class RRsetStore {
   }
 
   async insert(zoneId: number, clientId: number, set: RRsetWrite, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await insertSet(trx, zoneId, clientId, set, now);
-      await touchZone(trx, zoneId, now);
-    });
+    await this.asClient(clientId, () =>
+      this.db.transaction().execute(async (trx) => {
+        await insertSet(trx, zoneId, clientId, set, now);
+        await touchZone(trx, zoneId, now);
+      }),
+    );
   }
 
   /** Replaces an RRset's fields and all its records. */
   async replace(zoneId: number, existing: RRsetRow, set: RRsetWrite, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await replaceSet(trx, existing, set, now);
-      await touchZone(trx, zoneId, now);
-    });
+    await this.asClient(existing.client_id, () =>
+      this.db.transaction().execute(async (trx) => {
+        await replaceSet(trx, existing, set, now);
+        await touchZone(trx, zoneId, now);
+      }),
+    );
   }
 
-  async delete(zoneId: number, rrsetId: number, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('dns_rrsets').where('id', '=', rrsetId).where('zone_id', '=', zoneId).execute();
-      await touchZone(trx, zoneId, now);
-    });
+  async delete(zoneId: number, clientId: number, rrsetId: number, now: number): Promise<void> {
+    await this.asClient(clientId, () =>
+      this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('dns_rrsets').where('id', '=', rrsetId).where('zone_id', '=', zoneId).execute();
+        await touchZone(trx, zoneId, now);
+      }),
+    );
   }
 
   /**
@@ -124,22 +135,24 @@ export class RRsetStore {
    * One transaction, one serial bump.
    */
   async writeMany(zoneId: number, clientId: number, sets: RRsetWrite[], zone: Partial<ZoneRow>, serialFloor: number, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const set of sets) {
-        const existing = await trx
-          .selectFrom('dns_rrsets')
-          .selectAll()
-          .where('zone_id', '=', zoneId)
-          .where('name', '=', set.fields.name)
-          .where('type', '=', set.fields.type)
-          .executeTakeFirst();
-        if (existing) await replaceSet(trx, numbers(existing, RRSET_NUMBERS), set, now);
-        else await insertSet(trx, zoneId, clientId, set, now);
-      }
-      if (Object.keys(zone).length > 0) await trx.updateTable('dns_zones').set(zone).where('id', '=', zoneId).execute();
-      await touchZone(trx, zoneId, now);
-      await trx.updateTable('dns_zones').set({ serial: serialFloor }).where('id', '=', zoneId).where('serial', '<', serialFloor).execute();
-    });
+    await this.asClient(clientId, () =>
+      this.db.transaction().execute(async (trx) => {
+        for (const set of sets) {
+          const existing = await trx
+            .selectFrom('dns_rrsets')
+            .selectAll()
+            .where('zone_id', '=', zoneId)
+            .where('name', '=', set.fields.name)
+            .where('type', '=', set.fields.type)
+            .executeTakeFirst();
+          if (existing) await replaceSet(trx, numbers(existing, RRSET_NUMBERS), set, now);
+          else await insertSet(trx, zoneId, clientId, set, now);
+        }
+        if (Object.keys(zone).length > 0) await trx.updateTable('dns_zones').set(zone).where('id', '=', zoneId).execute();
+        await touchZone(trx, zoneId, now);
+        await trx.updateTable('dns_zones').set({ serial: serialFloor }).where('id', '=', zoneId).where('serial', '<', serialFloor).execute();
+      }),
+    );
   }
 
   private async withRecords(rows: RRsetRow[]): Promise<StoredRRset[]> {

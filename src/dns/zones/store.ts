@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { countRows, listed, selectRows, templateOf } from '../../platform/db/templates.js';
 import { type DnsDb, isUniqueViolation, numbers, touchZone, ZONE_NUMBERS, type ZoneRow } from '../common/tables.js';
+import type { AsClient } from '../../platform/db/client-shares.js';
 
 export type ZoneFields = Omit<ZoneRow, 'id' | 'client_id' | 'created_at' | 'updated_at' | 'dnssec_enabled' | 'dnssec_status' | 'dnssec_status_modified_at'>;
 
@@ -15,7 +16,11 @@ export interface ZoneCounts {
 export class ZoneStore {
   private readonly db: DnsDb;
 
-  constructor(db: Kysely<any>) {
+  /** `asClient`: the client's share of the pooled connections its transactions run in (Database.asClient). */
+  constructor(
+    db: Kysely<any>,
+    private readonly asClient: AsClient,
+  ) {
     this.db = db as DnsDb;
   }
 
@@ -77,11 +82,13 @@ export class ZoneStore {
 
   /** Changes SOA fields, meta or the enabled flag; the serial is bumped (or raised to the one sent). */
   async update(zone: ZoneRow, fields: Partial<Omit<ZoneFields, 'name' | 'serial'>>, serialFloor: number, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      if (Object.keys(fields).length > 0) await trx.updateTable('dns_zones').set(fields).where('id', '=', zone.id).execute();
-      await touchZone(trx, zone.id, now);
-      await trx.updateTable('dns_zones').set({ serial: serialFloor }).where('id', '=', zone.id).where('serial', '<', serialFloor).execute();
-    });
+    await this.asClient(zone.client_id, () =>
+      this.db.transaction().execute(async (trx) => {
+        if (Object.keys(fields).length > 0) await trx.updateTable('dns_zones').set(fields).where('id', '=', zone.id).execute();
+        await touchZone(trx, zone.id, now);
+        await trx.updateTable('dns_zones').set({ serial: serialFloor }).where('id', '=', zone.id).where('serial', '<', serialFloor).execute();
+      }),
+    );
   }
 
   /** Removes the zone; its RRsets, records, key and counters go with it (foreign keys cascade). */

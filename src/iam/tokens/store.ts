@@ -1,5 +1,6 @@
 // SQL for API tokens. Secrets never reach this table: only a hash and a short lookup prefix of it.
 import type { Generated, Kysely } from 'kysely';
+import type { AsClient } from '../../platform/db/client-shares.js';
 
 export interface TokenRow {
   id: number;
@@ -42,22 +43,28 @@ export interface TokenFilter {
 export class TokenStore {
   private readonly db: Kysely<Tables>;
 
-  constructor(db: Kysely<any>) {
+  /** `asClient`: the client's share of the pooled connections its transactions run in (Database.asClient). */
+  constructor(
+    db: Kysely<any>,
+    private readonly asClient: AsClient,
+  ) {
     this.db = db as Kysely<Tables>;
   }
 
   /** Inserts a token and, once its id is known, its secret hash (the secret embeds the id). */
   async insert(row: Omit<TokenRow, 'id' | 'lookup_key' | 'secret_hash'>, secretFor: (id: number) => { lookupKey: string; hash: string }): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const { id } = await trx
-        .insertInto('api_tokens')
-        .values({ ...row, lookup_key: '', secret_hash: '' })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const secret = secretFor(Number(id));
-      await trx.updateTable('api_tokens').set({ lookup_key: secret.lookupKey, secret_hash: secret.hash }).where('id', '=', id).execute();
-      return Number(id);
-    });
+    return this.asClient(row.client_id, () =>
+      this.db.transaction().execute(async (trx) => {
+        const { id } = await trx
+          .insertInto('api_tokens')
+          .values({ ...row, lookup_key: '', secret_hash: '' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const secret = secretFor(Number(id));
+        await trx.updateTable('api_tokens').set({ lookup_key: secret.lookupKey, secret_hash: secret.hash }).where('id', '=', id).execute();
+        return Number(id);
+      }),
+    );
   }
 
   private withOwner() {

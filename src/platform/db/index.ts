@@ -17,8 +17,9 @@ import {
   CompiledQuery,
 } from 'kysely';
 import type pg from 'pg';
-import { DEFAULT_DATABASE_PIPE, DEFAULT_DATABASE_POOL } from '../../config.js';
+import { DEFAULT_DATABASE_LOCK_TIMEOUT, DEFAULT_DATABASE_PIPE, DEFAULT_DATABASE_POOL } from '../../config.js';
 import { fixedShape } from '../fixed-shape.js';
+import { type AsClient, ClientShares, unshared } from './client-shares.js';
 import { pipelineTransactions, forgetHeldBegin } from './pipelined-transactions.js';
 import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
 import { HELD_UP_MS, Pipe, pipedKysely } from './pipelined.js';
@@ -37,6 +38,13 @@ export interface Database {
   readonly raw: { sqlite?: SQLite.Database; pg?: pg.Pool };
   /** How another connection reaches the same data (threads open their own): a SQLite file, or PostgreSQL. */
   readonly connection: { sqliteFile: string | null } | { postgresUrl: string; schema: string | undefined };
+  /**
+   * Runs `work` (a transaction, or a `connection()` scope) as one of `clientId`'s: on PostgreSQL one
+   * client's work holds at most all but one of the pool's connections at once (client-shares.ts), so a
+   * client whose rows another session holds cannot take every connection from the others. Work started
+   * inside it must not wait for another share of the same client's (it would wait for itself).
+   */
+  readonly asClient: AsClient;
   ping(): Promise<void>;
   /**
    * Gives back what the engine holds in this process only to read faster: SQLite's page cache (up to
@@ -63,6 +71,8 @@ export interface DatabaseOptions {
    * Not a setting: tests that check which connection a statement ran on raise it above any pause of theirs.
    */
   databasePipeHeldUpMs?: number;
+  /** PostgreSQL: how long (ms) a statement may wait for a lock (DEFAULT_DATABASE_LOCK_TIMEOUT; 0: no limit). */
+  databaseLockTimeout?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -72,6 +82,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         pipe: options.databasePipe ?? DEFAULT_DATABASE_PIPE,
         statements: options.databaseStatements ?? MAX_NAMED,
         heldUpMs: options.databasePipeHeldUpMs ?? HELD_UP_MS,
+        lockTimeoutMs: options.databaseLockTimeout ?? DEFAULT_DATABASE_LOCK_TIMEOUT,
       })
     : openSqlite(options);
 }
@@ -95,6 +106,7 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
     location: memory ? 'sqlite (in memory)' : `sqlite ${file}`,
     raw: { sqlite: connection },
     connection: { sqliteFile: memory ? null : file },
+    asClient: unshared,
     async ping() {
       await sql`select 1`.execute(kysely);
     },
@@ -199,9 +211,16 @@ const PG_NUMERIC_TYPES = new Set([20, 1700]);
  * A pool with the project's settings: the schema on the search path, BIGINT and NUMERIC as numbers.
  * Also used by threads that open their own connections.
  */
-export function createPostgresPool(pg: typeof import('pg').default, url: string, schema: string | undefined, max: number, statements: number): pg.Pool {
+export function createPostgresPool(
+  pg: typeof import('pg').default,
+  url: string,
+  schema: string | undefined,
+  max: number,
+  statements: number,
+  lockTimeoutMs = DEFAULT_DATABASE_LOCK_TIMEOUT,
+): pg.Pool {
   // In pipeline mode, so that a transaction's statements can share a write (pipelined-transactions.ts).
-  const pool = new pg.Pool({ ...postgresClientConfig(pg, url, schema), pipeline: true, max } as pg.PoolConfig);
+  const pool = new pg.Pool({ ...postgresClientConfig(pg, url, schema, lockTimeoutMs), pipeline: true, max } as pg.PoolConfig);
   // The statement texts the pool's connections prepare once each (named-statements.ts).
   const names = new StatementNames(statements);
   pool.on('connect', (client) => {
@@ -218,11 +237,27 @@ export function createPostgresPool(pg: typeof import('pg').default, url: string,
   return pool;
 }
 
-/** How every connection of the project connects: the schema on the search path, BIGINT and NUMERIC as numbers. */
-function postgresClientConfig(pg: typeof import('pg').default, url: string, schema: string | undefined): pg.ClientConfig {
+/**
+ * How long PostgreSQL lets a session of ours stay idle in a transaction before it ends the session: a
+ * process paused in the middle of one (stopped, its machine frozen) gives the rows it holds back. Our
+ * transactions are never idle longer than a pause of the event loop (a query of the WAAP log has a budget
+ * of 10 s).
+ */
+const IDLE_IN_TRANSACTION_MS = 30_000;
+
+/**
+ * How every connection of the project connects: the schema on the search path, the session's time limits
+ * on waiting, BIGINT and NUMERIC as numbers.
+ */
+function postgresClientConfig(pg: typeof import('pg').default, url: string, schema: string | undefined, lockTimeoutMs: number): pg.ClientConfig {
+  const settings = [
+    ...(schema ? [`-c search_path="${schema}"`] : []),
+    `-c lock_timeout=${lockTimeoutMs}`,
+    `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+  ];
   return {
     connectionString: url,
-    options: schema ? `-c search_path="${schema}"` : undefined,
+    options: settings.join(' '),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         PG_NUMERIC_TYPES.has(oid) ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
@@ -235,6 +270,7 @@ interface PostgresConnections {
   pipe: number;
   statements: number;
   heldUpMs: number;
+  lockTimeoutMs: number;
 }
 
 async function openPostgres(url: string, schema: string | undefined, connections: PostgresConnections): Promise<Database> {
@@ -248,7 +284,8 @@ async function openPostgres(url: string, schema: string | undefined, connections
       await admin.end();
     }
   }
-  const pool = createPostgresPool(pg, url, schema, connections.pool, connections.statements);
+  const pool = createPostgresPool(pg, url, schema, connections.pool, connections.statements, connections.lockTimeoutMs);
+  const shares = ClientShares.ofPool(connections.pool);
   const pooled = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const kysely = connections.pipe > 0 ? pipedKysely(pooled, openPipe(pg, url, schema, connections, pool)) : pooled;
   const safeUrl = new URL(url);
@@ -259,6 +296,7 @@ async function openPostgres(url: string, schema: string | undefined, connections
     location: `postgres ${safeUrl.host}${safeUrl.pathname}${schema ? ` schema ${schema}` : ''}`,
     raw: { pg: pool },
     connection: { postgresUrl: url, schema },
+    asClient: shares.run,
     async ping() {
       await kysely.executeQuery(CompiledQuery.raw('select 1'));
     },
@@ -273,7 +311,7 @@ async function openPostgres(url: string, schema: string | undefined, connections
 /** The shared connections statements outside transactions are pipelined on (pipelined.ts), `pool` beside them. */
 function openPipe(pg: typeof import('pg').default, url: string, schema: string | undefined, connections: PostgresConnections, pool: pg.Pool): Pipe {
   const names = new StatementNames(connections.statements);
-  const config = { ...postgresClientConfig(pg, url, schema), pipeline: true } as pg.ClientConfig;
+  const config = { ...postgresClientConfig(pg, url, schema, connections.lockTimeoutMs), pipeline: true } as pg.ClientConfig;
   const overflow = (text: string, values?: unknown[]) => pool.query(text, values);
   const open = () => {
     const client = new pg.Client(config);

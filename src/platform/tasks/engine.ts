@@ -136,15 +136,18 @@ export class TaskEngine {
       requestId: caller.requestId,
     };
     const instant = this.modeOf(type).mode === 'instant';
+    const { db } = this.options;
     if (instant && !input.plannedFailure) {
-      const finished = await this.submitFinished(input, write);
+      const finished = await db.asClient(input.clientId, () => this.submitFinished(input, write));
       if (finished) return finished;
     }
-    const taskId = await this.options.db.kysely.transaction().execute(async (trx) => {
-      const id = randomUUID();
-      await this.enqueue(trx, { ...input, data: await write(trx, id) }, id);
-      return id;
-    });
+    const taskId = await db.asClient(input.clientId, () =>
+      db.kysely.transaction().execute(async (trx) => {
+        const id = randomUUID();
+        await this.enqueue(trx, { ...input, data: await write(trx, id) }, id);
+        return id;
+      }),
+    );
     if (instant) await this.claimAndStep(taskId, 'end');
     else void this.kick();
     return taskId;
@@ -424,12 +427,17 @@ export class TaskEngine {
     }
   }
 
-  /** Runs a step in a transaction that is rolled back when the task was no longer ours to move. */
+  /**
+   * Runs a step in a transaction that is rolled back when the task was no longer ours to move, within its
+   * client's share of the connections (Database.asClient).
+   */
   private async guarded(task: TaskRow, work: (trx: Kysely<any>, checks: CommitCheck[]) => Promise<boolean>): Promise<void> {
     try {
-      await this.inTransaction(async (trx, checks) => {
-        if (!(await work(trx, checks))) throw LEASE_LOST;
-      });
+      await this.options.db.asClient(task.client_id, () =>
+        this.inTransaction(async (trx, checks) => {
+          if (!(await work(trx, checks))) throw LEASE_LOST;
+        }),
+      );
     } catch (error) {
       if (error !== LEASE_LOST) throw error;
     }
