@@ -10,7 +10,9 @@ import {
   type OffsetNode,
   PostgresDialect,
   SqliteDialect,
+  type SqliteDialectConfig,
   type SqliteDatabase,
+  type Driver,
   SqliteQueryCompiler,
   type SqliteStatement,
   sql,
@@ -23,6 +25,7 @@ import { type AsClient, ClientShares, unshared } from './client-shares.js';
 import { pipelineTransactions, forgetHeldBegin } from './pipelined-transactions.js';
 import { MAX_NAMED, nameStatements, StatementNames } from './named-statements.js';
 import { HELD_UP_MS, Pipe, pipedKysely } from './pipelined.js';
+import { PatientSqliteDriver } from './sqlite-busy.js';
 
 // The PostgreSQL driver is loaded only when a database URL asks for it: SQLite starts faster without it.
 const loadPg = async () => (await import('pg')).default;
@@ -98,8 +101,10 @@ function openSqlite({ dataDir, memory }: DatabaseOptions): Database {
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<any>({ dialect: new StableSqliteDialect({ database: preparedOnce(connection) }) });
+  // Never wait for another process's write lock inside a call, which stops the event loop: statements
+  // refused as busy are tried again between turns of it (sqlite-busy.ts).
+  connection.pragma('busy_timeout = 0');
+  const kysely = new Kysely<any>({ dialect: new StableSqliteDialect({ database: preparedOnce(connection) }, connection) });
   return {
     kysely,
     engine: 'sqlite',
@@ -139,8 +144,19 @@ class StableLimitCompiler extends SqliteQueryCompiler {
 }
 
 class StableSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly connection: SQLite.Database,
+  ) {
+    super(settings);
+  }
+
   override createQueryCompiler(): SqliteQueryCompiler {
     return new StableLimitCompiler();
+  }
+
+  override createDriver(): Driver {
+    return new PatientSqliteDriver(this.settings, this.connection);
   }
 }
 

@@ -3,6 +3,7 @@ import { likeLiteral } from '../../platform/db/like.js';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../platform/db/index.js';
 import type { AlertType, OrderField } from './schemas.js';
+import { retryWhileBusy } from '../../platform/db/sqlite-busy.js';
 
 export interface EventLogRow {
   id: string;
@@ -67,7 +68,10 @@ export class EventLogStore {
   /** Inserts all rows in one transaction; with `skipExisting`, rows whose id exists are left out. Returns the ids inserted. */
   async insertMany(rows: EventLogRow[], skipExisting: boolean): Promise<string[]> {
     // Prepared statements in one driver transaction: several times faster than building 500-row INSERTs.
-    if (this.database.raw.sqlite) return (this.sqliteInsert ??= this.prepareSqliteInsert())(rows, skipExisting);
+    if (this.database.raw.sqlite) {
+      const insert = (this.sqliteInsert ??= this.prepareSqliteInsert());
+      return retryWhileBusy(() => insert(rows, skipExisting));
+    }
     return this.db.transaction().execute(async (trx) => {
       const inserted: string[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {

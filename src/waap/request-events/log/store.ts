@@ -9,6 +9,7 @@ import { EventBatch } from './batch.js';
 import { type EncodedBlock, encodeBlocks } from './encode.js';
 import { decodePart, decodeRows, type TextColumn } from './decode.js';
 import { HEADER_COLUMNS, type HeaderRow, pgTransaction, toHeader } from './tables.js';
+import { retryWhileBusy } from '../../../platform/db/sqlite-busy.js';
 
 /** Random per block: with the id, what caches of decoded blocks are keyed by. */
 const newStamp = () => Math.floor(Math.random() * Number.MAX_SAFE_INTEGER);
@@ -41,7 +42,8 @@ export class BlockStore {
     if (batch.n === 0) return [];
     if (this.database.raw.sqlite) {
       this.bulkCache!.extend();
-      return (this.sqliteInsert ??= this.prepareSqliteInsert(this.database.raw.sqlite))(batch);
+      const insert = (this.sqliteInsert ??= this.prepareSqliteInsert(this.database.raw.sqlite));
+      return retryWhileBusy(() => insert(batch));
     }
     return this.insertPg(batch);
   }
@@ -192,7 +194,8 @@ export class BlockStore {
     const sqlite = this.database.raw.sqlite;
     if (sqlite) {
       try {
-        (this.sqliteReplace ??= this.prepareSqliteReplace(sqlite))(old, blocks, keepId, droppedIds);
+        const replace = (this.sqliteReplace ??= this.prepareSqliteReplace(sqlite));
+        await retryWhileBusy(() => replace(old, blocks, keepId, droppedIds));
         return true;
       } catch (error) {
         if (error instanceof BlockChanged) return false;
