@@ -39,8 +39,9 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 const UNAVAILABLE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|connection timeout|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|database or disk is full|the database system is (starting|shutting) up|terminating connection|Cannot use a pool after calling end|driver has already been destroyed|database connection is not open|not queryable/i;
 
-// PostgreSQL's SQLSTATE for a statement that waited for a lock longer than lock_timeout (db/index.ts).
-const LOCK_NOT_AVAILABLE = '55P03';
+// A statement that waited for a lock another session holds until its time ran out: PostgreSQL's SQLSTATE
+// past lock_timeout (db/index.ts), SQLite's busy codes past the wait of db/sqlite-busy.ts.
+const HELD_ELSEWHERE = /^(55P03$|SQLITE_BUSY)/;
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -49,7 +50,7 @@ export function toAppError(error: unknown): AppError {
   const mapped = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return new AppError(mapped, cleanMessage(fe.message), { cause: error });
   const text = `${fe?.code ?? ''} ${fe?.message ?? ''}`;
-  if (fe?.code === LOCK_NOT_AVAILABLE) {
+  if (typeof fe?.code === 'string' && HELD_ELSEWHERE.test(fe.code)) {
     return new AppError('service_unavailable', 'What this request writes is held by another database session; retry shortly.', {
       headers: { 'retry-after': '1' },
       cause: error,

@@ -2,9 +2,10 @@
 // middle of one) make wait only that client's writes, and not for ever. A create locks its client's quota
 // row at its commit: with the row held, each create of that client waits there holding a pooled
 // connection. Once they held all five, every other client's writes waited for the row too.
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
+import { otherSession } from '../support/other-session.js';
 
 const apps: TestApp[] = [];
 afterAll(async () => {
@@ -23,9 +24,7 @@ interface Cloud {
 async function cloud(lockTimeout: number): Promise<Cloud> {
   const t = await createTestApp({ databaseLockTimeout: lockTimeout });
   apps.push(t);
-  const { postgresUrl, schema } = t.db.connection as { postgresUrl: string; schema: string };
-  const holder = new pg.Client({ connectionString: postgresUrl, options: `-c search_path="${schema}"` });
-  await holder.connect();
+  const holder = await otherSession(t.db);
   const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
   const first = await t.account();
   const region = (await t.request('GET', '/cloud/v1/regions', { headers: first.headers })).json().results[0].id as number;

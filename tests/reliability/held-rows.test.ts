@@ -3,9 +3,9 @@
 // outside any transaction, on the shared pipelined connections (platform/db/pipelined.ts), where a waiting
 // statement once held every statement written after it: requests of every client hung until the other
 // session ended.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
+import { otherSession } from '../support/other-session.js';
 
 let t: TestApp;
 let accounts: TestAccount[];
@@ -20,9 +20,7 @@ afterAll(async () => t.close());
 
 describe.skipIf(engineName !== 'postgres')('API token rows held by another PostgreSQL session', () => {
   it('answers every request meanwhile; the stamps land once the session ends', async () => {
-    const { postgresUrl, schema } = t.db.connection as { postgresUrl: string; schema: string };
-    const holder = new pg.Client({ connectionString: postgresUrl, options: `-c search_path="${schema}"` });
-    await holder.connect();
+    const holder = await otherSession(t.db);
     let before: { id: number; last_used_at: number }[] = [];
     try {
       await holder.query('begin');

@@ -2,8 +2,8 @@
 // PostgreSQL ends a session of ours left idle in a transaction (a process paused in one), so that a row
 // another session holds makes nothing of ours wait for ever, and none of ours holds a row for ever.
 import { sql } from 'kysely';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { otherSession } from '../../../tests/support/other-session.js';
 import { scratchPostgres } from '../../../tests/support/scratch-postgres.js';
 import { DEFAULT_DATABASE_LOCK_TIMEOUT } from '../../config.js';
 import { toAppError } from '../error-handler.js';
@@ -28,9 +28,7 @@ describe.skipIf(!postgres.url)('the time limits of our PostgreSQL sessions', () 
     const db = await postgres.open({ databasePool: 1, databaseLockTimeout: 200 });
     await sql`create table if not exists held_rows (id int primary key, n int not null)`.execute(db.kysely);
     await sql`insert into held_rows values (1, 0) on conflict do nothing`.execute(db.kysely);
-    const schema = (db.connection as { schema: string }).schema;
-    const holder = new pg.Client({ connectionString: postgres.url, options: `-c search_path="${schema}"` });
-    await holder.connect();
+    const holder = await otherSession(db);
     try {
       await holder.query('begin');
       await holder.query('select * from held_rows where id = 1 for update');

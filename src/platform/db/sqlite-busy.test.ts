@@ -7,6 +7,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './index.js';
+import { toAppError } from '../error-handler.js';
 import { retryWhileBusy } from './sqlite-busy.js';
 
 const dirs: string[] = [];
@@ -74,7 +75,7 @@ describe('writes while another process holds the SQLite write lock', () => {
     other.close();
   });
 
-  it('fail as busy after the wait, having changed nothing', async () => {
+  it('fail as busy after the wait, answered as a 503 to retry', async () => {
     let tries = 0;
     const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
     const started = performance.now();
@@ -84,6 +85,12 @@ describe('writes while another process holds the SQLite write lock', () => {
         throw busy;
       }, 120),
     ).rejects.toBe(busy);
+    const answer = toAppError(busy);
+    expect([answer.status, answer.headers, answer.message]).toEqual([
+      503,
+      { 'retry-after': '1' },
+      'What this request writes is held by another database session; retry shortly.',
+    ]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(60);
     expect(tries).toBeGreaterThan(2);
     await expect(retryWhileBusy(() => Promise.reject(new Error('other')), 1_000)).rejects.toThrow('other');
