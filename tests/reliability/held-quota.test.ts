@@ -1,7 +1,8 @@
 // A client's rows held by another PostgreSQL session (a psql transaction left open, a node paused in the
 // middle of one) make wait only that client's writes, and not for ever. A create locks its client's quota
 // row at its commit: with the row held, each create of that client waits there holding a pooled
-// connection. Once they held all five, every other client's writes waited for the row too.
+// connection. Once they held all five, every other client's writes waited for the row too. And a task
+// step waiting for a held row kept every other client's tasks waiting behind it in the task queue.
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, engineName, type TestAccount, type TestApp } from '../support/app.js';
@@ -20,9 +21,9 @@ interface Cloud {
   region: number;
 }
 
-/** An app with `lockTimeout`, a session of its own to hold rows with, and the first region. */
-async function cloud(lockTimeout: number): Promise<Cloud> {
-  const t = await createTestApp({ databaseLockTimeout: lockTimeout });
+/** An app with `lockTimeout` (and `settings`), a session of its own to hold rows with, and the first region. */
+async function cloud(lockTimeout: number, settings: Record<string, unknown> = {}): Promise<Cloud> {
+  const t = await createTestApp({ databaseLockTimeout: lockTimeout, ...settings });
   apps.push(t);
   const holder = await otherSession(t.db);
   const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
@@ -110,4 +111,38 @@ describe.skipIf(engineName !== 'postgres')("a client's quota row held by another
     expect((await createNetwork(c, held, project, 'again')).statusCode).toBe(200);
     await c.holder.end();
   }, 30_000);
+});
+
+describe.skipIf(engineName !== 'postgres')('a realistic task step whose rows another PostgreSQL session holds', () => {
+  it("keeps only its own client's tasks waiting: another client's tasks start and finish meanwhile", async () => {
+    const c = await cloud(60_000, { taskMode: 'realistic' });
+    const [held, other] = [await c.t.account(), await c.t.account()];
+    const [heldProject, otherProject] = [await c.project(held), await c.project(other)];
+    const state = async (account: TestAccount, taskId: string) =>
+      (await c.t.request('GET', `/cloud/v1/tasks/${taskId}`, { headers: account.headers })).json().state as string;
+    c.t.clock.freeze();
+    try {
+      const waits = (await createNetwork(c, held, heldProject, 'held')).json().tasks[0] as string;
+      await expect.poll(() => state(held, waits)).toBe('RUNNING');
+      await c.holder.query('begin');
+      await c.holder.query('select id from cloud_resources where client_id = $1 for update', [held.clientId]);
+      try {
+        // The held client's task is due to finish: its step waits at its network's row.
+        c.t.clock.advance(86_400_000);
+        await expect.poll(() => waitingOnHolder(c), { timeout: 10_000 }).toBe(1);
+        const moves = (await createNetwork(c, other, otherProject, 'other')).json().tasks[0] as string;
+        await expect.poll(() => state(other, moves), { timeout: 5_000 }).toBe('RUNNING');
+        c.t.clock.advance(86_400_000);
+        await expect.poll(() => state(other, moves), { timeout: 5_000 }).toBe('FINISHED');
+        expect(await state(held, waits)).toBe('RUNNING');
+        expect(await waitingOnHolder(c)).toBe(1);
+      } finally {
+        await c.holder.query('rollback');
+      }
+      await expect.poll(() => state(held, waits), { timeout: 10_000 }).toBe('FINISHED');
+    } finally {
+      c.t.clock.resume();
+      await c.holder.end();
+    }
+  }, 40_000);
 });

@@ -70,6 +70,10 @@ export class TaskEngine {
   private unsubscribe: (() => void) | null = null;
   private ticking: Promise<void> | null = null;
   private again = false;
+  /** Clients with steps running in this process, each with the run of its steps (never rejected). */
+  private readonly running = new Map<number, Promise<void>>();
+  /** Set while the loop waits for running steps: kick() wakes it to start what became due meanwhile. */
+  private wake: (() => void) | null = null;
   private stopped = true;
   /** Set by stop(): a pass in progress hands back the tasks it has not started. */
   private closing = false;
@@ -327,6 +331,7 @@ export class TaskEngine {
     if (this.stopped) return Promise.resolve();
     if (this.ticking) {
       this.again = true;
+      this.wake?.();
       return this.ticking;
     }
     this.ticking = this.tick().finally(() => {
@@ -336,15 +341,38 @@ export class TaskEngine {
     return this.ticking;
   }
 
+  /**
+   * Starts what is due (again while more is), then waits for the steps started. Woken meanwhile (a task
+   * submitted, the clock moved), it starts what became due for clients with no step running, so a step
+   * that waits for rows another session holds keeps only its own client's tasks waiting. Resolves when
+   * nothing is due or running.
+   */
   private async tick(): Promise<void> {
-    do {
+    for (;;) {
       this.again = false;
+      // Whether the last claim left out clients with steps running: the due tasks it skipped.
+      let skipped = false;
       try {
-        while (!this.closing && (await this.processDue()) > 0);
+        while (!this.closing) {
+          const { claimed, busy } = await this.startDue();
+          skipped = busy > 0;
+          if (claimed === 0) break;
+        }
       } catch (error) {
         this.options.log?.error(error, 'task queue pass failed');
       }
-    } while (this.again && !this.stopped);
+      if (this.again && !this.stopped) continue;
+      if (this.running.size === 0) {
+        // Those clients' steps ended while the claim ran: what it skipped for them may be due.
+        if (skipped && !this.closing) continue;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        void Promise.all(this.running.values()).then(() => resolve());
+      });
+      this.wake = null;
+    }
   }
 
   private schedule(): void {
@@ -365,18 +393,53 @@ export class TaskEngine {
     );
   }
 
-  /** One pass: claims the due tasks, in due order, and moves each one step. Returns how many moved. */
+  /** One pass: claims what is due and moves each task one step. Returns how many it claimed, once they have moved. */
   async processDue(): Promise<number> {
+    const { claimed, runs } = await this.startDue();
+    const moved = await Promise.allSettled(runs);
+    const failed = moved.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return claimed;
+  }
+
+  /**
+   * Claims the due tasks of clients with no step running here, and starts moving each client's one step,
+   * in due order; different clients' run side by side. A client's failed step leaves its later tasks of
+   * the claim to their leases. Returns how many it claimed, how many clients it left out, and the runs it
+   * started.
+   */
+  private async startDue(): Promise<{ claimed: number; busy: number; runs: Promise<void>[] }> {
     const now = this.options.clock.now();
-    const tasks = await this.store.claimDue(this.owner, now, this.wallNow(), this.leaseMs, BATCH, this.registry.names());
+    const busy = [...this.running.keys()];
+    const tasks = await this.store.claimDue(this.owner, now, this.wallNow(), this.leaseMs, BATCH, this.registry.names(), busy);
+    const byClient = new Map<number, TaskRow[]>();
     for (const task of tasks) {
-      if (this.closing) {
-        await this.store.release(task.id, this.owner);
-        continue;
-      }
-      await this.step(task, now, false);
+      const own = byClient.get(task.client_id);
+      if (own) own.push(task);
+      else byClient.set(task.client_id, [task]);
     }
-    return tasks.length;
+    const runs = [...byClient].map(([clientId, own]) => {
+      // After the client's run already going, if another pass started one meanwhile: its order holds.
+      const run = (this.running.get(clientId) ?? Promise.resolve()).then(() => this.stepEach(own, now));
+      const tracked = run.then(
+        () => {},
+        (error) => this.options.log?.error(error, 'task queue pass failed'),
+      );
+      this.running.set(clientId, tracked);
+      void tracked.then(() => {
+        if (this.running.get(clientId) === tracked) this.running.delete(clientId);
+      });
+      return run;
+    });
+    return { claimed: tasks.length, busy: busy.length, runs };
+  }
+
+  /** Moves claimed tasks one step each, in order; once the engine is closing, hands back the rest. */
+  private async stepEach(tasks: TaskRow[], now: number): Promise<void> {
+    for (const task of tasks) {
+      if (this.closing) await this.store.release(task.id, this.owner);
+      else await this.step(task, now, false);
+    }
   }
 
   // ---- steps ---------------------------------------------------------------------------------------

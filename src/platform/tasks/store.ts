@@ -36,8 +36,17 @@ export class TaskQueueStore {
   /**
    * Leases up to `limit` due tasks to `owner`, oldest due first. On PostgreSQL, SKIP LOCKED lets several
    * processes claim from the same queue at once without waiting on each other or taking the same row.
+   * Only tasks of the known `types`, and of clients other than `exceptClients`.
    */
-  async claimDue(owner: string, now: number, wallNow: number, leaseMs: number, limit: number, types?: string[]): Promise<TaskRow[]> {
+  async claimDue(
+    owner: string,
+    now: number,
+    wallNow: number,
+    leaseMs: number,
+    limit: number,
+    types?: string[],
+    exceptClients: readonly number[] = [],
+  ): Promise<TaskRow[]> {
     let due = this.db
       .selectFrom('tasks')
       .select('id')
@@ -50,6 +59,8 @@ export class TaskQueueStore {
       .limit(limit);
     // An engine only takes the task types it knows (another product's, or a newer version's, stay put).
     if (types) due = due.where('task_type', 'in', types);
+    // Clients whose steps this process is running: their next ones wait for those (TaskEngine.startDue).
+    if (exceptClients.length > 0) due = due.where('client_id', 'not in', exceptClients);
     if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
     const rows = await this.db
       .updateTable('tasks')
