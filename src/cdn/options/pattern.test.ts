@@ -89,7 +89,7 @@ describe('matching', () => {
   it("caps what each pattern's DFA holds, and counts it in the cache's budget", () => {
     // Uncapped, each of these patterns built about 4 MiB of DFA states against this path (re2js allows
     // 8 MiB a pattern), and the cache kept them all: 430 MiB for one client's 100 rules.
-    // The flag puts \`gc\` on contexts made after it; it is turned off again at once, since the test files
+    // The flag puts `gc` on contexts made after it; it is turned off again at once, since the test files
     // of a worker share one process (vitest.config.ts) and the next file must see the process as started.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;

@@ -419,7 +419,7 @@ export class TaskEngine {
       else byClient.set(task.client_id, [task]);
     }
     const runs = [...byClient].map(([clientId, own]) => {
-      // After the client's run already going, if another pass started one meanwhile: its order holds.
+      // Behind the client's run if one started while this claim ran (a processDue beside the loop): its order holds.
       const run = (this.running.get(clientId) ?? Promise.resolve()).then(() => this.stepEach(own, now));
       const tracked = run.then(
         () => {},
