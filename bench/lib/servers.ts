@@ -48,17 +48,32 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
+/** A program the server's node runs under (valgrind, for bench/instructions), and how long it may take to start. */
+export interface Wrapper {
+  command: string[];
+  startTimeoutMs: number;
+}
+const NO_WRAPPER: Wrapper = { command: [], startTimeoutMs: 15_000 };
+
+function spawnNode(under: Wrapper, args: string[], env: Record<string, string>): ChildProcess {
+  const [command, ...before] = [...under.command, process.execPath];
+  return spawn(command, [...before, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
 /**
  * Starts the built server, `node <benchEntry()> serve` (run `npm run build` first), or another build's
  * entry (`entry`, e.g. a copy of an older dist/ for a before/after comparison in the same run).
  */
-export async function startEdgeplane(port: number, env: Record<string, string> = {}, entry = benchEntry(), nodeArgs: string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, [...nodeArgs, entry, 'serve', '--port', String(port), '--log-level', 'error'], {
-    env: { ...process.env, EDGEPLANE_MEMORY: 'true', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+export async function startEdgeplane(
+  port: number,
+  env: Record<string, string> = {},
+  entry = benchEntry(),
+  nodeArgs: string[] = [],
+  under: Wrapper = NO_WRAPPER,
+): Promise<Child> {
+  const child = spawnNode(under, [...nodeArgs, entry, 'serve', '--port', String(port), '--log-level', 'error'], { EDGEPLANE_MEMORY: 'true', ...env });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/_edgeplane/health`);
+  await waitFor(`${url}/_edgeplane/health`, under.startTimeoutMs);
   return { url, process: child, stop: stopper(child) };
 }
 
@@ -66,14 +81,17 @@ export async function startEdgeplane(port: number, env: Record<string, string> =
  * Starts a baseline server that answers every request with the given bytes: bare node:http, or Fastify
  * with nothing registered (`framework`).
  */
-export async function startBare(port: number, body: string, headers: Record<string, string>, kind: 'bare' | 'framework' = 'bare'): Promise<Child> {
+export async function startBare(
+  port: number,
+  body: string,
+  headers: Record<string, string>,
+  kind: 'bare' | 'framework' = 'bare',
+  under: Wrapper = NO_WRAPPER,
+): Promise<Child> {
   const script = kind === 'bare' ? 'bench/lib/bare-server.mjs' : 'bench/lib/fastify-server.mjs';
-  const child = spawn(process.execPath, [path.join(root, script), String(port)], {
-    env: { ...process.env, BARE_BODY: body, BARE_HEADERS: JSON.stringify(headers) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawnNode(under, [path.join(root, script), String(port)], { BARE_BODY: body, BARE_HEADERS: JSON.stringify(headers) });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(url);
+  await waitFor(url, under.startTimeoutMs);
   return { url, process: child, stop: stopper(child) };
 }
 
