@@ -9,8 +9,9 @@
 //
 // Why: on a shared 2-core machine throughput and CPU time per request move by 30-50% from one run to the
 // next (bench/README.md), so a change of a few percent cannot be seen. Counted instructions do not depend
-// on what else the machine runs: the same server and load give the same count within a few percent.
-// They count user-space work only (the kernel's share, one read and one writev a request, is the same
+// on what else the machine runs: a process's rounds agree within 2%. Processes of one build differ more
+// (up to a third seen: what V8's compiler threads optimise, and when), hence --runs. The counts are of
+// user-space work only (the kernel's share, one read and one writev a request, is the same
 // for all three servers) and weigh every instruction alike (a cache miss costs as much as an add).
 //
 // Under callgrind a server runs about 50 times slower, so work done per unit of time (timers, such as
@@ -103,7 +104,7 @@ interface Counted {
 /** `runs` fresh processes of one server, counted one after the other. */
 async function countRuns(name: string, start: (under: Wrapper) => Promise<Child>, requestHeaders?: Record<string, string>): Promise<Counted[]> {
   const counted: Counted[] = [];
-  for (let run = 1; run <= runs; run += 1) counted.push(await count(`${name}`, run, start, requestHeaders));
+  for (let run = 1; run <= runs; run += 1) counted.push(await count(name, run, start, requestHeaders));
   return counted;
 }
 

@@ -257,6 +257,7 @@ describe('task engine', () => {
     // Not started: tasks written through it wake no loop.
     const writer = engine();
     const client = 21;
+    // The engine's own record of running steps: the one exact sign that the held step's run has ended.
     const running = () => (looping as unknown as { running: Map<number, unknown> }).running;
     let release = () => {};
     holds.set('until the next claim', new Promise<void>((resolve) => (release = resolve)));
